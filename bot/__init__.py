@@ -1,0 +1,1 @@
+"""The running bot and the CLI: composition root, configuration, ingest and drafting."""

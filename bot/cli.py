@@ -1,0 +1,228 @@
+"""The `summarybot` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.config import Config, ConfigError, load_config
+from bot.drafting import DraftingError, draft_week, resolve_workspace
+from bot.ingest import ImportReport, import_paths
+from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, migrate
+from storage.importers import FORMATS
+from summarizer.render import to_json, to_markdown
+from summarizer.types import Draft
+
+SAMPLE_WEEK = date(2026, 11, 16)
+
+app = typer.Typer(
+    help="Turn a week of Discord or Slack chat into a draft weekly summary.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+err = Console(stderr=True)
+
+
+class OutputFormat(StrEnum):
+    markdown = "markdown"
+    json = "json"
+
+
+ImportFormat = StrEnum("ImportFormat", {f.replace("-", "_"): f for f in FORMATS})
+
+
+@dataclass(slots=True)
+class Context:
+    """What every command needs: the database and the configuration, opened on first use."""
+
+    database_url: str
+    config_path: Path | None
+    _engine: Engine | None = None
+    _sessions: sessionmaker[Session] | None = None
+    _config: Config | None = None
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            try:
+                self._config = load_config(self.config_path)
+            except ConfigError as error:
+                fail(str(error))
+        return self._config
+
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        if self._sessions is None:
+            try:
+                self._engine = make_engine(self.database_url)
+                migrate(self._engine)
+            except (SQLAlchemyError, ImportError) as error:
+                fail(f"cannot open the database {self.database_url}: {error}")
+            self._sessions = make_sessionmaker(self._engine)
+        return self._sessions
+
+    def close(self) -> None:
+        """Release the database connections."""
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one clear error line and stop with `code`."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    database: Annotated[
+        str,
+        typer.Option(
+            envvar="SUMMARYBOT_DATABASE_URL",
+            help="SQLAlchemy database URL (SQLite file in the current directory by default).",
+        ),
+    ] = DEFAULT_DATABASE_URL,
+    config: Annotated[
+        Path | None,
+        typer.Option(envvar="SUMMARYBOT_CONFIG", help="TOML configuration file.", dir_okay=False),
+    ] = None,
+) -> None:
+    ctx.obj = Context(database, config)
+
+
+@app.command("migrate")
+def migrate_command(ctx: typer.Context) -> None:
+    """Create or upgrade the database schema (also done automatically on first use)."""
+    ctx.obj.sessions  # noqa: B018 (opening the database applies the migrations)
+    err.print(f"Database {ctx.obj.database_url} is up to date.", highlight=False)
+
+
+@app.command("import")
+def import_command(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="DiscordChatExporter JSON files or folders, Slack export ZIPs or folders."
+        ),
+    ],
+    fmt: Annotated[
+        ImportFormat | None,
+        typer.Option("--format", help="Export format (detected when omitted)."),
+    ] = None,
+) -> None:
+    """Import chat exports; importing the same data again stores nothing twice."""
+    report = _import(ctx.obj.sessions, paths, fmt.value if fmt else None)
+    _print_report(report)
+    if report.errors:
+        raise typer.Exit(1)
+
+
+def _import(sessions: sessionmaker[Session], paths: list[Path], fmt: str | None) -> ImportReport:
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=True) as progress:
+        return import_paths(sessions, paths, fmt, progress)
+
+
+def _print_report(report: ImportReport) -> None:
+    c = report.counts
+    err.print(
+        f"Imported {report.files} file(s): {c.new} new message(s), {c.updated} updated, "
+        f"{c.unchanged} unchanged.",
+        highlight=False,
+    )
+    for error in report.errors:
+        err.print(f"[bold red]failed:[/] {error}", highlight=False)
+    if report.errors:
+        err.print(
+            f"{len(report.errors)} file(s) failed and were not imported; the others were.",
+            highlight=False,
+        )
+
+
+@app.command("draft")
+def draft_command(
+    ctx: typer.Context,
+    week: Annotated[
+        str, typer.Option(help="Any day of the week to draft, as YYYY-MM-DD (weeks start Monday).")
+    ],
+    fmt: Annotated[OutputFormat, typer.Option("--format")] = OutputFormat.markdown,
+    output: Annotated[
+        Path | None, typer.Option(help="Write the draft to this file instead of stdout.")
+    ] = None,
+    workspace: Annotated[
+        str | None, typer.Option(help="Workspace name or id, when several are stored.")
+    ] = None,
+) -> None:
+    """Draft the summary of a week and store the draft."""
+    day = _parse_day(week)
+    config = ctx.obj.config
+    try:
+        with ctx.obj.sessions.begin() as session:
+            draft = draft_week(session, config, resolve_workspace(session, workspace), day)
+    except DraftingError as error:
+        fail(str(error))
+    _emit(draft, fmt, output)
+
+
+def _parse_day(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        fail(f"--week {value!r} is not a date; use YYYY-MM-DD, e.g. 2026-11-16")
+
+
+def _emit(draft: Draft, fmt: OutputFormat, output: Path | None) -> None:
+    if fmt is OutputFormat.json:
+        text = json.dumps(to_json(draft), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = to_markdown(draft)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {output}: {error}")
+    err.print(f"Draft written to {output}.", highlight=False)
+
+
+@app.command("demo")
+def demo_command(
+    ctx: typer.Context,
+    fmt: Annotated[OutputFormat, typer.Option("--format")] = OutputFormat.markdown,
+) -> None:
+    """Draft the sample week the package ships, in a throwaway database (no tokens, no network)."""
+    config = ctx.obj.config
+    with tempfile.TemporaryDirectory(prefix="summarybot-demo-") as tmp:
+        demo = Context(f"sqlite:///{Path(tmp) / 'demo.db'}", ctx.obj.config_path)
+        with as_file(files("bot").joinpath("sample_week")) as sample:
+            report = _import(demo.sessions, [Path(sample)], "discord-export")
+        _print_report(report)
+        if report.errors:
+            raise typer.Exit(1)
+        with demo.sessions.begin() as session:
+            draft = draft_week(session, config, resolve_workspace(session, None), SAMPLE_WEEK)
+        demo.close()
+    _emit(draft, fmt, None)

@@ -1,0 +1,175 @@
+"""The TOML configuration: community name, timezone, title, repositories and topics.
+
+The shipped `default_config.toml` documents every key. A user's file overrides the keys it
+sets; a `[[topics]]` list in it replaces the default topics as a whole.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib.resources import files
+from pathlib import Path
+from string import Formatter
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from summarizer.types import Topic
+
+TITLE_FIELDS = {"name", "month", "day", "year"}
+CATCH_ALL = "other"
+_REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used, with the file and the problem in words."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TopicConfig(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str = Field(min_length=1)
+    channels: list[str] = []
+    keywords: list[str] = []
+    patterns: list[str] = []
+
+    @field_validator("channels")
+    @classmethod
+    def _strip_hash(cls, channels: list[str]) -> list[str]:
+        return [c.lstrip("#") for c in channels]
+
+    @field_validator("patterns")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(
+                    f"pattern {pattern!r} is not a valid regular expression: {exc}"
+                ) from None
+        return patterns
+
+    def to_topic(self) -> Topic:
+        return Topic(
+            id=self.id,
+            title=self.title,
+            channels=tuple(self.channels),
+            keywords=tuple(self.keywords),
+            patterns=tuple(self.patterns),
+        )
+
+
+class DraftConfig(_Strict):
+    max_chars: int = Field(default=12000, ge=1000)
+
+
+class Config(_Strict):
+    """The validated configuration."""
+
+    name: str = ""
+    timezone: str = "UTC"
+    title_template: str = "{name}: Week of {month} {day} summary"
+    default_repo: str = ""
+    repos: dict[str, str] = {}
+    draft: DraftConfig = DraftConfig()
+    topics: list[TopicConfig] = Field(min_length=1)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown timezone {value!r} (use an IANA name such as Europe/Amsterdam)"
+            ) from None
+        return value
+
+    @field_validator("title_template")
+    @classmethod
+    def _known_fields(cls, value: str) -> str:
+        used = {name for _, name, _, _ in Formatter().parse(value) if name is not None}
+        unknown = used - TITLE_FIELDS
+        if unknown:
+            raise ValueError(
+                f"unknown placeholder(s) {sorted(unknown)}; use {sorted(TITLE_FIELDS)}"
+            )
+        return value
+
+    @field_validator("default_repo")
+    @classmethod
+    def _repo_form(cls, value: str) -> str:
+        if value and not _REPO_RE.match(value):
+            raise ValueError(f"{value!r} is not of the form owner/repo")
+        return value
+
+    @field_validator("repos")
+    @classmethod
+    def _alias_form(cls, value: dict[str, str]) -> dict[str, str]:
+        for short, full in value.items():
+            if not _REPO_RE.match(full):
+                raise ValueError(f"repos.{short} = {full!r} is not of the form owner/repo")
+        return value
+
+    @model_validator(mode="after")
+    def _topics_consistent(self) -> Config:
+        ids = [t.id for t in self.topics]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"topic ids must be unique; repeated: {duplicates}")
+        return self
+
+    @property
+    def topic_list(self) -> list[Topic]:
+        """The topics in section order, the catch-all last (added when the file has none)."""
+        topics = [t.to_topic() for t in self.topics if t.id != CATCH_ALL]
+        catch_all = next((t for t in self.topics if t.id == CATCH_ALL), None)
+        topics.append(
+            catch_all.to_topic() if catch_all else Topic(id=CATCH_ALL, title="Other updates")
+        )
+        return topics
+
+
+def _default_data() -> dict:
+    return tomllib.loads(files("bot").joinpath("default_config.toml").read_text("utf-8"))
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The default configuration, overridden by the TOML file at `path` when given."""
+    data = _default_data()
+    source = "the default configuration"
+    if path is not None:
+        source = str(path)
+        try:
+            user = tomllib.loads(path.read_text("utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: no such configuration file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: cannot be read ({exc})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+        data = _merge(data, user)
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'file'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise ConfigError(f"{source}: {problems}") from None
+
+
+def _merge(default: dict, user: dict) -> dict:
+    """Tables merge key by key; everything else, lists included, is replaced."""
+    merged = dict(default)
+    for key, value in user.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged

@@ -1,0 +1,1 @@
+"""Alembic migrations for the Summary Bot schema (applied from code by `storage.db.migrate`)."""

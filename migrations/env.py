@@ -1,0 +1,48 @@
+"""Alembic environment: runs against a connection handed in by `storage.db.migrate`, or the URL
+from alembic.ini / SUMMARYBOT_DATABASE_URL when the `alembic` command is used directly."""
+
+from __future__ import annotations
+
+import os
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from storage.db import DEFAULT_DATABASE_URL
+from storage.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _configure(connection) -> None:  # noqa: ANN001 (SQLAlchemy Connection)
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        # SQLite cannot ALTER most things in place; batch mode copies the table instead.
+        render_as_batch=True,
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _configure(connection)
+        return
+    url = (
+        config.get_main_option("sqlalchemy.url")
+        or os.environ.get("SUMMARYBOT_DATABASE_URL")
+        or DEFAULT_DATABASE_URL
+    )
+    engine = create_engine(url)
+    with engine.connect() as connection:
+        _configure(connection)
+        connection.commit()
+
+
+if context.is_offline_mode():
+    raise SystemExit("Offline (--sql) migrations are not supported; run against a database.")
+run_migrations_online()

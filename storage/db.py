@@ -1,0 +1,64 @@
+"""Engine and session set-up, and applying the Alembic migrations from code."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+DEFAULT_DATABASE_URL = "sqlite:///summarybot.db"
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`; SQLite gets WAL, a busy timeout and enforced foreign keys."""
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _configure_sqlite)
+    return engine
+
+
+def _configure_sqlite(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-API object)
+    cursor = dbapi_connection.cursor()
+    # WAL lets the bot read a week while an import writes; in-memory databases ignore it.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    """Sessions that keep loaded objects usable after commit (the CLI prints them afterwards)."""
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def alembic_config(engine: Engine | None = None) -> Config:
+    """The Alembic configuration of the installed `migrations` package."""
+    script_location = Path(str(files("migrations")))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(script_location))
+    if engine is not None:
+        cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    return cfg
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database schema up to the newest migration (a no-op when it is current)."""
+    cfg = alembic_config(engine)
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
+def is_current(engine: Engine) -> bool:
+    """Whether the database is at the newest migration."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision() == head

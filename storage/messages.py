@@ -1,0 +1,315 @@
+"""Repository functions for workspaces, channels, people, messages and their PR refs.
+
+Every function takes the session first and never commits. Writes are upserts keyed by the
+platform's ids, so storing the same data twice stores nothing twice, and a message edited
+since it was stored has its text replaced (an older copy never overwrites a newer one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy import Insert, Row, and_, delete, func, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session, aliased
+
+from storage.models import Channel, Message, Person, PRRefRow, Workspace
+from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
+
+# Rows per INSERT statement: large enough to amortise round trips, small enough for
+# SQLite's limit on bound parameters.
+BATCH_SIZE = 500
+
+
+class RefLike(Protocol):
+    """A PR reference as the parser found it (repo as written, None for a bare #N)."""
+
+    repo: str | None
+    number: int
+    raw: str
+
+
+@dataclass(slots=True)
+class StoreCounts:
+    """What a write did: new rows, rows replaced by a newer version, rows already there."""
+
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def add(self, other: StoreCounts) -> None:
+        self.new += other.new
+        self.updated += other.updated
+        self.unchanged += other.unchanged
+
+
+@dataclass(slots=True)
+class MessageToStore:
+    """A message record with the PR refs found in it."""
+
+    record: MessageRecord
+    refs: Sequence[RefLike] = field(default_factory=tuple)
+
+
+def _insert(session: Session, model: type) -> Any:
+    """An INSERT that knows ON CONFLICT, in the session's SQL dialect."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        return postgresql.insert(model)
+    if dialect == "sqlite":
+        return sqlite.insert(model)
+    raise NotImplementedError(f"upserts are written for SQLite and PostgreSQL, not {dialect}")
+
+
+def upsert_workspace(session: Session, record: WorkspaceRecord) -> int:
+    """The id of the workspace, stored or renamed as needed."""
+    stmt: Insert = _insert(session, Workspace).values(
+        platform=record.platform, platform_id=record.platform_id, name=record.name
+    )
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["platform", "platform_id"], set_={"name": stmt.excluded.name}
+    ).returning(Workspace.id)
+    return session.execute(stmt).scalar_one()
+
+
+def upsert_channel(session: Session, workspace_id: int, record: ChannelRecord) -> int:
+    """The id of the channel (and of its parent, for a thread), stored or renamed as needed."""
+    parent_id = None
+    if record.parent_platform_id is not None:
+        parent_id = _ensure_channel(
+            session, workspace_id, record.parent_platform_id, record.parent_name
+        )
+    stmt = _insert(session, Channel).values(
+        workspace_id=workspace_id,
+        platform_id=record.platform_id,
+        name=record.name,
+        parent_id=parent_id,
+    )
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["workspace_id", "platform_id"],
+        set_={
+            "name": stmt.excluded.name,
+            "parent_id": func.coalesce(stmt.excluded.parent_id, Channel.parent_id),
+        },
+    ).returning(Channel.id)
+    return session.execute(stmt).scalar_one()
+
+
+def _ensure_channel(session: Session, workspace_id: int, platform_id: str, name: str | None) -> int:
+    """The id of a channel known only by reference; its own record renames it later."""
+    existing = session.execute(
+        select(Channel.id).where(
+            Channel.workspace_id == workspace_id, Channel.platform_id == platform_id
+        )
+    ).scalar_one_or_none()
+    if existing is not None:
+        return existing
+    channel = Channel(workspace_id=workspace_id, platform_id=platform_id, name=name or platform_id)
+    session.add(channel)
+    session.flush()
+    return channel.id
+
+
+def upsert_people(
+    session: Session, workspace_id: int, people: Iterable[PersonRecord]
+) -> dict[str, int]:
+    """Store each person (renaming those whose display name changed); ids by platform id."""
+    unique = {p.platform_id: p for p in people}
+    ids: dict[str, int] = {}
+    records = list(unique.values())
+    for start in range(0, len(records), BATCH_SIZE):
+        chunk = records[start : start + BATCH_SIZE]
+        stmt = _insert(session, Person).values(
+            [
+                {
+                    "workspace_id": workspace_id,
+                    "platform_id": p.platform_id,
+                    "display_name": p.display_name,
+                    "is_bot": p.is_bot,
+                }
+                for p in chunk
+            ]
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["workspace_id", "platform_id"],
+            set_={"display_name": stmt.excluded.display_name, "is_bot": stmt.excluded.is_bot},
+        ).returning(Person.platform_id, Person.id)
+        ids.update(session.execute(stmt).tuples().all())
+    return ids
+
+
+def upsert_messages(
+    session: Session,
+    workspace_id: int,
+    channel_id: int,
+    messages: Sequence[MessageToStore],
+    author_ids: dict[str, int],
+) -> StoreCounts:
+    """Store messages and their PR refs; a message already stored is replaced only by a
+    newer or equally new version that differs from it."""
+    counts = StoreCounts()
+    for start in range(0, len(messages), BATCH_SIZE):
+        counts.add(
+            _upsert_message_batch(
+                session, workspace_id, channel_id, messages[start : start + BATCH_SIZE], author_ids
+            )
+        )
+    return counts
+
+
+def _upsert_message_batch(
+    session: Session,
+    workspace_id: int,
+    channel_id: int,
+    batch: Sequence[MessageToStore],
+    author_ids: dict[str, int],
+) -> StoreCounts:
+    by_platform_id = {m.record.platform_id: m for m in batch}  # last copy in a file wins
+    existing = set(
+        session.execute(
+            select(Message.platform_id).where(
+                Message.workspace_id == workspace_id,
+                Message.platform_id.in_(list(by_platform_id)),
+            )
+        ).scalars()
+    )
+    stmt = _insert(session, Message).values(
+        [
+            _message_row(workspace_id, channel_id, m.record, author_ids)
+            for m in by_platform_id.values()
+        ]
+    )
+    new = stmt.excluded
+    changed = or_(
+        Message.text.is_distinct_from(new.text),
+        Message.edited_at.is_distinct_from(new.edited_at),
+        Message.reaction_count.is_distinct_from(new.reaction_count),
+        Message.reply_count.is_distinct_from(new.reply_count),
+        and_(Message.permalink.is_(None), new.permalink.is_not(None)),
+        and_(Message.thread_id.is_(None), new.thread_id.is_not(None)),
+        and_(Message.reply_to_id.is_(None), new.reply_to_id.is_not(None)),
+    )
+    not_older = func.coalesce(new.edited_at, new.created_at) >= func.coalesce(
+        Message.edited_at, Message.created_at
+    )
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["workspace_id", "platform_id"],
+        set_={
+            "text": new.text,
+            "edited_at": new.edited_at,
+            "reaction_count": new.reaction_count,
+            "reply_count": new.reply_count,
+            # A Discord thread's first message is exported twice, once per channel: the
+            # first link stored stays, or re-importing would flip it back and forth.
+            "permalink": func.coalesce(Message.permalink, new.permalink),
+            "thread_id": func.coalesce(new.thread_id, Message.thread_id),
+            "reply_to_id": func.coalesce(new.reply_to_id, Message.reply_to_id),
+        },
+        where=and_(changed, not_older),
+    ).returning(Message.platform_id, Message.id)
+    written = dict(session.execute(stmt).tuples().all())
+
+    if written:
+        session.execute(delete(PRRefRow).where(PRRefRow.message_id.in_(list(written.values()))))
+        refs = [
+            {"message_id": written[pid], "repo": r.repo, "number": r.number, "raw": r.raw}
+            for pid, m in by_platform_id.items()
+            if pid in written
+            for r in m.refs
+        ]
+        if refs:
+            session.execute(_insert(session, PRRefRow), refs)
+    updated = len(existing & written.keys())
+    return StoreCounts(
+        new=len(written) - updated, updated=updated, unchanged=len(by_platform_id) - len(written)
+    )
+
+
+def _message_row(
+    workspace_id: int, channel_id: int, record: MessageRecord, author_ids: dict[str, int]
+) -> dict[str, Any]:
+    return {
+        "workspace_id": workspace_id,
+        "channel_id": channel_id,
+        "author_id": author_ids[record.author.platform_id],
+        "platform_id": record.platform_id,
+        "thread_id": record.thread_id,
+        "reply_to_id": record.reply_to_id,
+        "created_at": record.created_at,
+        "edited_at": record.edited_at,
+        "text": record.text,
+        "reaction_count": record.reaction_count,
+        "reply_count": record.reply_count,
+        "permalink": record.permalink,
+    }
+
+
+def find_workspaces(session: Session) -> list[Workspace]:
+    """All workspaces, by name."""
+    return list(session.scalars(select(Workspace).order_by(Workspace.name, Workspace.id)))
+
+
+def count_messages(session: Session, workspace_id: int | None = None) -> int:
+    """How many messages are stored (in one workspace, or in all)."""
+    stmt = select(func.count()).select_from(Message)
+    if workspace_id is not None:
+        stmt = stmt.where(Message.workspace_id == workspace_id)
+    return session.execute(stmt).scalar_one()
+
+
+def messages_between(
+    session: Session, workspace_id: int, start: datetime, end: datetime
+) -> list[Row[Any]]:
+    """The workspace's messages with `start <= created_at < end`, oldest first.
+
+    Each row has the message's columns plus `author`, `author_platform_id`, `is_bot` and
+    `channel` (the top-level channel's name: a thread's parent).
+    """
+    parent = aliased(Channel)
+    stmt = (
+        select(
+            Message.id,
+            Message.platform_id,
+            Message.thread_id,
+            Message.reply_to_id,
+            Message.created_at,
+            Message.text,
+            Message.reaction_count,
+            Message.reply_count,
+            Message.permalink,
+            Person.display_name.label("author"),
+            Person.platform_id.label("author_platform_id"),
+            Person.is_bot,
+            func.coalesce(parent.name, Channel.name).label("channel"),
+        )
+        .join(Person, Person.id == Message.author_id)
+        .join(Channel, Channel.id == Message.channel_id)
+        .outerjoin(parent, parent.id == Channel.parent_id)
+        .where(
+            Message.workspace_id == workspace_id,
+            Message.created_at >= start,
+            Message.created_at < end,
+        )
+        .order_by(Message.created_at, Message.id)
+    )
+    return list(session.execute(stmt).all())
+
+
+def refs_between(
+    session: Session, workspace_id: int, start: datetime, end: datetime
+) -> list[Row[Any]]:
+    """PR refs of the messages `messages_between` returns: `message_id, repo, number, raw`."""
+    stmt = (
+        select(PRRefRow.message_id, PRRefRow.repo, PRRefRow.number, PRRefRow.raw)
+        .join(Message, Message.id == PRRefRow.message_id)
+        .where(
+            Message.workspace_id == workspace_id,
+            Message.created_at >= start,
+            Message.created_at < end,
+        )
+        .order_by(PRRefRow.message_id, PRRefRow.id)
+    )
+    return list(session.execute(stmt).all())

@@ -1,0 +1,183 @@
+"""SQLAlchemy 2 typed models: workspaces, channels, people, messages, PR refs, drafts."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Stable constraint names, so Alembic can alter them (and SQLite batch mode can find them).
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+# SQLite only auto-increments INTEGER PRIMARY KEY; PostgreSQL gets a BIGINT identity.
+Id = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware datetimes stored as UTC on every backend.
+
+    SQLite keeps no offset, so values are converted to UTC on the way in and marked UTC on the
+    way out; that also keeps SQLite's text comparisons in time order.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: timestamps must be timezone-aware")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: UTCDateTime()}
+
+
+class Workspace(Base):
+    """A Discord guild or a Slack team whose chat is summarised."""
+
+    __tablename__ = "workspaces"
+    __table_args__ = (UniqueConstraint("platform", "platform_id"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    platform_id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(200))
+
+
+class Channel(Base):
+    """A channel, or a Discord thread (then `parent_id` is the channel it lives under)."""
+
+    __tablename__ = "channels"
+    __table_args__ = (UniqueConstraint("workspace_id", "platform_id"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    platform_id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(200))
+    parent_id: Mapped[int | None] = mapped_column(ForeignKey("channels.id", ondelete="SET NULL"))
+
+
+class Person(Base):
+    """A member (or bot) as the platform names them."""
+
+    __tablename__ = "people"
+    __table_args__ = (UniqueConstraint("workspace_id", "platform_id"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    platform_id: Mapped[str] = mapped_column(String(64))
+    display_name: Mapped[str] = mapped_column(String(200))
+    is_bot: Mapped[bool] = mapped_column(default=False)
+
+
+class Message(Base):
+    """One chat message. `thread_id` and `reply_to_id` hold platform message ids."""
+
+    __tablename__ = "messages"
+    __table_args__ = (
+        UniqueConstraint("workspace_id", "platform_id"),
+        Index("ix_messages_workspace_created", "workspace_id", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"))
+    author_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"))
+    platform_id: Mapped[str] = mapped_column(String(64))
+    thread_id: Mapped[str | None] = mapped_column(String(64))
+    reply_to_id: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    edited_at: Mapped[datetime | None]
+    text: Mapped[str] = mapped_column(Text)
+    reaction_count: Mapped[int] = mapped_column(default=0)
+    reply_count: Mapped[int] = mapped_column(default=0)
+    permalink: Mapped[str | None] = mapped_column(String(500))
+
+    pr_refs: Mapped[list[PRRefRow]] = relationship(
+        back_populates="message", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class PRRefRow(Base):
+    """A PR or issue reference found in a message, with the repo as written (None: bare #N)."""
+
+    __tablename__ = "pr_refs"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    message_id: Mapped[int] = mapped_column(
+        ForeignKey("messages.id", ondelete="CASCADE"), index=True
+    )
+    repo: Mapped[str | None] = mapped_column(String(200))
+    number: Mapped[int]
+    raw: Mapped[str] = mapped_column(String(300))
+
+    message: Mapped[Message] = relationship(back_populates="pr_refs")
+
+
+class Draft(Base):
+    """The draft summary of one workspace's week; drafting the week again replaces it."""
+
+    __tablename__ = "drafts"
+    __table_args__ = (UniqueConstraint("workspace_id", "week_start"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    week_start: Mapped[date]
+    title: Mapped[str] = mapped_column(String(300))
+    summarizer: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime]
+
+    sections: Mapped[list[DraftSection]] = relationship(
+        back_populates="draft",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="DraftSection.position",
+    )
+
+
+class DraftSection(Base):
+    """One topic's section of a draft, with the refs, people and messages it came from."""
+
+    __tablename__ = "draft_sections"
+    __table_args__ = (UniqueConstraint("draft_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    draft_id: Mapped[int] = mapped_column(ForeignKey("drafts.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    topic: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(200))
+    markdown: Mapped[str] = mapped_column(Text)
+    prs: Mapped[list[str]] = mapped_column(JSON)
+    people: Mapped[list[str]] = mapped_column(JSON)
+    sources: Mapped[list[str]] = mapped_column(JSON)
+
+    draft: Mapped[Draft] = relationship(back_populates="sections")

@@ -1,0 +1,47 @@
+"""Tying messages into conversations: a thread or a reply chain, optionally a shared PR."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from summarizer.types import SourceMessage
+
+
+def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> list[list[int]]:
+    """Indices of `messages` grouped into conversations, each in input order.
+
+    Messages of one thread, and a message with the one it replies to, are one conversation.
+    With `by_pr`, conversations that cite the same PR are merged as well.
+    """
+    parent = list(range(len(messages)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(a: int, b: int) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    index = {m.id: i for i, m in enumerate(messages)}
+    first_with: dict[str, int] = {}
+    for i, message in enumerate(messages):
+        keys = []
+        if message.thread_id is not None:
+            keys.append("thread:" + message.thread_id)
+            if message.thread_id in index:
+                union(i, index[message.thread_id])
+        if message.reply_to_id is not None and message.reply_to_id in index:
+            union(i, index[message.reply_to_id])
+        if by_pr:
+            keys.extend("pr:" + p.ref for p in message.prs)
+        for key in keys:
+            union(i, first_with.setdefault(key, i))
+
+    groups: dict[int, list[int]] = {}
+    for i in range(len(messages)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())

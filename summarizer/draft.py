@@ -1,0 +1,46 @@
+"""From a week of messages to a `Draft`: group by topic, draft each section, title it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, timedelta
+
+from summarizer.extractive import draft_sections
+from summarizer.grouping import group_by_topic
+from summarizer.types import Draft, SourceMessage, Topic
+
+
+def ordinal(day: int) -> str:
+    """1 -> "1st", 12 -> "12th", 22 -> "22nd"."""
+    suffix = "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"{day}{suffix}"
+
+
+def format_title(template: str, name: str, week_start: date) -> str:
+    """The summary's title from the configured template (see the default config)."""
+    return template.format(
+        name=name,
+        month=week_start.strftime("%B"),
+        day=ordinal(week_start.day),
+        year=week_start.year,
+    )
+
+
+def make_draft(
+    messages: Sequence[SourceMessage],
+    topics: Sequence[Topic],
+    *,
+    workspace: str,
+    week_start: date,
+    title: str,
+    max_chars: int,
+) -> Draft:
+    """The extractive draft of one week's `messages` (already limited to that week)."""
+    grouped = group_by_topic(messages, topics)
+    return Draft(
+        workspace=workspace,
+        week_start=week_start,
+        week_end=week_start + timedelta(days=7),
+        title=title,
+        sections=draft_sections(grouped, topics, max_chars),
+    )

@@ -1,0 +1,236 @@
+"""The default drafter: offline and deterministic, built from the messages' own sentences.
+
+Each topic's conversations (threads, reply chains, and conversations sharing a PR) become one
+bullet each, most salient first, until the topic's share of the length budget is spent. A bullet
+keeps the sentences that carry PRs and figures, names who said them, and cites every PR of the
+conversation. Introductions get one line per newcomer in their own words.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from summarizer.conversations import conversations
+from summarizer.figures import count_figures
+from summarizer.grouping import INTRODUCTIONS
+from summarizer.noise import is_acknowledgement
+from summarizer.text import defuse_pings, sentences, shorten, similarity, words
+from summarizer.types import PRMention, Section, SourceMessage, Topic
+
+BULLET_CHARS = 420  # about three sentences: enough to say who did what, with the numbers
+INTRO_CHARS = 200
+MIN_SECTION_CHARS = 500
+NEAR_DUPLICATE = 0.6
+MIN_SENTENCE_CHARS = 20
+
+_GREETING_RE = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening))\b[^.!?\n]*?"
+    r"(?:[,.!:]+|\s+(?=i'?m|i am|my name))\s*",
+    re.IGNORECASE,
+)
+
+
+@dataclass(slots=True)
+class _Sentence:
+    text: str
+    message: SourceMessage
+    order: tuple[float, int]  # message time, position in the message
+    score: float
+    words: frozenset[str]
+
+
+def draft_sections(
+    grouped: Mapping[str, Sequence[SourceMessage]], topics: Sequence[Topic], max_chars: int
+) -> list[Section]:
+    """One section per non-empty topic, in topic order, sharing `max_chars` between them."""
+    budgets = _budgets(grouped, topics, max_chars)
+    sections = []
+    for topic in topics:
+        messages = grouped.get(topic.id, ())
+        if not messages:
+            continue
+        if topic.id == INTRODUCTIONS:
+            section = _introductions(topic, messages)
+        else:
+            section = _topic_section(topic, messages, budgets[topic.id])
+        if section.markdown:
+            sections.append(section)
+    return sections
+
+
+def _budgets(
+    grouped: Mapping[str, Sequence[SourceMessage]], topics: Sequence[Topic], max_chars: int
+) -> dict[str, int]:
+    """Each topic's share of the budget: more was said, more room, but never a starved topic."""
+    weights = {t.id: math.sqrt(len(grouped.get(t.id, ()))) for t in topics}
+    total = sum(weights.values()) or 1.0
+    return {tid: max(MIN_SECTION_CHARS, int(max_chars * w / total)) for tid, w in weights.items()}
+
+
+def _salience(message: SourceMessage) -> float:
+    return (
+        2.0 * len(message.prs)
+        + 1.5 * count_figures(message.text)
+        + math.log1p(message.reactions)
+        + 0.5 * math.log1p(message.replies)
+        + min(len(message.text) / 300, 1.0)
+    )
+
+
+def _topic_section(topic: Topic, messages: Sequence[SourceMessage], budget: int) -> Section:
+    items = [[messages[i] for i in members] for members in conversations(messages, by_pr=True)]
+    ranked = sorted(items, key=lambda item: -sum(_salience(m) for m in item))
+    bullets: list[str] = []
+    chosen: list[_Sentence] = []
+    cited: dict[str, None] = {}
+    people: dict[str, None] = {}
+    sources: dict[str, None] = {}
+    used = 0
+    for item in ranked:
+        if used >= budget:
+            break
+        if not _worth_reporting(item):
+            continue
+        picked = _pick_sentences(item, chosen, min(BULLET_CHARS, budget - used + 80))
+        if not picked:
+            continue
+        chosen.extend(picked)
+        mentions = _mentions(item)
+        bullet = _render_bullet(picked, mentions, cited)
+        bullets.append(bullet)
+        used += len(bullet)
+        for s in picked:
+            if not s.message.is_bot:
+                people.setdefault(s.message.author)
+        for message in item:
+            if message.prs or any(s.message is message for s in picked):
+                sources.setdefault(message.id)
+    return Section(
+        topic=topic.id,
+        title=topic.title,
+        markdown="\n".join(bullets),
+        prs=list(cited),
+        people=list(people),
+        sources=list(sources),
+    )
+
+
+def _worth_reporting(item: Sequence[SourceMessage]) -> bool:
+    """A conversation with a PR, a figure, some substance or some reactions."""
+    return any(
+        m.prs or m.reactions >= 2 or len(m.text) >= 60 or count_figures(m.text) for m in item
+    )
+
+
+def _pick_sentences(
+    item: Sequence[SourceMessage], already: Sequence[_Sentence], limit: int
+) -> list[_Sentence]:
+    """The item's best sentences within `limit` characters, in the order they were said."""
+    candidates = [
+        c
+        for c in _candidates(item)
+        if all(similarity(c.words, a.words) < NEAR_DUPLICATE for a in already)
+    ]
+    candidates.sort(key=lambda c: -c.score)
+    picked: list[_Sentence] = []
+    length = 0
+    for candidate in candidates:
+        if length + len(candidate.text) > limit and picked:
+            continue
+        if any(similarity(candidate.words, p.words) >= NEAR_DUPLICATE for p in picked):
+            continue
+        if not picked and len(candidate.text) > limit:
+            candidate.text = shorten(candidate.text, limit)
+        picked.append(candidate)
+        length += len(candidate.text) + 1
+    return sorted(picked, key=lambda s: s.order)
+
+
+def _candidates(item: Sequence[SourceMessage]) -> list[_Sentence]:
+    result = []
+    for message in item:
+        reaction_bonus = 0.5 * math.log1p(message.reactions)
+        raws = [p.raw for p in message.prs]
+        for position, text in enumerate(sentences(message.text)):
+            prs = sum(1 for raw in raws if raw in text)
+            figures = count_figures(text)
+            if not prs and not figures and len(text) < MIN_SENTENCE_CHARS:
+                continue
+            if is_acknowledgement(text):
+                continue
+            score = 3.0 * prs + 2.0 * figures + min(len(text) / 150, 1.0) + reaction_bonus
+            if text.endswith("?"):
+                score -= 1.0
+            order = (message.created_at.timestamp(), position)
+            result.append(_Sentence(text, message, order, score, words(text)))
+    return result
+
+
+def _mentions(item: Sequence[SourceMessage]) -> list[PRMention]:
+    seen: dict[str, PRMention] = {}
+    for message in item:
+        for mention in message.prs:
+            seen.setdefault(mention.ref, mention)
+    return list(seen.values())
+
+
+def _render_bullet(
+    picked: Sequence[_Sentence], mentions: Sequence[PRMention], cited: dict[str, None]
+) -> str:
+    """`- **Ana Ruiz**: what she said. **Ben Cho**: what he added. (also #12)`"""
+    parts: list[str] = []
+    author = None
+    for sentence in picked:
+        if sentence.message.author != author:
+            author = sentence.message.author
+            parts.append(f"**{author}**:")
+        parts.append(_link_prs(sentence.text, sentence.message.prs))
+    text = " ".join(parts)
+    missing = []
+    for mention in mentions:
+        if mention.raw not in text and mention.ref not in text:
+            missing.append(_link(mention.ref, mention.url))
+        cited.setdefault(mention.ref)
+    if missing:
+        text += f" (also {', '.join(missing)})"
+    return "- " + defuse_pings(text)
+
+
+def _link(label: str, url: str | None) -> str:
+    return f"[{label}]({url})" if url else label
+
+
+def _link_prs(text: str, mentions: Sequence[PRMention]) -> str:
+    """Turn each PR reference in `text` into a GitHub link where the repository is known."""
+    for mention in mentions:
+        if mention.url is None:
+            continue
+        label = mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
+        pattern = re.compile(r"(?<![\w\[/])" + re.escape(mention.raw) + r"(?![\w\]])")
+        text = pattern.sub(lambda _m, lab=label, u=mention.url: f"[{lab}]({u})", text, count=1)
+    return text
+
+
+def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
+    """One line per newcomer, in their own words, the first time they introduced themselves."""
+    lines = []
+    people: dict[str, None] = {}
+    sources = []
+    for message in messages:
+        if message.author in people:
+            continue
+        people[message.author] = None
+        sources.append(message.id)
+        about = _GREETING_RE.sub("", message.text.strip(), count=1)
+        first = " ".join(sentences(about)[:2])
+        lines.append(f"- **{message.author}**: {defuse_pings(shorten(first, INTRO_CHARS))}")
+    return Section(
+        topic=topic.id,
+        title=topic.title,
+        markdown="\n".join(lines),
+        people=list(people),
+        sources=sources,
+    )

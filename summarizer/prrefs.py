@@ -1,0 +1,269 @@
+"""Find GitHub pull-request and issue references in chat text.
+
+Chat mixes real references (``#8077``, ``openxla/xla#47283``, ``MarinSkyRL#423``, PR links,
+"PR 123") with look-alikes that must not count: channel names (``#2026-planning``), hex
+colours (``#1a2b3c``), HTML entities (``&#8077;``), URL fragments, Markdown headings, Discord
+and Slack mentions, and anything inside code. `parse_pr_refs` finds the real ones in a single
+left-to-right pass of one compiled regex, so it stays linear in the length of the message.
+
+Every construct that can *contain* a look-alike (code, link markup, mentions, URLs) is an
+alternative of that regex. Because the scanner takes the leftmost match, such a construct is
+consumed whole before its inside could be mistaken for a bare ``#N``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+__all__ = ["PRRef", "github_url", "normalise", "parse_pr_refs"]
+
+
+@dataclass(frozen=True, slots=True)
+class PRRef:
+    """One reference as written in the text.
+
+    `repo` is "owner/repo", a short repo name such as "MarinSkyRL", or None for a bare ``#N``.
+    `raw` is the text that produced it: ``#8077``, ``openxla/xla#47283``, ``PR 123``, a GitHub
+    URL, or a whole link construct such as ``<https://github.com/o/r/pull/12|#12>``.
+    """
+
+    repo: str | None
+    number: int
+    raw: str
+
+
+# --- building blocks ---------------------------------------------------------------------
+
+# A PR number: 1-7 digits without a leading zero, so "#0", "#007" and 8-digit ids never match.
+_NUM = r"[1-9][0-9]{0,6}"
+# What may follow a reference: anything but a word character or "-". "#8077." and "(#8077)"
+# count; "#8077-fix", "#2026-planning", "#1a2b3c" and "#12345678" do not.
+_END = r"(?![\w-])"
+# A repo name or keyword must start a token: not glued to a word, a path ("a/b/c#1", "./x#1"),
+# a file name ("page.html#12"), or a channel name ("#hero-run#2").
+_START = r"(?<![\w./#-])"
+# GitHub owner: starts alphanumeric (GitHub forbids a leading "-"); no dots, which GitHub
+# logins cannot contain, so a host with a path ("example.com/x#3") is not an owner/repo.
+_OWNER = r"[A-Za-z0-9][A-Za-z0-9_-]{0,38}"
+# GitHub repository name (dots allowed: "vercel/next.js#1", "o/.github#2").
+_REPO = r"[A-Za-z0-9_.-]{1,100}"
+# A short repo name standing alone ("levanter#12"): starts with a letter and has at least two
+# characters, so "C#7"/"F#6" (languages) and "2026#3" are not repos. No dots, so a file name
+# with a fragment ("page.html#12") is not one either.
+_SHORT = r"[A-Za-z][A-Za-z0-9_-]{1,99}"
+# Spaces or tabs but never a newline: "PR" ending one line must not grab the "12." of a
+# numbered list on the next.
+_SP = r"[^\S\n]"
+# After "PR 12" (no "#") a unit word means a quantity, not a PR: "the PR 2 days ago".
+_NOT_QUANTITY = (
+    rf"(?!{_SP}+(?i:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?"
+    r"|times|more|others?)\b)"
+)
+# One item after a PR keyword: "#12", or a plain "12" that is not a quantity.
+_KW_ITEM = rf"(?:\#{_NUM}{_END}|{_NUM}{_END}{_NOT_QUANTITY})"
+# Between list items: "PRs #12, #13 and #14", "PRs 12/13", "PR #12 & #13".
+_LIST_SEP = rf"{_SP}*(?:,{_SP}*(?:(?i:and|or){_SP}+)?|/{_SP}*|&{_SP}*|(?i:and|or){_SP}+)"
+# One URL-ish token. Parentheses only when balanced (Wikipedia-style links) so that the ")"
+# closing "(https://...)" is left out; quotes, brackets, pipes and backticks end a URL.
+_URL_CHARS = r"(?:[^\s<>()\[\]{}|\"'`]|\([^\s<>()]*\))"
+
+# --- the scanner -------------------------------------------------------------------------
+
+# Each alternative is one named outer group so `match.lastgroup` says which one matched.
+# Order matters only between alternatives that can start at the same position.
+_SCAN = re.compile(
+    rf"""
+    # Fenced code (``` or ~~~, also mid-line as chat clients allow); unclosed runs to the end.
+      (?P<fence>(?P<fence_mark>`{{3,}}|~{{3,}})[\s\S]*?(?:(?P=fence_mark)|\Z))
+    # Inline code: a run of one or two backticks closed by a run of the same length.
+    | (?P<code>(?<!`)(?P<ticks>`{{1,2}})(?!`)[\s\S]+?(?<!`)(?P=ticks)(?!`))
+    # Slack link markup <url> or <url|label>.
+    | (?P<slack><(?P<slack_url>(?i:https?://)[^\s<>|]+)(?:\|(?P<slack_label>[^<>\n]*))?>)
+    # Markdown / Discord masked link [label](url).
+    | (?P<mdlink>\[(?P<md_label>[^\[\]\n]*)\]
+        \((?P<md_url>[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)\))
+    # Discord / Slack mentions, channels, emoji, timestamps, slash commands: <#123>,
+    # <#C123|general>, <@123>, <@&456>, <!here>, <:name:123>, <a:name:123>, <t:1700000000:R>.
+    | (?P<mention><(?:[\#@!/]|a?:|t:)[^<>\n]*>)
+    # A bare URL; trailing sentence punctuation is not part of it.
+    | (?P<url>(?<![\w.-])(?i:https?://|www\.|github\.com/){_URL_CHARS}*(?<![.,;:!?*]))
+    # "PR 123", "PR #123", "PR#123", "pull request 123", "PRs #12 and #13".
+    | (?P<kw>{_START}(?i:pr|pull[ -]?request)(?P<kw_plural>(?i:s))?
+        {_SP}*:?{_SP}*(?P<kw_first>{_KW_ITEM})(?P<kw_rest>(?:{_LIST_SEP}{_KW_ITEM})*))
+    # owner/repo#123
+    | (?P<full>{_START}(?P<full_repo>{_OWNER}/{_REPO})\#(?P<full_num>{_NUM}){_END})
+    # short-name#123
+    | (?P<short>{_START}(?P<short_name>{_SHORT})\#(?P<short_num>{_NUM}){_END})
+    # #123: not after a word character ("abc#1" is handled above), "&" (HTML entity) or "#".
+    | (?P<bare>(?<![\w&\#])\#(?P<bare_num>{_NUM}){_END})
+    """,
+    re.VERBOSE,
+)
+
+# A GitHub pull-request or issue URL, matched at the start of a URL token. Anything after the
+# number ("/files", "#issuecomment-1", "?w=1", ".diff") is allowed, but not more digits or
+# letters ("/pull/12abc" is no PR).
+_GITHUB_URL = re.compile(
+    rf"(?i:https?://)?(?i:www\.)?(?i:github\.com)/(?P<repo>{_OWNER}/{_REPO})"
+    rf"/(?i:pull|pulls|issues)/(?P<num>{_NUM}){_END}"
+)
+
+# Items inside the matched list tail of a keyword reference.
+_KW_LIST_ITEM = re.compile(r"#?[1-9][0-9]*")
+
+# Cheap pre-check: without "#", "/" (URLs) or a PR keyword a message cannot hold a reference,
+# and most chat messages take this exit.
+_KEYWORD_HINT = re.compile(r"(?i)\b(?:prs?|pull[ -]?requests?)\b")
+
+# Short names that are words, not repos: "PR#12", "issue#12" are bare references.
+_NOT_REPO_WORDS = frozenset({"pr", "prs", "pull", "issue", "issues"})
+
+# A normalised reference that names a full repo.
+_NORMALISED_FULL = re.compile(rf"(?P<repo>{_OWNER}/{_REPO})#(?P<num>{_NUM})")
+
+_URL_KINDS = {"pull": "pull", "pulls": "pull", "issue": "issues", "issues": "issues"}
+
+
+# --- public API --------------------------------------------------------------------------
+
+
+def parse_pr_refs(text: str) -> list[PRRef]:
+    """Return the PR/issue references in chat `text`, in order of first appearance.
+
+    Each (repo, number) appears once; the first occurrence wins and repos are compared
+    case-insensitively (the first spelling is kept). A bare ``#12`` and ``o/r#12`` are
+    different keys. Text inside inline code and code fences is ignored, a link construct
+    (Slack ``<url|label>``, Markdown ``[label](url)``) yields only its GitHub URL's reference,
+    or the references in its label when the URL is not a GitHub PR/issue.
+    """
+    if "#" not in text and "/" not in text and not _KEYWORD_HINT.search(text):
+        return []
+    seen: set[tuple[str | None, int]] = set()
+    refs: list[PRRef] = []
+    for ref in _scan(text):
+        key = (ref.repo.lower() if ref.repo is not None else None, ref.number)
+        if key not in seen:
+            seen.add(key)
+            refs.append(ref)
+    return refs
+
+
+def normalise(
+    ref: PRRef,
+    default_repo: str | None = None,
+    repo_aliases: Mapping[str, str] | None = None,
+) -> str:
+    """Return the canonical form of `ref`: "owner/repo#N" when the repo is known, else "#N".
+
+    - "owner/repo" is kept as written.
+    - A short name is looked up in `repo_aliases` case-insensitively
+      (``{"MarinSkyRL": "marin-community/MarinSkyRL"}``); failing that, a short name equal to
+      the name part of `default_repo` resolves to `default_repo`; otherwise it stays
+      "ShortName#N", so it is still clear which repo was meant.
+    - A bare reference becomes "default_repo#N", or "#N" without a default repo.
+    """
+    number = ref.number
+    if ref.repo is None:
+        return f"{default_repo}#{number}" if default_repo else f"#{number}"
+    if "/" in ref.repo:
+        return f"{ref.repo}#{number}"
+    resolved = _lookup_alias(ref.repo, repo_aliases)
+    if resolved is None and _repo_name(default_repo) == ref.repo.casefold():
+        resolved = default_repo
+    return f"{resolved or ref.repo}#{number}"
+
+
+def github_url(normalised_ref: str, kind: str = "pull") -> str | None:
+    """Return ``https://github.com/owner/repo/pull/N`` for "owner/repo#N", else None.
+
+    `kind` is "pull" or "issues" ("issue" is accepted too); GitHub redirects between the two,
+    so "pull" is a safe default. "#N" and "ShortName#N" have no known repo and give None.
+    """
+    try:
+        path = _URL_KINDS[kind]
+    except KeyError:
+        raise ValueError(f"kind must be 'pull' or 'issues', not {kind!r}") from None
+    m = _NORMALISED_FULL.fullmatch(normalised_ref.strip())
+    if m is None:
+        return None
+    return f"https://github.com/{m['repo']}/{path}/{int(m['num'])}"
+
+
+# --- internals ---------------------------------------------------------------------------
+
+
+def _scan(text: str) -> Iterator[PRRef]:
+    """Yield every reference in `text` in order, duplicates included."""
+    for m in _SCAN.finditer(text):
+        kind = m.lastgroup
+        if kind == "bare":
+            yield PRRef(None, int(m["bare_num"]), m[0])
+        elif kind == "full":
+            yield PRRef(m["full_repo"], int(m["full_num"]), m[0])
+        elif kind == "short":
+            name = m["short_name"]
+            repo = None if name.lower() in _NOT_REPO_WORDS else name
+            yield PRRef(repo, int(m["short_num"]), m[0])
+        elif kind == "kw":
+            yield from _keyword_refs(m)
+        elif kind == "url":
+            yield from _url_refs(m[0], m[0])
+        elif kind == "slack":
+            yield from _link_refs(m["slack_url"], m["slack_label"], m[0])
+        elif kind == "mdlink":
+            yield from _link_refs(m["md_url"], m["md_label"], m[0])
+        # fence, code, mention: consumed so that nothing inside them counts.
+
+
+def _url_refs(url: str, raw: str) -> Iterator[PRRef]:
+    """The reference a GitHub PR/issue URL names; nothing for any other URL."""
+    m = _GITHUB_URL.match(url)
+    if m is not None:
+        yield PRRef(m["repo"], int(m["num"]), raw)
+
+
+def _link_refs(url: str, label: str | None, raw: str) -> Iterator[PRRef]:
+    """A link construct counts once: its URL's reference, else the references in its label."""
+    found = False
+    for ref in _url_refs(url, raw):
+        found = True
+        yield ref
+    if not found and label:
+        yield from _scan(label)
+
+
+def _keyword_refs(m: re.Match[str]) -> Iterator[PRRef]:
+    """References of "PR 12" / "PRs #12, 13 and #14".
+
+    List items after the first count when they carry a "#", or for the plural keyword
+    ("PRs 12 and 13"); "PR 12 and 13" yields only 12.
+    """
+    first_end = m.end("kw_first")
+    yield PRRef(None, int(m["kw_first"].lstrip("#")), m.string[m.start() : first_end])
+    plural = m["kw_plural"] is not None
+    for item in _KW_LIST_ITEM.finditer(m["kw_rest"]):
+        token = item[0]
+        if plural or token.startswith("#"):
+            yield PRRef(None, int(token.lstrip("#")), token)
+
+
+def _repo_name(repo: str | None) -> str | None:
+    """The case-folded name part of "owner/repo", or None when `repo` is not of that form."""
+    if not repo or "/" not in repo:
+        return None
+    return repo.rsplit("/", 1)[1].casefold()
+
+
+def _lookup_alias(name: str, repo_aliases: Mapping[str, str] | None) -> str | None:
+    """`repo_aliases[name]`, matching the key case-insensitively."""
+    if not repo_aliases:
+        return None
+    if name in repo_aliases:
+        return repo_aliases[name]
+    folded = name.casefold()
+    for key, value in repo_aliases.items():
+        if key.casefold() == folded:
+            return value
+    return None

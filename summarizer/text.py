@@ -1,0 +1,58 @@
+"""Text helpers shared by the drafters: sentences, words, and making chat text safe to publish."""
+
+from __future__ import annotations
+
+import re
+
+_CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*_#@])|\n+")
+_WORD_RE = re.compile(r"[a-z0-9]+(?:['.][a-z0-9]+)*")
+_WS_RE = re.compile(r"[ \t]+")
+_LIST_MARK_RE = re.compile(r"^\s*(?:[-*•]|\d+[.)]|#{1,6})\s+")
+
+# Anything that would notify people if published as-is on Discord or Slack.
+_PING_RES = (
+    (re.compile(r"<!(?:here|channel|everyone)(?:\|[^>]*)?>"), "everyone"),
+    (re.compile(r"<!subteam\^[A-Z0-9]+(?:\|@?([^>]*))?>"), r"\1"),
+    (re.compile(r"<@[!&]?[A-Z0-9]+(?:\|([^>]*))?>"), r"\1"),
+    (re.compile(r"@(everyone|here|channel)\b"), r"\1"),
+)
+
+
+def strip_code_blocks(text: str) -> str:
+    """The text without fenced code blocks (their content is not prose)."""
+    return _CODE_BLOCK_RE.sub(" ", text)
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences and lines of chat text, list markers removed, code blocks left out."""
+    parts = _SENTENCE_END_RE.split(strip_code_blocks(text))
+    cleaned = (_WS_RE.sub(" ", _LIST_MARK_RE.sub("", part)).strip() for part in parts)
+    return [part for part in cleaned if part]
+
+
+def words(text: str) -> frozenset[str]:
+    """Lower-case words, for near-duplicate comparison."""
+    return frozenset(_WORD_RE.findall(text.lower()))
+
+
+def similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    """Jaccard similarity of two word sets."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def defuse_pings(text: str) -> str:
+    """Text that notifies nobody: mass mentions and raw user/role mentions become plain words."""
+    for pattern, replacement in _PING_RES:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut at a word boundary to at most `limit` characters, with an ellipsis if cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:-–— ")
+    return cut + "…"

@@ -1,0 +1,72 @@
+"""The plain data the summarizer works on: source messages and topics in, a draft out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PRMention:
+    """A PR reference as written in a message (`raw`) and in canonical form (`ref`)."""
+
+    raw: str
+    ref: str  # "owner/repo#N" when the repo is known, else "#N"
+    url: str | None = None  # GitHub link when the repo is known
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMessage:
+    """A stored chat message, ready for grouping and drafting.
+
+    `channel` is the top-level channel name (a thread's parent). `thread_id` and
+    `reply_to_id` are platform message ids tying the message to its conversation.
+    """
+
+    id: str
+    author: str
+    author_id: str
+    channel: str
+    created_at: datetime
+    text: str
+    is_bot: bool = False
+    thread_id: str | None = None
+    reply_to_id: str | None = None
+    prs: tuple[PRMention, ...] = ()
+    reactions: int = 0
+    replies: int = 0
+    permalink: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """A standing topic of the community: where its messages are and what they say."""
+
+    id: str
+    title: str
+    channels: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One topic's part of a draft, with what it was drawn from."""
+
+    topic: str
+    title: str
+    markdown: str
+    prs: list[str] = field(default_factory=list)
+    people: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A week's draft summary."""
+
+    workspace: str
+    week_start: date
+    week_end: date  # the Monday the week ends on (exclusive)
+    title: str
+    sections: list[Section] = field(default_factory=list)
