@@ -39,19 +39,19 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 
 
-def alembic_config(engine: Engine | None = None) -> Config:
-    """The Alembic configuration of the installed `migrations` package."""
-    script_location = Path(str(files("migrations")))
+def alembic_config() -> Config:
+    """The Alembic configuration of the installed `migrations` package.
+
+    Commands run with it need a connection in `cfg.attributes["connection"]`.
+    """
     cfg = Config()
-    cfg.set_main_option("script_location", str(script_location))
-    if engine is not None:
-        cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    cfg.set_main_option("script_location", str(Path(str(files("migrations")))))
     return cfg
 
 
 def migrate(engine: Engine) -> None:
     """Bring the database schema up to the newest migration (a no-op when it is current)."""
-    cfg = alembic_config(engine)
+    cfg = alembic_config()
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")

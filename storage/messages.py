@@ -137,7 +137,7 @@ def upsert_people(
             index_elements=["workspace_id", "platform_id"],
             set_={"display_name": stmt.excluded.display_name, "is_bot": stmt.excluded.is_bot},
         ).returning(Person.platform_id, Person.id)
-        ids.update(session.execute(stmt).tuples().all())
+        ids.update(session.execute(stmt).all())
     return ids
 
 
@@ -210,7 +210,7 @@ def _upsert_message_batch(
         },
         where=and_(changed, not_older),
     ).returning(Message.platform_id, Message.id)
-    written = dict(session.execute(stmt).tuples().all())
+    written = dict(session.execute(stmt).all())
 
     if written:
         session.execute(delete(PRRefRow).where(PRRefRow.message_id.in_(list(written.values()))))

@@ -17,7 +17,7 @@ from summarizer.conversations import conversations
 from summarizer.noise import is_noise
 from summarizer.types import SourceMessage, Topic
 
-CHANNEL_WEIGHT = 3.0
+CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
 PR_CONTEXT_WEIGHT = 0.5
 INTRODUCTIONS = "introductions"

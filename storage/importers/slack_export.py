@@ -264,6 +264,8 @@ class _Export:
 
     def resolve(self, text: str) -> str:
         """Slack markup resolved to readable text and the HTML entities Slack escapes undone."""
+        if "<" not in text and "&" not in text:
+            return text
         return MARKUP_RE.sub(self._replace_markup, text)
 
     def _replace_markup(self, match: re.Match[str]) -> str:
@@ -387,13 +389,17 @@ class _FolderFiles:
 
     @cached_property
     def _day_files(self) -> list[str]:
-        members = [
-            (folder.name, day.name)
-            for folder in self.root.iterdir()
-            if folder.is_dir()
-            for day in folder.iterdir()
-            if DAY_FILE_RE.match(day.name) and day.is_file()
-        ]
+        try:
+            members = [
+                (folder.name, day.name)
+                for folder in self.root.iterdir()
+                if folder.is_dir()
+                for day in folder.iterdir()
+                if DAY_FILE_RE.match(day.name) and day.is_file()
+            ]
+        except OSError as error:
+            problem = f"cannot be listed ({error.strerror or error})"
+            raise ImportFileError(str(error.filename or self.root), problem) from error
         return [f"{folder}/{day}" for folder, day in sorted(members)]
 
 
@@ -587,6 +593,8 @@ def _link(url: str, label: str) -> str:
 
 
 def _unescape(text: str) -> str:
+    if "&" not in text:
+        return text
     return ENTITY_RE.sub(lambda match: ENTITIES[match.group(1)], text)
 
 

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from storage.importers import ImportFileError
+from storage.importers import ImportFileError, detect_format
+from storage.importers import open_sources as open_any
 from storage.importers.slack_export import looks_like, open_sources
 from storage.records import ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
 
@@ -694,6 +695,24 @@ def test_looks_like(tmp_path: Path) -> None:
     not_really_zip = tmp_path / "broken.zip"
     not_really_zip.write_text("garbage", encoding="utf-8")
     assert looks_like(not_really_zip)
+
+
+def test_package_interface_routes_slack_exports(tmp_path: Path) -> None:
+    folder = make_export(tmp_path / "export", {"general/2016-01-16.json": [msg("1.1")]})
+    good = zip_folder(folder, tmp_path / "good.zip")
+    assert detect_format(good) == detect_format(folder) == "slack-export"
+    assert [s.name for s in open_any(good)] == [f"{good}:general/2016-01-16.json"]
+    truncated = tmp_path / "export.zip"
+    truncated.write_bytes(good.read_bytes()[:100])
+    # Reported as a broken ZIP, not as an unrecognised format.
+    with pytest.raises(ImportFileError, match="not a readable ZIP file"):
+        open_any(truncated)
+
+
+def test_real_discord_exports_are_not_slack() -> None:
+    dce = sorted(require(REAL_DATA / "discord-nordscope-dce-2.48-captured").glob("*.json"))
+    assert dce
+    assert not any(looks_like(path) for path in dce)
 
 
 # --- robustness: odd message content never escapes as KeyError or TypeError ---

@@ -1,0 +1,61 @@
+"""Shared fixtures: databases (SQLite always, PostgreSQL when one is configured) and paths."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.orm import Session, sessionmaker
+
+from storage.db import make_engine, make_sessionmaker, migrate
+
+REPO = Path(__file__).resolve().parents[1]
+REAL_DATA = REPO.parent / "shared" / "data" / "real"
+POSTGRES_URL = os.environ.get("SUMMARYBOT_TEST_DATABASE_URL")
+
+
+def real_data(name: str) -> Path:
+    """A folder of ../shared/data/real, or skip: a fresh clone has no shared data."""
+    path = REAL_DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} is not present (a fresh clone has no ../shared/data/real)")
+    return path
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database: a SQLite file, or a fresh schema on the test PostgreSQL server."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.db'}"
+        return
+    if not POSTGRES_URL:
+        pytest.skip("PostgreSQL tests need SUMMARYBOT_TEST_DATABASE_URL (see README)")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(POSTGRES_URL)
+    with admin.begin() as connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+    separator = "&" if "?" in POSTGRES_URL else "?"
+    try:
+        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    """A migrated database."""
+    engine = make_engine(database_url)
+    migrate(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def sessions(engine: Engine) -> sessionmaker[Session]:
+    return make_sessionmaker(engine)
