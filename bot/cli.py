@@ -34,7 +34,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # error lines name paths: never break them
 
 
 class OutputFormat(StrEnum):

@@ -63,8 +63,9 @@ _NOT_QUANTITY = (
 )
 # One item after a PR keyword: "#12", or a plain "12" that is not a quantity.
 _KW_ITEM = rf"(?:\#{_NUM}{_END}|{_NUM}{_END}{_NOT_QUANTITY})"
-# Between list items: "PRs #12, #13 and #14", "PRs 12/13", "PR #12 & #13".
-_LIST_SEP = rf"{_SP}*(?:,{_SP}*(?:(?i:and|or){_SP}+)?|/{_SP}*|&{_SP}*|(?i:and|or){_SP}+)"
+# Between list items: "PRs #12, #13 and #14", "PRs 12/13", "PR #12 & #13". A "&" needs a
+# space after it, or "PR #1 &#12;" would read the HTML entity as a second PR.
+_LIST_SEP = rf"{_SP}*(?:,{_SP}*(?:(?i:and|or){_SP}+)?|/{_SP}*|&{_SP}+|(?i:and|or){_SP}+)"
 # One URL-ish token. Parentheses only when balanced (Wikipedia-style links) so that the ")"
 # closing "(https://...)" is left out; quotes, brackets, pipes and backticks end a URL.
 _URL_CHARS = r"(?:[^\s<>()\[\]{}|\"'`]|\([^\s<>()]*\))"

@@ -1,4 +1,4 @@
-"""Shared fixtures: databases (SQLite always, PostgreSQL when one is configured) and paths."""
+"""Shared fixtures: databases (SQLite always, PostgreSQL when one is configured)."""
 
 from __future__ import annotations
 
@@ -13,17 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from storage.db import make_engine, make_sessionmaker, migrate
 
-REPO = Path(__file__).resolve().parents[1]
-REAL_DATA = REPO.parent / "shared" / "data" / "real"
 POSTGRES_URL = os.environ.get("SUMMARYBOT_TEST_DATABASE_URL")
-
-
-def real_data(name: str) -> Path:
-    """A folder of ../shared/data/real, or skip: a fresh clone has no shared data."""
-    path = REAL_DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is not present (a fresh clone has no ../shared/data/real)")
-    return path
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

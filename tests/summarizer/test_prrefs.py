@@ -271,6 +271,10 @@ def test_code_is_skipped_but_text_around_it_counts() -> None:
     assert keys(text) == [(None, 1), (None, 3), (None, 5), (None, 7)]
 
 
+def test_keyword_list_does_not_swallow_html_entity() -> None:
+    assert keys("PR #1 &#12; and PR #2") == [(None, 1), (None, 2)]
+
+
 def test_singular_keyword_takes_only_hashed_list_items() -> None:
     assert keys("PR 12 and 13") == [(None, 12)]
     assert keys("PRs 12 and 13") == [(None, 12), (None, 13)]
