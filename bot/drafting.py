@@ -50,7 +50,9 @@ def load_week(
     mentions: dict[int, list[PRMention]] = defaultdict(list)
     for row in refs_between(session, workspace.id, start, end):
         ref = normalise(PRRef(row.repo, row.number, row.raw), config.default_repo, config.repos)
-        mentions[row.message_id].append(PRMention(row.raw, ref, github_url(ref)))
+        # GitHub redirects /issues/N to the PR when N is one, but not the other way round.
+        kind = "pull" if "/pull/" in row.raw else "issues"
+        mentions[row.message_id].append(PRMention(row.raw, ref, github_url(ref, kind)))
     return [
         SourceMessage(
             id=row.platform_id,

@@ -6,12 +6,16 @@ from collections.abc import Sequence
 
 from summarizer.types import SourceMessage
 
+MAX_LINKING_PRS = 2
+
 
 def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> list[list[int]]:
     """Indices of `messages` grouped into conversations, each in input order.
 
     Messages of one thread, and a message with the one it replies to, are one conversation.
-    With `by_pr`, conversations that cite the same PR are merged as well.
+    With `by_pr`, conversations that cite the same PR are merged as well, through messages
+    that cite at most `MAX_LINKING_PRS` PRs: a status list citing many would glue the week's
+    unrelated conversations into one.
     """
     parent = list(range(len(messages)))
 
@@ -36,7 +40,7 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
                 union(i, index[message.thread_id])
         if message.reply_to_id is not None and message.reply_to_id in index:
             union(i, index[message.reply_to_id])
-        if by_pr:
+        if by_pr and len(message.prs) <= MAX_LINKING_PRS:
             keys.extend("pr:" + p.ref for p in message.prs)
         for key in keys:
             union(i, first_with.setdefault(key, i))

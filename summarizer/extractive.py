@@ -20,9 +20,16 @@ from summarizer.noise import is_acknowledgement
 from summarizer.text import defuse_pings, sentences, shorten, similarity, words
 from summarizer.types import PRMention, Section, SourceMessage, Topic
 
-BULLET_CHARS = 420  # about three sentences: enough to say who did what, with the numbers
+# A bullet holds about three sentences, more for a long conversation: enough to say who did
+# what and why, with the numbers.
+BULLET_BASE_CHARS = 250
+BULLET_CHARS_PER_DOUBLING = 80
+BULLET_MAX_CHARS = 650
+MIN_BULLET_CHARS = 150
 INTRO_CHARS = 200
+INTRO_OPENER_CHARS = 25
 MIN_SECTION_CHARS = 500
+FULL = 0.8  # a section this close to its budget had more to say
 NEAR_DUPLICATE = 0.6
 MIN_SENTENCE_CHARS = 20
 
@@ -33,6 +40,9 @@ _GREETING_RE = re.compile(
 )
 
 
+_CLOSING = ".!?:;…"
+
+
 @dataclass(slots=True)
 class _Sentence:
     text: str
@@ -40,31 +50,43 @@ class _Sentence:
     order: tuple[float, int]  # message time, position in the message
     score: float
     words: frozenset[str]
+    opening: bool  # the conversation's first sentence: it usually says what it is about
 
 
 def draft_sections(
     grouped: Mapping[str, Sequence[SourceMessage]], topics: Sequence[Topic], max_chars: int
 ) -> list[Section]:
-    """One section per non-empty topic, in topic order, sharing `max_chars` between them."""
-    budgets = _budgets(grouped, topics, max_chars)
-    sections = []
-    for topic in topics:
-        messages = grouped.get(topic.id, ())
-        if not messages:
-            continue
+    """One section per non-empty topic, in topic order, sharing `max_chars` between them.
+
+    Introductions take the room they need (a line per newcomer); the other topics share the
+    rest by how much was said in them, and room a quiet topic leaves goes to the busy ones.
+    """
+    drafted: dict[str, Section] = {}
+    remaining = max_chars
+    busy = [t for t in topics if grouped.get(t.id)]
+    for topic in busy:
         if topic.id == INTRODUCTIONS:
-            section = _introductions(topic, messages)
-        else:
-            section = _topic_section(topic, messages, budgets[topic.id])
-        if section.markdown:
-            sections.append(section)
-    return sections
+            drafted[topic.id] = _introductions(topic, grouped[topic.id])
+            remaining -= len(drafted[topic.id].markdown)
+    others = [t for t in busy if t.id != INTRODUCTIONS]
+    budgets = _budgets(grouped, others, remaining)
+    for topic in others:
+        drafted[topic.id] = _topic_section(topic, grouped[topic.id], budgets[topic.id])
+
+    spare = remaining - sum(len(drafted[t.id].markdown) for t in others)
+    hungry = [t for t in others if len(drafted[t.id].markdown) >= FULL * budgets[t.id]]
+    if spare > 0 and hungry:
+        extra = _budgets(grouped, hungry, spare)
+        for topic in hungry:
+            budget = budgets[topic.id] + extra[topic.id]
+            drafted[topic.id] = _topic_section(topic, grouped[topic.id], budget)
+    return [drafted[t.id] for t in busy if drafted[t.id].markdown]
 
 
 def _budgets(
     grouped: Mapping[str, Sequence[SourceMessage]], topics: Sequence[Topic], max_chars: int
 ) -> dict[str, int]:
-    """Each topic's share of the budget: more was said, more room, but never a starved topic."""
+    """Each topic's share of `max_chars`: more was said, more room, never a starved topic."""
     weights = {t.id: math.sqrt(len(grouped.get(t.id, ()))) for t in topics}
     total = sum(weights.values()) or 1.0
     return {tid: max(MIN_SECTION_CHARS, int(max_chars * w / total)) for tid, w in weights.items()}
@@ -90,11 +112,12 @@ def _topic_section(topic: Topic, messages: Sequence[SourceMessage], budget: int)
     sources: dict[str, None] = {}
     used = 0
     for item in ranked:
-        if used >= budget:
+        room = budget - used
+        if room < MIN_BULLET_CHARS:
             break
         if not _worth_reporting(item):
             continue
-        picked = _pick_sentences(item, chosen, min(BULLET_CHARS, budget - used + 80))
+        picked = _pick_sentences(item, chosen, min(_bullet_limit(item), room))
         if not picked:
             continue
         chosen.extend(picked)
@@ -118,6 +141,11 @@ def _topic_section(topic: Topic, messages: Sequence[SourceMessage], budget: int)
     )
 
 
+def _bullet_limit(item: Sequence[SourceMessage]) -> int:
+    size = BULLET_BASE_CHARS + BULLET_CHARS_PER_DOUBLING * math.log2(1 + len(item))
+    return int(min(BULLET_MAX_CHARS, size))
+
+
 def _worth_reporting(item: Sequence[SourceMessage]) -> bool:
     """A conversation with a PR, a figure, some substance or some reactions."""
     return any(
@@ -134,7 +162,7 @@ def _pick_sentences(
         for c in _candidates(item)
         if all(similarity(c.words, a.words) < NEAR_DUPLICATE for a in already)
     ]
-    candidates.sort(key=lambda c: -c.score)
+    candidates.sort(key=lambda c: (not c.opening, -c.score))
     picked: list[_Sentence] = []
     length = 0
     for candidate in candidates:
@@ -165,7 +193,8 @@ def _candidates(item: Sequence[SourceMessage]) -> list[_Sentence]:
             if text.endswith("?"):
                 score -= 1.0
             order = (message.created_at.timestamp(), position)
-            result.append(_Sentence(text, message, order, score, words(text)))
+            opening = message is item[0] and position == 0
+            result.append(_Sentence(text, message, order, score, words(text), opening))
     return result
 
 
@@ -187,7 +216,9 @@ def _render_bullet(
         if sentence.message.author != author:
             author = sentence.message.author
             parts.append(f"**{author}**:")
-        parts.append(_link_prs(sentence.text, sentence.message.prs))
+        text = _link_prs(sentence.text, sentence.message.prs)
+        # Lines of a list carry no full stop; without one they would run together.
+        parts.append(text if text[-1] in _CLOSING else text + ".")
     text = " ".join(parts)
     missing = []
     for mention in mentions:
@@ -224,8 +255,11 @@ def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
             continue
         people[message.author] = None
         sources.append(message.id)
-        about = _GREETING_RE.sub("", message.text.strip(), count=1)
-        first = " ".join(sentences(about)[:2])
+        about = sentences(_GREETING_RE.sub("", message.text.strip(), count=1))
+        # "Hola! Ximena here. I run ...": skip the short openers to reach what they do.
+        while len(about) > 1 and len(about[0]) < INTRO_OPENER_CHARS:
+            about.pop(0)
+        first = " ".join(about[:2])
         lines.append(f"- **{message.author}**: {defuse_pings(shorten(first, INTRO_CHARS))}")
     return Section(
         topic=topic.id,

@@ -26,6 +26,7 @@ _GREETING_RE = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening))\b", re.IGNORECASE
 )
 _SELF_RE = re.compile(r"\b(?:i'?m|i am|my name is|myself)\b", re.IGNORECASE)
+_WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
 _ABOUT_RE = re.compile(
     r"\b(?:work(?:ing)? (?:on|at|in)|research|phd|student|engineer|scientist|interested in|"
     r"joined|new here|excited to|background in|based in|from)\b",
@@ -65,7 +66,9 @@ def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] =
         return False
     head = message.text[:300]
     if message.channel in intro_channels:
-        return len(head) >= 40 and bool(_SELF_RE.search(head) or _ABOUT_RE.search(head))
+        # Newcomers introduce themselves in many ways ("Ximena here. I run ..."); what is not
+        # a reply and not a welcome in that channel is taken as an introduction.
+        return len(head) >= 40 and not _WELCOME_RE.match(head)
     return bool(_GREETING_RE.search(head) and _SELF_RE.search(head) and _ABOUT_RE.search(head))
 
 

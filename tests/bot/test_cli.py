@@ -120,7 +120,7 @@ def test_a_config_file_sets_the_default_repo_and_name(tmp_path: Path, export_dir
     )
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("# Marin: Week of November 16th summary")
-    assert "[#812](https://github.com/marin-community/marin/pull/812)" in result.stdout
+    assert "[#812](https://github.com/marin-community/marin/issues/812)" in result.stdout
 
 
 def test_a_bad_file_is_named_rolled_back_and_the_others_import(
