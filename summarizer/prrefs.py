@@ -179,8 +179,8 @@ def normalise(
 def github_url(normalised_ref: str, kind: str = "pull") -> str | None:
     """Return ``https://github.com/owner/repo/pull/N`` for "owner/repo#N", else None.
 
-    `kind` is "pull" or "issues" ("issue" is accepted too); GitHub redirects between the two,
-    so "pull" is a safe default. "#N" and "ShortName#N" have no known repo and give None.
+    `kind` is "pull" or "issues" ("issue" is accepted too); any other kind raises ValueError.
+    "#N" and "ShortName#N" have no known repo and give None.
     """
     try:
         path = _URL_KINDS[kind]

@@ -586,9 +586,10 @@ def _link(url: str, label: str) -> str:
         return label or url[len("mailto:") :]
     if not label or label == url:
         return url
-    # Keep PR and issue links whole so the PR parser can still find them after the label.
+    # Keep PR and issue links as Markdown links: the PR parser reads the repository from the
+    # URL and counts the link once, where "#12 (url)" would read as two different PRs.
     if GITHUB_PR_URL_RE.match(url):
-        return f"{label} ({url})"
+        return f"[{label}]({url})"
     return label
 
 

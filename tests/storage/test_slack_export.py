@@ -356,8 +356,8 @@ MARKUP_CASES = [
     ("<https://example.com|the site>", "the site"),
     ("<https://example.com>", "https://example.com"),
     ("<mailto:a@example.invalid|a@example.invalid>", "a@example.invalid"),
-    ("<https://github.com/o/r/pull/12|#12>", "#12 (https://github.com/o/r/pull/12)"),
-    ("<https://github.com/o/r/issues/7|issue 7>", "issue 7 (https://github.com/o/r/issues/7)"),
+    ("<https://github.com/o/r/pull/12|#12>", "[#12](https://github.com/o/r/pull/12)"),
+    ("<https://github.com/o/r/issues/7|issue 7>", "[issue 7](https://github.com/o/r/issues/7)"),
     ("<https://github.com/o/r/pull/12>", "https://github.com/o/r/pull/12"),
     ("<https://github.com/o/r/commit/abc1234|abc1234>", "abc1234"),
     ("<https://gitlab.com/o/r/pull/12|!12>", "!12"),
@@ -367,7 +367,7 @@ MARKUP_CASES = [
     ("<https://example.com/?a=1&amp;b=2>", "https://example.com/?a=1&b=2"),
     (
         "fixed in <https://github.com/o/r/pull/3|#3>, thanks <@U1>!",
-        "fixed in #3 (https://github.com/o/r/pull/3), thanks @Ada Lovelace!",
+        "fixed in [#3](https://github.com/o/r/pull/3), thanks @Ada Lovelace!",
     ),
 ]
 
@@ -400,7 +400,7 @@ def test_markup_in_attachments_and_fallback(tmp_path: Path) -> None:
     [message] = batch.messages
     assert message.text == (
         "[r:main] 1 new commit\n"
-        "Merge #3 (https://github.com/o/r/pull/3) by @Ada Lovelace\n"
+        "Merge [#3](https://github.com/o/r/pull/3) by @Ada Lovelace\n"
         "only the fallback & nothing else"
     )
 
@@ -759,3 +759,13 @@ def test_any_day_file_reads_or_raises_import_file_error(
     except ImportFileError:
         return
     assert all(isinstance(m.text, str) and m.text for m in batch.messages)
+
+
+def test_a_github_link_yields_one_pr_ref_with_its_repository(tmp_path: Path) -> None:
+    from summarizer.prrefs import PRRef, parse_pr_refs
+
+    markup = "fixed in <https://github.com/o/r/pull/12|#12>"
+    [message] = read_one_day(tmp_path, [msg("1453000000.000100", markup)]).messages
+    assert parse_pr_refs(message.text) == [
+        PRRef("o/r", 12, "[#12](https://github.com/o/r/pull/12)")
+    ]
