@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Insert, Row, and_, delete, func, or_, select
+from sqlalchemy import ColumnElement, Insert, Row, and_, delete, func, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
@@ -54,13 +54,13 @@ class MessageToStore:
     refs: Sequence[RefLike] = field(default_factory=tuple)
 
 
-def _insert(session: Session, model: type) -> Any:
+def _insert(session: Session, target: Any) -> Any:
     """An INSERT that knows ON CONFLICT, in the session's SQL dialect."""
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
-        return postgresql.insert(model)
+        return postgresql.insert(target)
     if dialect == "sqlite":
-        return sqlite.insert(model)
+        return sqlite.insert(target)
     raise NotImplementedError(f"upserts are written for SQLite and PostgreSQL, not {dialect}")
 
 
@@ -117,28 +117,24 @@ def upsert_people(
     session: Session, workspace_id: int, people: Iterable[PersonRecord]
 ) -> dict[str, int]:
     """Store each person (renaming those whose display name changed); ids by platform id."""
-    unique = {p.platform_id: p for p in people}
-    ids: dict[str, int] = {}
-    records = list(unique.values())
-    for start in range(0, len(records), BATCH_SIZE):
-        chunk = records[start : start + BATCH_SIZE]
-        stmt = _insert(session, Person).values(
-            [
-                {
-                    "workspace_id": workspace_id,
-                    "platform_id": p.platform_id,
-                    "display_name": p.display_name,
-                    "is_bot": p.is_bot,
-                }
-                for p in chunk
-            ]
-        )
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["workspace_id", "platform_id"],
-            set_={"display_name": stmt.excluded.display_name, "is_bot": stmt.excluded.is_bot},
-        ).returning(Person.platform_id, Person.id)
-        ids.update(session.execute(stmt).all())
-    return ids
+    rows = [
+        {
+            "workspace_id": workspace_id,
+            "platform_id": p.platform_id,
+            "display_name": p.display_name,
+            "is_bot": p.is_bot,
+        }
+        for p in {p.platform_id: p for p in people}.values()
+    ]
+    if not rows:
+        return {}
+    table = Person.__table__
+    stmt = _insert(session, table)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["workspace_id", "platform_id"],
+        set_={"display_name": stmt.excluded.display_name, "is_bot": stmt.excluded.is_bot},
+    ).returning(table.c.platform_id, table.c.id)
+    return dict(session.execute(stmt, rows).all())
 
 
 def upsert_messages(
@@ -150,18 +146,53 @@ def upsert_messages(
 ) -> StoreCounts:
     """Store messages and their PR refs; a message already stored is replaced only by a
     newer or equally new version that differs from it."""
+    upsert = _message_upsert(session)
     counts = StoreCounts()
     for start in range(0, len(messages), BATCH_SIZE):
+        batch = messages[start : start + BATCH_SIZE]
         counts.add(
-            _upsert_message_batch(
-                session, workspace_id, channel_id, messages[start : start + BATCH_SIZE], author_ids
-            )
+            _upsert_message_batch(session, upsert, workspace_id, channel_id, batch, author_ids)
         )
     return counts
 
 
+def _message_upsert(session: Session) -> Insert:
+    """INSERT ... ON CONFLICT for messages, returning the rows it inserted or replaced."""
+    c = Message.__table__.c
+    stmt = _insert(session, Message.__table__)
+    new = stmt.excluded
+    changed = or_(
+        c.text.is_distinct_from(new.text),
+        c.edited_at.is_distinct_from(new.edited_at),
+        c.reaction_count.is_distinct_from(new.reaction_count),
+        c.reply_count.is_distinct_from(new.reply_count),
+        and_(c.permalink.is_(None), new.permalink.is_not(None)),
+        and_(c.thread_id.is_(None), new.thread_id.is_not(None)),
+        and_(c.reply_to_id.is_(None), new.reply_to_id.is_not(None)),
+    )
+    not_older = func.coalesce(new.edited_at, new.created_at) >= func.coalesce(
+        c.edited_at, c.created_at
+    )
+    return stmt.on_conflict_do_update(
+        index_elements=["workspace_id", "platform_id"],
+        set_={
+            "text": new.text,
+            "edited_at": new.edited_at,
+            "reaction_count": new.reaction_count,
+            "reply_count": new.reply_count,
+            # A Discord thread's first message is exported twice, once per channel: the
+            # first link stored stays, or re-importing would flip it back and forth.
+            "permalink": func.coalesce(c.permalink, new.permalink),
+            "thread_id": func.coalesce(new.thread_id, c.thread_id),
+            "reply_to_id": func.coalesce(new.reply_to_id, c.reply_to_id),
+        },
+        where=and_(changed, not_older),
+    ).returning(c.platform_id, c.id)
+
+
 def _upsert_message_batch(
     session: Session,
+    upsert: Insert,
     workspace_id: int,
     channel_id: int,
     batch: Sequence[MessageToStore],
@@ -176,41 +207,11 @@ def _upsert_message_batch(
             )
         ).scalars()
     )
-    stmt = _insert(session, Message).values(
-        [
-            _message_row(workspace_id, channel_id, m.record, author_ids)
-            for m in by_platform_id.values()
-        ]
-    )
-    new = stmt.excluded
-    changed = or_(
-        Message.text.is_distinct_from(new.text),
-        Message.edited_at.is_distinct_from(new.edited_at),
-        Message.reaction_count.is_distinct_from(new.reaction_count),
-        Message.reply_count.is_distinct_from(new.reply_count),
-        and_(Message.permalink.is_(None), new.permalink.is_not(None)),
-        and_(Message.thread_id.is_(None), new.thread_id.is_not(None)),
-        and_(Message.reply_to_id.is_(None), new.reply_to_id.is_not(None)),
-    )
-    not_older = func.coalesce(new.edited_at, new.created_at) >= func.coalesce(
-        Message.edited_at, Message.created_at
-    )
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["workspace_id", "platform_id"],
-        set_={
-            "text": new.text,
-            "edited_at": new.edited_at,
-            "reaction_count": new.reaction_count,
-            "reply_count": new.reply_count,
-            # A Discord thread's first message is exported twice, once per channel: the
-            # first link stored stays, or re-importing would flip it back and forth.
-            "permalink": func.coalesce(Message.permalink, new.permalink),
-            "thread_id": func.coalesce(new.thread_id, Message.thread_id),
-            "reply_to_id": func.coalesce(new.reply_to_id, Message.reply_to_id),
-        },
-        where=and_(changed, not_older),
-    ).returning(Message.platform_id, Message.id)
-    written = dict(session.execute(stmt).all())
+    rows = [
+        _message_row(workspace_id, channel_id, m.record, author_ids)
+        for m in by_platform_id.values()
+    ]
+    written = dict(session.execute(upsert, rows).all())
 
     if written:
         session.execute(delete(PRRefRow).where(PRRefRow.message_id.in_(list(written.values()))))
@@ -221,7 +222,7 @@ def _upsert_message_batch(
             for r in m.refs
         ]
         if refs:
-            session.execute(_insert(session, PRRefRow), refs)
+            session.execute(PRRefRow.__table__.insert(), refs)
     updated = len(existing & written.keys())
     return StoreCounts(
         new=len(written) - updated, updated=updated, unchanged=len(by_platform_id) - len(written)
@@ -260,6 +261,14 @@ def count_messages(session: Session, workspace_id: int | None = None) -> int:
     return session.execute(stmt).scalar_one()
 
 
+def _sent_between(workspace_id: int, start: datetime, end: datetime) -> ColumnElement[bool]:
+    return and_(
+        Message.workspace_id == workspace_id,
+        Message.created_at >= start,
+        Message.created_at < end,
+    )
+
+
 def messages_between(
     session: Session, workspace_id: int, start: datetime, end: datetime
 ) -> list[Row[Any]]:
@@ -288,11 +297,7 @@ def messages_between(
         .join(Person, Person.id == Message.author_id)
         .join(Channel, Channel.id == Message.channel_id)
         .outerjoin(parent, parent.id == Channel.parent_id)
-        .where(
-            Message.workspace_id == workspace_id,
-            Message.created_at >= start,
-            Message.created_at < end,
-        )
+        .where(_sent_between(workspace_id, start, end))
         .order_by(Message.created_at, Message.id)
     )
     return list(session.execute(stmt).all())
@@ -305,11 +310,7 @@ def refs_between(
     stmt = (
         select(PRRefRow.message_id, PRRefRow.repo, PRRefRow.number, PRRefRow.raw)
         .join(Message, Message.id == PRRefRow.message_id)
-        .where(
-            Message.workspace_id == workspace_id,
-            Message.created_at >= start,
-            Message.created_at < end,
-        )
+        .where(_sent_between(workspace_id, start, end))
         .order_by(PRRefRow.message_id, PRRefRow.id)
     )
     return list(session.execute(stmt).all())

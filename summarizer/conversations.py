@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from summarizer.types import SourceMessage
 
 MAX_LINKING_PRS = 2
+MAX_PR_MERGED = 12
 
 
 def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> list[list[int]]:
@@ -14,10 +15,12 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
 
     Messages of one thread, and a message with the one it replies to, are one conversation.
     With `by_pr`, conversations that cite the same PR are merged as well, through messages
-    that cite at most `MAX_LINKING_PRS` PRs: a status list citing many would glue the week's
-    unrelated conversations into one.
+    that cite at most `MAX_LINKING_PRS` PRs (a status list citing many would glue the week's
+    unrelated conversations into one), and only while the merged whole stays within
+    `MAX_PR_MERGED` messages (a PR everyone mentions would do the same).
     """
     parent = list(range(len(messages)))
+    size = [1] * len(messages)
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -25,25 +28,26 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
             i = parent[i]
         return i
 
-    def union(a: int, b: int) -> None:
+    def union(a: int, b: int, limit: int | None = None) -> None:
         ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
+        if ra == rb or (limit is not None and size[ra] + size[rb] > limit):
+            return
+        low, high = min(ra, rb), max(ra, rb)
+        parent[high] = low
+        size[low] += size[high]
 
     index = {m.id: i for i, m in enumerate(messages)}
     first_with: dict[str, int] = {}
     for i, message in enumerate(messages):
-        keys = []
         if message.thread_id is not None:
-            keys.append("thread:" + message.thread_id)
+            union(i, first_with.setdefault("thread:" + message.thread_id, i))
             if message.thread_id in index:
                 union(i, index[message.thread_id])
         if message.reply_to_id is not None and message.reply_to_id in index:
             union(i, index[message.reply_to_id])
         if by_pr and len(message.prs) <= MAX_LINKING_PRS:
-            keys.extend("pr:" + p.ref for p in message.prs)
-        for key in keys:
-            union(i, first_with.setdefault(key, i))
+            for mention in message.prs:
+                union(i, first_with.setdefault("pr:" + mention.ref, i), MAX_PR_MERGED)
 
     groups: dict[int, list[int]] = {}
     for i in range(len(messages)):

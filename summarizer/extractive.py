@@ -26,6 +26,7 @@ BULLET_BASE_CHARS = 250
 BULLET_CHARS_PER_DOUBLING = 80
 BULLET_MAX_CHARS = 650
 MIN_BULLET_CHARS = 150
+MAX_ALSO_PRS = 6  # PRs of a conversation cited after its sentences, when theirs were left out
 INTRO_CHARS = 200
 INTRO_OPENER_CHARS = 25
 MIN_SECTION_CHARS = 500
@@ -222,9 +223,11 @@ def _render_bullet(
     text = " ".join(parts)
     missing = []
     for mention in mentions:
-        if mention.raw not in text and mention.ref not in text:
+        if mention.raw in text or mention.ref in text:
+            cited.setdefault(mention.ref)
+        elif len(missing) < MAX_ALSO_PRS:
             missing.append(_link(mention.ref, mention.url))
-        cited.setdefault(mention.ref)
+            cited.setdefault(mention.ref)
     if missing:
         text += f" (also {', '.join(missing)})"
     return "- " + defuse_pings(text)
