@@ -15,9 +15,9 @@ class PRMention:
     url: str | None = None  # GitHub link when the repo is known
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen __init__ is slow, and a week has 100k of these
 class SourceMessage:
-    """A stored chat message, ready for grouping and drafting.
+    """A stored chat message, ready for grouping and drafting (treat it as read-only).
 
     `channel` is the top-level channel name (a thread's parent). `thread_id` and
     `reply_to_id` are platform message ids tying the message to its conversation.
