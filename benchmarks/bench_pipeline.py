@@ -1,0 +1,1008 @@
+"""Benchmark of the whole pipeline on synthetic DiscordChatExporter weeks.
+
+For each size N it writes a deterministic week of N messages as DCE JSON (one file per channel
+and per thread), then measures:
+
+* import: `bot.ingest.import_paths` into a fresh, migrated SQLite file;
+* floor: the same files read with `json.load` and the same rows written with plain `sqlite3`
+  `executemany` in one WAL transaction, the least any importer could do;
+* draft: `bot.drafting.draft_week` on the imported database, in a fresh child process so that
+  its `ru_maxrss` is the drafting high-water mark and not the importer's; a second child
+  measures the `tracemalloc` peak (tracing slows Python down, so it is not timed).
+
+Run from the repository root:
+
+    python benchmarks/bench_pipeline.py --sizes 10000 100000
+
+A Markdown table goes to stdout and the same figures to `benchmarks/out/results.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import hashlib
+import json
+import platform
+import random
+import re
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy
+
+from bot.config import load_config
+from bot.drafting import draft_week, resolve_workspace
+from bot.ingest import import_paths
+from storage.db import make_engine, make_sessionmaker, migrate
+from summarizer.render import to_markdown
+
+OUT_DIR = Path(__file__).resolve().parent / "out"
+DEFAULT_SIZES = (10_000, 100_000)
+
+# Targets the figures are checked against.
+MAX_IMPORT_OVER_FLOOR = 3.0
+MAX_DRAFT_SECONDS = 5.0  # for weeks of up to DRAFT_TARGET_SIZE messages
+DRAFT_TARGET_SIZE = 100_000
+MAX_DRAFT_RSS_MIB = 500.0
+MAX_SCALING = 12.0  # for ten times the messages
+
+# --- the synthetic week ------------------------------------------------------------------------
+
+WEEK_START = datetime(2026, 11, 16, tzinfo=UTC)  # Monday
+DRAFT_DAY = date(2026, 11, 16)
+WEEK_MS = 7 * 24 * 3600 * 1000
+WEEK_START_MS = int(WEEK_START.timestamp() * 1000)
+DISCORD_EPOCH_MS = 1_420_070_400_000
+EXPORTED_AT = "2026-11-23T09:30:12.481523+00:00"
+
+GUILD = {
+    "id": "1100000000000000001",
+    "name": "Marin",
+    "iconUrl": "https://cdn.discordapp.com/icons/1100000000000000001/5b1f0c7a9e3d42c6.png",
+}
+CATEGORY = ("1100000000000000600", "Text Channels")
+# name: (channel id, share of the week's top-level messages)
+CHANNELS = {
+    "general": ("1100000000000000710", 0.28),
+    "hero-run": ("1100000000000000720", 0.16),
+    "data": ("1100000000000000730", 0.12),
+    "rl": ("1100000000000000740", 0.12),
+    "introductions": ("1100000000000000750", 0.04),
+    "code-review": ("1100000000000000760", 0.16),
+    "iris": ("1100000000000000777", 0.12),
+}
+INTRODUCTIONS = "introductions"
+
+NAMES = (
+    "Tomasz Kowalczyk", "Adaeze Okafor", "Rahul Deshpande", "Hiroshi Tanaka", "Nadia Haddad",
+    "Lucía Fernández", "Owen Gallagher", "Quinn Abernathy", "Mei Chen", "Sofia Rossi",
+    "Kwame Mensah", "Ingrid Johansson", "Diego Alvarez", "Priya Raman", "Jonas Becker",
+    "Amara Nwosu", "Chloé Dubois", "Mateus Silva", "Yuki Sato", "Fatima Benali",
+    "Liam O'Connor", "Ana Ruiz", "Ben Cho", "Elif Yılmaz", "Nikolai Petrov",
+    "Grace Wanjiru", "Arjun Mehta", "Hannah Schmidt", "Marco Bianchi", "Leila Karimi",
+    "Sam Whitfield", "Zoe Papadopoulos", "Tariq Aziz", "Camille Laurent", "Wei Zhang",
+    "Olga Ivanova", "Daniel Kim", "Aisha Bello", "Pedro Costa", "Rosa Jiménez",
+)  # fmt: skip
+ROLES = (
+    {"id": "1100000000000000201", "name": "Maintainer", "color": "#E67E22", "position": 4},
+    {"id": "1100000000000000202", "name": "Core", "color": "#3498DB", "position": 3},
+    {"id": "1100000000000000203", "name": "Contributor", "color": "#2ECC71", "position": 2},
+)
+BOT = {
+    "id": "1100000000000000099",
+    "name": "GitHub",
+    "discriminator": "0000",
+    "nickname": "GitHub",
+    "color": None,
+    "isBot": True,
+    "roles": [],
+    "avatarUrl": "https://cdn.discordapp.com/avatars/1100000000000000099/0c7a9e3d.png",
+}
+EMOJI = (("👀", "eyes"), ("🎉", "tada"), ("👍", "thumbsup"), ("🔥", "fire"), ("❤️", "heart"))
+
+TEMPLATES = {
+    "hero-run": (
+        "Hero run is past step {step}, holding at {mfu} on the GB200 racks.",
+        "Restarted from the step {step} checkpoint with the loader fix from {pr}.",
+        "MFU dropped to {mfu} after the NCCL upgrade; reverting in {pr}.",
+        "Step time is {steptime} with EP64 and the ragged all-to-all from {pr}, {speedup} faster.",
+        "Checkpoint save now takes {secs} instead of 40 s thanks to {pr}.",
+        "Rack {rack} crashed again at step {step}: CUDA_ERROR_LAUNCH_FAILED. Collecting traces.",
+        "Memory per device is {mem} with full remat; {pr} should get us under the limit.",
+        "The XLA flags from {pr} give {tps} in the {steps} sweep on {gpus}.",
+        "Loss curve looks healthy through step {step}, no spikes since the restart.",
+        "Throughput is steady at {tps} on {gpus} overnight.",
+        "Is anyone watching the run this weekend? I am out on Saturday.",
+        "Profiling the MoE layers: the all-to-all is about {pct} of the step.",
+    ),
+    "iris": (
+        "The Iris scheduler now handles preemption on CoreWeave nodes, see {pr}.",
+        "The node agent leaked {mem} per hour; {pr} fixes it.",
+        "Gang scheduling for big jobs landed in {pr}. Queue wait went from 40 min to {secs}.",
+        "The Grafana dashboard for kubelet restarts is up, thanks to {name}.",
+        "Anyone seen pods stuck in Pending after the k8s upgrade?",
+        "Bumped the controller so it keeps {gpus} busy during preemption, {pr}.",
+        "Three nodes are cordoned for the firmware update until tomorrow.",
+        "Scheduler latency p99 is down to {secs} after the cache change.",
+        "Who owns the alert for disk pressure on the node agent?",
+    ),
+    "data": (
+        "The dedup pass over the web shards removed {pct} of documents; numbers in {pr}.",
+        "Tokenizer throughput is {tps} with the new Parquet reader from {pr}.",
+        "The decontamination job finished: {pct} flagged against the eval sets.",
+        "Embedding backfill is at {pct}, two more days to go.",
+        "New data mix proposal in {pr}: more code, less forum text.",
+        "DataKit now writes {mem} of shards per hour after {pr}.",
+        "The new corpus snapshot is {mem} after filtering.",
+        "Does the tokenizer handle the new code dataset, or do we need a retrain?",
+        "Shards for the multilingual split are uploaded, {pct} smaller than last time.",
+    ),
+    "rl": (
+        "The GRPO run with the new reward model reached {pct} on the held-out tasks.",
+        "Rollout workers are {speedup} faster after batching the environments in {pr}.",
+        "SkyRL integration is in {pr}; SFT warm start first, then a {steps} PPO run.",
+        "Reward hacking again on the agentic tasks: trajectories that just print the answer.",
+        "Policy eval: {frac} solved, up from 48/300 last week.",
+        "Reward curves look flat after step {step}; trying a higher KL penalty.",
+        "Rollouts now take {secs} each on average.",
+        "Should we move the agentic evals to the nightly job?",
+    ),
+    "code-review": (
+        "Could someone review {pr}? It touches the checkpoint loader.",
+        "LGTM on {pr}, one nit about the config default.",
+        "{pr} is ready for another look, I addressed the comments.",
+        "Merged {pr} and {pr2}; CI is green.",
+        "{pr} breaks the TPU tests, reverting.",
+        "Please split {pr} into the refactor and the fix, {lines} lines is hard to review.",
+        "I'll be slow on reviews this week, ping me if something is urgent.",
+        "Reminder to add a test with every bug fix, please.",
+    ),
+    "general": (
+        "Reminder: the weekly sync moved to Thursday 16:00 UTC.",
+        "Has anyone tried the new JAX release with our stack?",
+        "Wrote up notes from the reading group on MoE routing, link in the doc.",
+        "Office hours tomorrow, bring your questions about {area}.",
+        "The cluster will be down for maintenance on Saturday morning.",
+        "Nice writeup {name}, the {speedup} speedup is impressive.",
+        "Is there a doc on how to get access to the GB200 racks?",
+        "Blog post draft about {area} is up for comments, it cites {pr}.",
+    ),
+}
+CHIT_CHAT = (
+    "thanks!", "lol", "+1", "nice", "thanks {name}!", "same here", "LGTM", "haha",
+    "makes sense", "on it", ":tada:", "great work!", "👍", "ok", "will do",
+)  # fmt: skip
+INTRO_TEMPLATES = (
+    "Hi everyone! I'm {me}, a PhD student at {uni} working on {area}. Excited to help out.",
+    "Hello! My name is {me} and I work on {area} at {org}. Interested in the {team} work.",
+    "Hey all, {me} here. I'm a research engineer based in {city}, background in {area}.",
+    "Hi! I am {me}, I just joined from {org} and I am interested in {area}.",
+)
+WELCOMES = ("welcome {name}!", "Welcome aboard!", "welcome :wave:", "Welcome, glad to have you!")
+FILLERS = {
+    "uni": ("ETH Zurich", "Stanford", "the University of Lagos", "KAIST", "TU Delft", "McGill"),
+    "org": ("a robotics startup", "Hugging Face", "a national lab", "a bank", "Mila"),
+    "city": ("Nairobi", "Lisbon", "Seoul", "Toronto", "Warsaw", "Bangalore", "Austin"),
+    "area": (
+        "data curation", "RL for reasoning", "training infrastructure", "MoE routing",
+        "evaluation", "tokenizers", "distributed systems", "kernel performance",
+    ),
+}  # fmt: skip
+# Figures of each kind, as people write them.
+FIGURES: dict[str, Callable[[random.Random], str]] = {
+    "mfu": lambda rng: f"{rng.uniform(15, 55):.1f}% MFU",
+    "pct": lambda rng: f"{rng.uniform(0.5, 40):.1f}%",
+    "tps": lambda rng: f"{rng.randint(120, 480)}k tokens/s",
+    "mem": lambda rng: f"{rng.uniform(2, 80):.1f} GiB",
+    "speedup": lambda rng: f"{rng.uniform(1.1, 3.5):.1f}x",
+    "steps": lambda rng: f"{rng.choice((100, 300, 500, 1000, 2000))}-step",
+    "steptime": lambda rng: f"{rng.uniform(0.4, 3.2):.2f} s/step",
+    "secs": lambda rng: f"{rng.randint(3, 40)} s",
+    "gpus": lambda rng: f"{rng.choice((64, 128, 256, 512))} GPUs",
+}
+CODE_SNIPPET = "\n```\nXLA_FLAGS=--xla_gpu_enable_command_buffer= python train.py\n```"
+
+SHARE_CHIT_CHAT = 0.22
+SHARE_REPLIES = 0.15
+SHARE_REACTIONS = 0.15
+SHARE_EDITED = 0.05
+SHARE_BOT_IN_CODE_REVIEW = 0.08
+PR_OWN_AREA = 0.85  # share of a channel's PR mentions that are PRs of its own area
+MESSAGES_PER_THREAD_FILE = 400  # one thread file per this many messages of the week
+
+
+def _handle(full_name: str) -> str:
+    """A Discord user name such as "lucia.f" for "Lucía Fernández"."""
+    ascii_name = unicodedata.normalize("NFKD", full_name).encode("ascii", "ignore").decode()
+    first, last = ascii_name.lower().replace("'", "").split(" ", 1)
+    return f"{first}.{last[0]}"
+
+
+def _iso(ms: int) -> str:
+    """DCE's timestamp format: "2026-11-16T07:52:31.219+00:00"."""
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")
+
+
+def _file_safe(name: str) -> str:
+    """A thread name as DCE puts it in a file name."""
+    return re.sub(r'[\\/:*?"<>|]', "_", name)
+
+
+class _Slots(dict[str, str]):
+    """Template fields, each drawn from the week's generator the first time it is used."""
+
+    def __init__(self, week: SyntheticWeek, channel: str, **given: str) -> None:
+        super().__init__(given)
+        self.week = week
+        self.channel = channel
+
+    def __missing__(self, key: str) -> str:
+        value = self.week.slot(key, self.channel)
+        self[key] = value
+        return value
+
+
+class SyntheticWeek:
+    """A deterministic week of `n` messages, written as DCE JSON files."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.rng = random.Random(n)
+        self.sequence = 0
+        self.pr_pool = max(200, n // 10)  # PRs under discussion grow with the chat
+        self.authors = [self._author(i, name) for i, name in enumerate(NAMES)]
+        self.stubs = [{k: v for k, v in a.items() if k != "roles"} for a in self.authors]
+        self.weights = [1 / (i + 1) ** 0.7 for i in range(len(self.authors))]
+
+    # --- people and ids ---
+
+    def _author(self, index: int, full_name: str) -> dict[str, Any]:
+        author_id = str(1100000000000000100 + index)
+        roles = list(ROLES[: 1 + index % 3]) if index < 12 else [ROLES[2]]
+        return {
+            "id": author_id,
+            "name": _handle(full_name),
+            "discriminator": "0000",
+            "nickname": full_name,
+            "color": roles[0]["color"],
+            "isBot": False,
+            "roles": roles,
+            "avatarUrl": f"https://cdn.discordapp.com/avatars/{author_id}/"
+            f"{self.rng.getrandbits(128):032x}.png?size=512",
+        }
+
+    def snowflake(self, ms: int) -> str:
+        """A Discord id for a message sent at `ms`: time in the high bits, a counter below."""
+        self.sequence += 1
+        return str(((ms - DISCORD_EPOCH_MS) << 22) | (self.sequence & 0x3FFFFF))
+
+    def pick_author(self) -> dict[str, Any]:
+        return self.rng.choices(self.authors, self.weights)[0]
+
+    # --- text ---
+
+    def slot(self, key: str, channel: str) -> str:
+        """A random value for a template field."""
+        rng = self.rng
+        if key.startswith("pr"):
+            return self.pr_ref(channel)
+        if key in FIGURES:
+            return FIGURES[key](rng)
+        if key == "step":
+            return f"{rng.randint(1000, 30000)}"
+        if key == "rack":
+            return str(rng.randint(1, 16))
+        if key == "lines":
+            return f"{rng.randint(4, 30) * 100}"
+        if key == "frac":
+            return f"{rng.randint(40, 250)}/300"
+        if key == "name":
+            return self.pick_author()["nickname"].split(" ")[0]
+        return rng.choice(FILLERS[key])
+
+    def pr_number(self, channel: str) -> int:
+        """A PR of the channel's area (any area in code-review); some PRs come up more often."""
+        rng = self.rng
+        areas = len(CHANNELS)
+        own = channel != "code-review" and rng.random() < PR_OWN_AREA
+        area = list(CHANNELS).index(channel) if own else rng.randrange(areas)
+        return 7000 + areas * int(self.pr_pool / areas * rng.random() ** 2) + area
+
+    def pr_ref(self, channel: str) -> str:
+        """A PR reference in one of the forms people write."""
+        rng = self.rng
+        number = self.pr_number(channel)
+        form = rng.random()
+        if form < 0.5:
+            return f"#{number}"
+        if form < 0.7:
+            return f"https://github.com/marin-community/marin/pull/{number}"
+        if form < 0.8:
+            return f"marin-community/marin#{number}"
+        if form < 0.9:
+            return f"PR {number}"
+        return f"openxla/xla#{rng.randint(40000, 49999)}"
+
+    def topic_text(self, channel: str) -> str:
+        """One to three sentences about the channel's subject, sometimes with a code block."""
+        rng = self.rng
+        sentences = 1
+        while sentences < 3 and rng.random() < 0.3:
+            sentences += 1
+        templates = rng.sample(TEMPLATES[channel], sentences)
+        text = " ".join(t.format_map(_Slots(self, channel)) for t in templates)
+        if channel in ("hero-run", "data") and rng.random() < 0.03:
+            text += CODE_SNIPPET
+        return text
+
+    def text(self, channel: str, author: dict[str, Any], substantive: bool = False) -> str:
+        rng = self.rng
+        if channel == INTRODUCTIONS:
+            me = author["nickname"].split(" ")[0]
+            template = rng.choice(INTRO_TEMPLATES if rng.random() < 0.6 else WELCOMES)
+            team = rng.choice([c for c in TEMPLATES if c != "general"])
+            return template.format_map(_Slots(self, channel, me=me, team=team))
+        if not substantive and rng.random() < SHARE_CHIT_CHAT:
+            return rng.choice(CHIT_CHAT).format_map(_Slots(self, channel))
+        return self.topic_text(channel)
+
+    # --- messages ---
+
+    def reactions(self) -> list[dict[str, Any]]:
+        rng = self.rng
+        if rng.random() >= SHARE_REACTIONS:
+            return []
+        result = []
+        for name, code in rng.sample(EMOJI, rng.randint(1, 2)):
+            count = rng.randint(1, 8)
+            result.append(
+                {
+                    "emoji": {"id": "", "name": name, "code": code, "isAnimated": False},
+                    "count": count,
+                    "users": rng.sample(self.stubs, count),
+                }
+            )
+        return result
+
+    def message(
+        self,
+        ms: int,
+        author: dict[str, Any],
+        content: str,
+        kind: str = "Default",
+        reference: dict[str, Any] | None = None,
+        embeds: Sequence[dict[str, Any]] = (),
+    ) -> dict[str, Any]:
+        """One message as DCE 2.x writes it."""
+        edited = _iso(ms + self.rng.randint(60_000, 900_000))
+        message = {
+            "id": self.snowflake(ms),
+            "type": kind,
+            "timestamp": _iso(ms),
+            "timestampEdited": edited if self.rng.random() < SHARE_EDITED else None,
+            "callEndedTimestamp": None,
+            "isPinned": False,
+            "content": content,
+            "author": author,
+            "attachments": [],
+            "embeds": list(embeds),
+            "stickers": [],
+            "reactions": self.reactions() if kind != "ThreadCreated" else [],
+            "mentions": [],
+            "inlineEmojis": [],
+        }
+        if reference is not None:
+            message["reference"] = reference
+        return message
+
+    def bot_message(self, ms: int) -> dict[str, Any]:
+        """A GitHub integration post: no content, the PR in an embed."""
+        number = self.pr_number("code-review")
+        title = f"[marin-community/marin] Pull request opened: #{number} {self.slot('area', '')}"
+        embed = {
+            "title": title,
+            "url": f"https://github.com/marin-community/marin/pull/{number}",
+            "timestamp": None,
+            "description": "",
+            "color": "#2ECC71",
+            "fields": [],
+            "images": [],
+        }
+        return self.message(ms, BOT, "", embeds=[embed])
+
+    def chat_message(
+        self, ms: int, channel: str, channel_id: str, recent: list[str], substantive: bool
+    ) -> dict[str, Any]:
+        """A person's message in a channel or thread, replying now and then to a recent one."""
+        rng = self.rng
+        if channel == "code-review" and not substantive and rng.random() < SHARE_BOT_IN_CODE_REVIEW:
+            return self.bot_message(ms)
+        author = self.pick_author()
+        content = self.text(channel, author, substantive)
+        share = 0.7 if content.lower().startswith("welcome") else SHARE_REPLIES
+        if substantive or not recent or rng.random() >= share:
+            message = self.message(ms, author, content)
+        else:
+            reference = {
+                "type": "Default",
+                "messageId": rng.choice(recent[-30:]),
+                "channelId": channel_id,
+                "guildId": GUILD["id"],
+            }
+            message = self.message(ms, author, content, "Reply", reference)
+        recent.append(message["id"])
+        return message
+
+    def thread_notice(self, ms: int, author: dict[str, Any], thread_id: str) -> dict[str, Any]:
+        reference = {
+            "type": "Default",
+            "messageId": None,
+            "channelId": thread_id,
+            "guildId": GUILD["id"],
+        }
+        return self.message(ms, author, "Started a thread.", "ThreadCreated", reference)
+
+    # --- files ---
+
+    def documents(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(file name, DCE document) for every channel, then every thread."""
+        rng = self.rng
+        thread_sizes = [
+            rng.randint(4, 30) for _ in range(max(2, self.n // MESSAGES_PER_THREAD_FILE))
+        ]
+        top_level = self.n - sum(thread_sizes)
+        names = list(CHANNELS)
+        channels = rng.choices(names, [CHANNELS[c][1] for c in names], k=top_level)
+        times = [WEEK_START_MS + rng.randrange(WEEK_MS) for _ in range(top_level)]
+        eligible = [i for i, c in enumerate(channels) if c != INTRODUCTIONS]
+        starters = set(rng.sample(eligible, len(thread_sizes)))
+
+        threads: list[tuple[str, dict[str, Any]]] = []
+        for name in names:
+            channel_id = CHANNELS[name][0]
+            slots = sorted(
+                (times[i], i in starters) for i in range(top_level) if channels[i] == name
+            )
+            messages: list[dict[str, Any]] = []
+            recent: list[str] = []
+            for ms, is_starter in slots:
+                message = self.chat_message(ms, name, channel_id, recent, is_starter)
+                messages.append(message)
+                if is_starter:
+                    messages.append(
+                        self.thread_notice(ms + 20_000, message["author"], message["id"])
+                    )
+                    threads.append((name, message))
+            messages.sort(key=lambda m: m["timestamp"])
+            file_name = f"{GUILD['name']} - {CATEGORY[1]} - {name} [{channel_id}].json"
+            yield file_name, self.channel_document(channel_id, name, messages)
+
+        for (parent, starter), size in zip(threads, thread_sizes, strict=True):
+            yield self.thread_document(parent, starter, size)
+
+    def channel_document(
+        self, channel_id: str, name: str, messages: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        channel = {
+            "id": channel_id,
+            "type": "GuildTextChat",
+            "categoryId": CATEGORY[0],
+            "category": CATEGORY[1],
+            "name": name,
+            "topic": None,
+        }
+        return _document(channel, messages)
+
+    def thread_document(
+        self, parent: str, starter: dict[str, Any], size: int
+    ) -> tuple[str, dict[str, Any]]:
+        """A thread started from `starter`: its id is the starter's, which comes first again."""
+        rng = self.rng
+        thread_id = starter["id"]
+        start_ms = int(datetime.fromisoformat(starter["timestamp"]).timestamp() * 1000)
+        last_ms = WEEK_START_MS + WEEK_MS - 1
+        times = sorted(
+            min(last_ms, start_ms + rng.randint(30_000, 36 * 3600_000)) for _ in range(size)
+        )
+        recent = [thread_id]
+        messages = [starter]
+        messages += [self.chat_message(ms, parent, thread_id, recent, False) for ms in times]
+        title = " ".join(starter["content"].split()[:6]).rstrip(".,:;")
+        channel = {
+            "id": thread_id,
+            "type": "GuildPublicThread",
+            "categoryId": CHANNELS[parent][0],
+            "category": parent,
+            "name": title,
+            "topic": None,
+        }
+        file_name = f"{GUILD['name']} - {parent} - {_file_safe(title)} [{thread_id}].json"
+        return file_name, _document(channel, messages)
+
+
+def _document(channel: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "guild": GUILD,
+        "channel": channel,
+        "dateRange": {"after": None, "before": None},
+        "exportedAt": EXPORTED_AT,
+        "messages": messages,
+        "messageCount": len(messages),
+    }
+
+
+def write_week(n: int, folder: Path) -> tuple[int, int]:
+    """Write the week of `n` messages into `folder`; (files, bytes) written."""
+    folder.mkdir(parents=True)
+    files = size = 0
+    for file_name, document in SyntheticWeek(n).documents():
+        path = folder / file_name
+        with path.open("w", encoding="utf-8") as stream:
+            json.dump(document, stream, ensure_ascii=False, indent=2)
+        files += 1
+        size += path.stat().st_size
+    return files, size
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+def time_import(folder: Path, db: Path) -> tuple[float, int, int]:
+    """Seconds `import_paths` takes over `folder` into a fresh database; (s, new, errors)."""
+    engine = make_engine(f"sqlite:///{db}")
+    try:
+        migrate(engine)
+        sessions = make_sessionmaker(engine)
+        gc.collect()
+        start = time.perf_counter()
+        report = import_paths(sessions, [folder])
+        seconds = time.perf_counter() - start
+    finally:
+        engine.dispose()
+    for error in report.errors:
+        print(f"  import error: {error}", file=sys.stderr)
+    return seconds, report.counts.new, len(report.errors)
+
+
+# --- the floor ---------------------------------------------------------------------------------
+
+FLOOR_SCHEMA = """
+CREATE TABLE workspaces (
+    id INTEGER PRIMARY KEY, platform TEXT NOT NULL, platform_id TEXT NOT NULL,
+    name TEXT NOT NULL, UNIQUE (platform, platform_id));
+CREATE TABLE channels (
+    id INTEGER PRIMARY KEY, workspace_id INTEGER NOT NULL REFERENCES workspaces (id),
+    platform_id TEXT NOT NULL, name TEXT NOT NULL, parent_id INTEGER REFERENCES channels (id),
+    UNIQUE (workspace_id, platform_id));
+CREATE TABLE people (
+    id INTEGER PRIMARY KEY, workspace_id INTEGER NOT NULL REFERENCES workspaces (id),
+    platform_id TEXT NOT NULL, display_name TEXT NOT NULL, is_bot BOOLEAN NOT NULL,
+    UNIQUE (workspace_id, platform_id));
+CREATE TABLE messages (
+    id INTEGER PRIMARY KEY, workspace_id INTEGER NOT NULL REFERENCES workspaces (id),
+    channel_id INTEGER NOT NULL REFERENCES channels (id),
+    author_id INTEGER NOT NULL REFERENCES people (id),
+    platform_id TEXT NOT NULL, thread_id TEXT, reply_to_id TEXT, created_at DATETIME NOT NULL,
+    edited_at DATETIME, text TEXT NOT NULL, reaction_count INTEGER NOT NULL,
+    reply_count INTEGER NOT NULL, permalink TEXT, UNIQUE (workspace_id, platform_id));
+CREATE INDEX ix_messages_workspace_created ON messages (workspace_id, created_at);
+"""
+FLOOR_KEPT_TYPES = frozenset({"Default", "Reply"})
+FLOOR_THREAD_TYPES = frozenset({"GuildPublicThread", "GuildPrivateThread", "GuildNewsThread"})
+INSERT_MESSAGE = """
+INSERT INTO messages (workspace_id, channel_id, author_id, platform_id, thread_id, reply_to_id,
+    created_at, edited_at, text, reaction_count, reply_count, permalink)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (workspace_id, platform_id) DO NOTHING
+"""
+UPSERT_PERSON = """
+INSERT INTO people (workspace_id, platform_id, display_name, is_bot) VALUES (?, ?, ?, ?)
+ON CONFLICT (workspace_id, platform_id) DO UPDATE SET display_name = excluded.display_name
+"""
+UPSERT_CHANNEL = """
+INSERT INTO channels (workspace_id, platform_id, name, parent_id) VALUES (?, ?, ?, ?)
+ON CONFLICT (workspace_id, platform_id) DO UPDATE SET name = excluded.name RETURNING id
+"""
+
+
+def _utc_text(value: str | None) -> str | None:
+    """A DCE timestamp as SQLAlchemy stores a UTC datetime in SQLite."""
+    if value is None:
+        return None
+    moment = datetime.fromisoformat(value).astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat(sep=" ", timespec="microseconds")
+
+
+def _floor_text(raw: dict[str, Any]) -> str:
+    content = raw.get("content") or ""
+    parts = [content] if content.strip() else []
+    for embed in raw.get("embeds") or ():
+        parts.extend(embed[k] for k in ("title", "description") if (embed.get(k) or "").strip())
+    return "\n".join(parts).strip()
+
+
+def _floor_rows(
+    document: dict[str, Any], ids: tuple[int, int], author_ids: dict[str, int]
+) -> list[tuple[Any, ...]]:
+    """One row per kept message of a DCE document, with the columns the project stores."""
+    workspace_id, channel_id = ids
+    channel = document["channel"]
+    platform_channel = channel["id"]
+    is_thread = channel.get("type") in FLOOR_THREAD_TYPES
+    anchors = {
+        m["reference"]["channelId"] for m in document["messages"] if m["type"] == "ThreadCreated"
+    }
+    link = f"https://discord.com/channels/{document['guild']['id']}/{platform_channel}/"
+    rows = []
+    for raw in document["messages"]:
+        if raw["type"] not in FLOOR_KEPT_TYPES or not (text := _floor_text(raw)):
+            continue
+        message_id = raw["id"]
+        thread_id = (
+            platform_channel if is_thread else (message_id if message_id in anchors else None)
+        )
+        reference = raw.get("reference") or {}
+        rows.append(
+            (
+                workspace_id,
+                channel_id,
+                author_ids[raw["author"]["id"]],
+                message_id,
+                thread_id,
+                reference.get("messageId"),
+                _utc_text(raw["timestamp"]),
+                _utc_text(raw["timestampEdited"]),
+                text,
+                sum(r["count"] for r in raw.get("reactions") or ()),
+                0,
+                link + message_id,
+            )
+        )
+    return rows
+
+
+def _floor_people(
+    conn: sqlite3.Connection, workspace_id: int, document: dict[str, Any]
+) -> dict[str, int]:
+    """One upsert of the document's distinct authors; their ids by platform id."""
+    people = {
+        m["author"]["id"]: (
+            m["author"].get("nickname") or m["author"]["name"],
+            m["author"]["isBot"],
+        )
+        for m in document["messages"]
+    }
+    conn.executemany(
+        UPSERT_PERSON, [(workspace_id, pid, name, bot) for pid, (name, bot) in people.items()]
+    )
+    query = "SELECT platform_id, id FROM people WHERE workspace_id = ?"
+    return dict(conn.execute(query, (workspace_id,)).fetchall())
+
+
+def _floor_file(
+    conn: sqlite3.Connection, workspace_id: int, path: Path, channel_ids: dict[str, int]
+) -> int:
+    """Store one file the plain way; the number of rows offered."""
+    with path.open("rb") as stream:
+        document = json.load(stream)
+    channel = document["channel"]
+    parent = channel["categoryId"] if channel.get("type") in FLOOR_THREAD_TYPES else None
+    values = (workspace_id, channel["id"], channel["name"], channel_ids.get(parent))
+    channel_id = conn.execute(UPSERT_CHANNEL, values).fetchone()[0]
+    channel_ids[channel["id"]] = channel_id
+    author_ids = _floor_people(conn, workspace_id, document)
+    rows = _floor_rows(document, (workspace_id, channel_id), author_ids)
+    conn.executemany(INSERT_MESSAGE, rows)
+    return len(rows)
+
+
+def time_floor(folder: Path, db: Path) -> tuple[float, int]:
+    """Seconds the plain `json` + `sqlite3` import takes; (s, messages stored)."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.executescript(FLOOR_SCHEMA)
+    gc.collect()
+    start = time.perf_counter()
+    conn.execute("BEGIN")
+    workspace_id = conn.execute(
+        "INSERT INTO workspaces (platform, platform_id, name) VALUES (?, ?, ?) RETURNING id",
+        ("discord", GUILD["id"], GUILD["name"]),
+    ).fetchone()[0]
+    channel_ids: dict[str, int] = {}
+    for path in sorted(folder.glob("*.json"), key=str):
+        _floor_file(conn, workspace_id, path, channel_ids)
+    conn.execute("COMMIT")
+    seconds = time.perf_counter() - start
+    stored = conn.execute("SELECT count(*) FROM messages").fetchone()[0]
+    conn.close()
+    return seconds, stored
+
+
+# --- drafting, in a child process ----------------------------------------------------------------
+
+
+def _max_rss_mib() -> float:
+    """This process's resident-set high-water mark (ru_maxrss is KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def draft_in_this_process(db: Path, trace: bool) -> dict[str, Any]:
+    """Draft the benchmark week of `db` once; what it took, as a JSON-ready dict."""
+    engine = make_engine(f"sqlite:///{db}")
+    sessions = make_sessionmaker(engine)
+    config = load_config()
+    rss_before = _max_rss_mib()
+    peak = None
+    with sessions.begin() as session:
+        workspace = resolve_workspace(session, None)
+        gc.collect()
+        if trace:
+            tracemalloc.start()
+        start = time.perf_counter()
+        draft = draft_week(session, config, workspace, DRAFT_DAY)
+        seconds = time.perf_counter() - start
+        if trace:
+            peak = tracemalloc.get_traced_memory()[1] / 2**20
+            tracemalloc.stop()
+    engine.dispose()
+    return {
+        "seconds": seconds,
+        "rss_before_mib": rss_before,
+        "max_rss_mib": _max_rss_mib(),
+        "tracemalloc_peak_mib": peak,
+        "sections": len(draft.sections),
+        "chars": len(to_markdown(draft)),
+    }
+
+
+def draft_in_child(db: Path, trace: bool) -> dict[str, Any]:
+    """Run `draft_in_this_process` in a fresh interpreter and read back its figures."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--draft-only", str(db)]
+    if trace:
+        command.append("--trace")
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"drafting child failed ({done.returncode}):\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# --- one size, all sizes -----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SizeResult:
+    """Everything measured for one week size."""
+
+    messages: int
+    files: int
+    export_mib: float
+    stored: int
+    import_errors: int
+    import_s: float
+    import_msgs_per_s: float
+    floor_s: float
+    floor_stored: int
+    import_over_floor: float
+    draft_s: float
+    draft_rss_before_mib: float
+    draft_max_rss_mib: float
+    draft_tracemalloc_peak_mib: float
+    sections: int
+    draft_chars: int
+
+
+def run_size(n: int, root: Path) -> SizeResult:
+    """Generate, import, floor and draft the week of `n` messages under `root`."""
+    folder = root / f"week-{n}"
+    print(f"[{n}] writing the synthetic week ...", file=sys.stderr, flush=True)
+    files, size = write_week(n, folder)
+    print(f"[{n}] {files} files, {size / 2**20:.1f} MiB; importing ...", file=sys.stderr)
+    import_s, stored, errors = time_import(folder, root / f"import-{n}.db")
+    if stored != n:
+        print(f"[{n}] warning: {stored} messages stored, expected {n}", file=sys.stderr)
+    print(f"[{n}] import {import_s:.2f} s; floor ...", file=sys.stderr, flush=True)
+    floor_s, floor_stored = time_floor(folder, root / f"floor-{n}.db")
+    print(f"[{n}] floor {floor_s:.2f} s; drafting ...", file=sys.stderr, flush=True)
+    timed = draft_in_child(root / f"import-{n}.db", trace=False)
+    traced = draft_in_child(root / f"import-{n}.db", trace=True)
+    print(f"[{n}] draft {timed['seconds']:.2f} s", file=sys.stderr, flush=True)
+    return SizeResult(
+        messages=n,
+        files=files,
+        export_mib=size / 2**20,
+        stored=stored,
+        import_errors=errors,
+        import_s=import_s,
+        import_msgs_per_s=stored / import_s,
+        floor_s=floor_s,
+        floor_stored=floor_stored,
+        import_over_floor=import_s / floor_s,
+        draft_s=timed["seconds"],
+        draft_rss_before_mib=timed["rss_before_mib"],
+        draft_max_rss_mib=timed["max_rss_mib"],
+        draft_tracemalloc_peak_mib=traced["tracemalloc_peak_mib"],
+        sections=timed["sections"],
+        draft_chars=timed["chars"],
+    )
+
+
+@dataclass(slots=True)
+class Ratio:
+    """How import and draft time grow from one size to a larger one."""
+
+    small: int
+    large: int
+    draft: float
+    import_: float
+
+
+def scaling(results: Sequence[SizeResult]) -> list[Ratio]:
+    """Ratios between each pair of consecutive sizes."""
+    ordered = sorted(results, key=lambda r: r.messages)
+    return [
+        Ratio(a.messages, b.messages, b.draft_s / a.draft_s, b.import_s / a.import_s)
+        for a, b in zip(ordered, ordered[1:], strict=False)
+    ]
+
+
+def target_checks(results: Sequence[SizeResult], ratios: Sequence[Ratio]) -> list[str]:
+    """One line per target: the figure, the limit, met or missed."""
+
+    def line(ok: bool, what: str) -> str:
+        return f"{'met   ' if ok else 'MISSED'} {what}"
+
+    lines = []
+    for r in results:
+        lines.append(
+            line(
+                r.import_over_floor <= MAX_IMPORT_OVER_FLOOR,
+                f"N={r.messages}: import/floor {r.import_over_floor:.2f}x "
+                f"(target <= {MAX_IMPORT_OVER_FLOOR:g}x)",
+            )
+        )
+        if r.messages <= DRAFT_TARGET_SIZE:
+            lines.append(
+                line(
+                    r.draft_s < MAX_DRAFT_SECONDS,
+                    f"N={r.messages}: draft {r.draft_s:.2f} s (target < {MAX_DRAFT_SECONDS:g} s)",
+                )
+            )
+        lines.append(
+            line(
+                r.draft_max_rss_mib < MAX_DRAFT_RSS_MIB,
+                f"N={r.messages}: draft peak RSS {r.draft_max_rss_mib:.0f} MiB "
+                f"(target < {MAX_DRAFT_RSS_MIB:g} MiB)",
+            )
+        )
+    for ratio in ratios:
+        limit = MAX_SCALING * (ratio.large / ratio.small) / 10
+        for name, value in (("draft", ratio.draft), ("import", ratio.import_)):
+            lines.append(
+                line(
+                    value <= limit,
+                    f"{name}_time({ratio.large})/{name}_time({ratio.small}) = {value:.2f}x "
+                    f"(target <= {limit:g}x)",
+                )
+            )
+    return lines
+
+
+def markdown_table(results: Sequence[SizeResult]) -> str:
+    header = (
+        "| messages | import s | msgs/s | floor s | import/floor | draft s "
+        "| draft peak RSS MiB | draft tracemalloc MiB | sections | draft chars |"
+    )
+    rows = [header, "|" + "---:|" * 10]
+    for r in results:
+        rows.append(
+            f"| {r.messages:,} | {r.import_s:.2f} | {r.import_msgs_per_s:,.0f} | {r.floor_s:.2f} "
+            f"| {r.import_over_floor:.2f}x | {r.draft_s:.2f} | {r.draft_max_rss_mib:.0f} "
+            f"| {r.draft_tracemalloc_peak_mib:.0f} | {r.sections} | {r.draft_chars:,} |"
+        )
+    return "\n".join(rows)
+
+
+def _git(*args: str) -> str:
+    """The output of a git command in this repository ("" when git is not there)."""
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=OUT_DIR.parent, capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return ""
+    return done.stdout
+
+
+def environment() -> dict[str, str]:
+    """What the figures were measured with; `git_diff_sha256` tells uncommitted trees apart."""
+    diff = _git("diff", "HEAD")
+    return {
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "sqlalchemy": sqlalchemy.__version__,
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "git": _git("describe", "--always", "--dirty").strip() or "unknown",
+        "git_diff_sha256": hashlib.sha256(diff.encode()).hexdigest()[:12] if diff else "",
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def report(results: Sequence[SizeResult], measured: dict[str, str]) -> dict[str, Any]:
+    """Print the table, ratios and target checks; the same as a JSON-ready dict.
+
+    `measured` is the environment at the start; a working tree edited during the run is flagged.
+    """
+    now = environment()
+    changed = any(now[key] != measured[key] for key in ("git", "git_diff_sha256"))
+    if changed:
+        print("warning: the working tree changed during the run", file=sys.stderr)
+    ratios = scaling(results)
+    checks = target_checks(results, ratios)
+    print(markdown_table(results))
+    print()
+    for ratio in ratios:
+        print(f"draft_time({ratio.large})/draft_time({ratio.small}) = {ratio.draft:.2f}x")
+        print(f"import_time({ratio.large})/import_time({ratio.small}) = {ratio.import_:.2f}x")
+    print()
+    print("\n".join(checks))
+    return {
+        "environment": measured,
+        "tree_changed_during_run": changed,
+        "results": [asdict(r) for r in results],
+        "scaling": [
+            {"small": r.small, "large": r.large, "draft": r.draft, "import": r.import_}
+            for r in ratios
+        ],
+        "targets": checks,
+    }
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES), help="messages per week"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--draft-only", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    if args.draft_only is not None:
+        print(json.dumps(draft_in_this_process(args.draft_only, args.trace)))
+        return
+    measured = environment()
+    root = Path(tempfile.mkdtemp(prefix="summarybot-bench-"))
+    try:
+        results = [run_size(n, root) for n in args.sizes]
+    finally:
+        if args.keep:
+            print(f"kept {root}", file=sys.stderr)
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+    summary = report(results, measured)
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    (OUT_DIR / "results.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwrote {OUT_DIR / 'results.json'}")
+
+
+if __name__ == "__main__":
+    main()
