@@ -29,6 +29,7 @@ import re
 import resource
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -736,9 +737,26 @@ def time_floor(folder: Path, db: Path) -> tuple[float, int]:
 # --- drafting, in a child process ----------------------------------------------------------------
 
 
-def _max_rss_mib() -> float:
-    """This process's resident-set high-water mark (ru_maxrss is KiB on Linux)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _peak_rss_mib() -> tuple[float, str]:
+    """This process's own resident-set high-water mark in MiB, and where it was read.
+
+    `ru_maxrss` is not reset by exec on Linux: the kernel keeps the pre-exec maximum, so a
+    child started by a large parent reports the parent's high-water mark, not its own. VmHWM in
+    /proc/self/status belongs to the current address space only; it is used where it exists.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024, "VmHWM"
+    except (OSError, ValueError):
+        pass
+    return _ru_maxrss_mib(), "ru_maxrss"
+
+
+def _ru_maxrss_mib() -> float:
+    """`ru_maxrss` in MiB (it is KiB on Linux, bytes on macOS)."""
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return maxrss / 2**20 if sys.platform == "darwin" else maxrss / 1024
 
 
 def draft_in_this_process(db: Path, trace: bool) -> dict[str, Any]:
@@ -746,11 +764,11 @@ def draft_in_this_process(db: Path, trace: bool) -> dict[str, Any]:
     engine = make_engine(f"sqlite:///{db}")
     sessions = make_sessionmaker(engine)
     config = load_config()
-    rss_before = _max_rss_mib()
     peak = None
     with sessions.begin() as session:
         workspace = resolve_workspace(session, None)
         gc.collect()
+        rss_before, source = _peak_rss_mib()
         if trace:
             tracemalloc.start()
         start = time.perf_counter()
@@ -759,11 +777,14 @@ def draft_in_this_process(db: Path, trace: bool) -> dict[str, Any]:
         if trace:
             peak = tracemalloc.get_traced_memory()[1] / 2**20
             tracemalloc.stop()
+        rss_after, _ = _peak_rss_mib()
     engine.dispose()
     return {
         "seconds": seconds,
         "rss_before_mib": rss_before,
-        "max_rss_mib": _max_rss_mib(),
+        "peak_rss_mib": rss_after,
+        "rss_source": source,
+        "ru_maxrss_mib": _ru_maxrss_mib(),
         "tracemalloc_peak_mib": peak,
         "sections": len(draft.sections),
         "chars": len(to_markdown(draft)),
@@ -786,7 +807,7 @@ def draft_in_child(db: Path, trace: bool) -> dict[str, Any]:
 
 @dataclass(slots=True)
 class SizeResult:
-    """Everything measured for one week size."""
+    """Everything measured for one week size; times are medians of the runs listed."""
 
     messages: int
     files: int
@@ -794,33 +815,73 @@ class SizeResult:
     stored: int
     import_errors: int
     import_s: float
+    import_runs: list[float]
     import_msgs_per_s: float
     floor_s: float
+    floor_runs: list[float]
     floor_stored: int
     import_over_floor: float
     draft_s: float
-    draft_rss_before_mib: float
-    draft_max_rss_mib: float
+    draft_runs: list[float]
+    draft_rss_before_mib: float  # the child's high-water mark just before draft_week
+    draft_peak_rss_mib: float  # the child's own high-water mark after it (highest run)
+    draft_rss_source: str  # VmHWM, or ru_maxrss where /proc is missing
+    draft_ru_maxrss_mib: float  # for reference: includes the parent's mark on Linux
     draft_tracemalloc_peak_mib: float
     sections: int
     draft_chars: int
 
 
-def run_size(n: int, root: Path) -> SizeResult:
+def _remove_db(db: Path) -> None:
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        path.unlink(missing_ok=True)
+
+
+def measure_import(n: int, folder: Path, root: Path, repeat: int) -> tuple[list[float], int, int]:
+    """Import times of `repeat` fresh databases; the last one is kept as `import-N.db`."""
+    db = root / f"import-{n}.db"
+    runs = []
+    for _ in range(repeat):
+        _remove_db(db)
+        seconds, stored, errors = time_import(folder, db)
+        runs.append(seconds)
+    if stored != n:
+        print(f"[{n}] warning: {stored} messages stored, expected {n}", file=sys.stderr)
+    return runs, stored, errors
+
+
+def measure_floor(n: int, folder: Path, root: Path, repeat: int) -> tuple[list[float], int]:
+    """Floor times of `repeat` fresh databases."""
+    db = root / f"floor-{n}.db"
+    runs = []
+    for _ in range(repeat):
+        _remove_db(db)
+        seconds, stored = time_floor(folder, db)
+        runs.append(seconds)
+    return runs, stored
+
+
+def measure_draft(db: Path, repeat: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """`repeat` timed drafts and one traced draft, each in a fresh child process."""
+    timed = [draft_in_child(db, trace=False) for _ in range(repeat)]
+    return timed, draft_in_child(db, trace=True)
+
+
+def run_size(n: int, root: Path, repeat: int) -> SizeResult:
     """Generate, import, floor and draft the week of `n` messages under `root`."""
     folder = root / f"week-{n}"
     print(f"[{n}] writing the synthetic week ...", file=sys.stderr, flush=True)
     files, size = write_week(n, folder)
     print(f"[{n}] {files} files, {size / 2**20:.1f} MiB; importing ...", file=sys.stderr)
-    import_s, stored, errors = time_import(folder, root / f"import-{n}.db")
-    if stored != n:
-        print(f"[{n}] warning: {stored} messages stored, expected {n}", file=sys.stderr)
+    import_runs, stored, errors = measure_import(n, folder, root, repeat)
+    import_s = statistics.median(import_runs)
     print(f"[{n}] import {import_s:.2f} s; floor ...", file=sys.stderr, flush=True)
-    floor_s, floor_stored = time_floor(folder, root / f"floor-{n}.db")
+    floor_runs, floor_stored = measure_floor(n, folder, root, repeat)
+    floor_s = statistics.median(floor_runs)
     print(f"[{n}] floor {floor_s:.2f} s; drafting ...", file=sys.stderr, flush=True)
-    timed = draft_in_child(root / f"import-{n}.db", trace=False)
-    traced = draft_in_child(root / f"import-{n}.db", trace=True)
-    print(f"[{n}] draft {timed['seconds']:.2f} s", file=sys.stderr, flush=True)
+    timed, traced = measure_draft(root / f"import-{n}.db", repeat)
+    draft_runs = [t["seconds"] for t in timed]
+    print(f"[{n}] draft {statistics.median(draft_runs):.2f} s", file=sys.stderr, flush=True)
     return SizeResult(
         messages=n,
         files=files,
@@ -828,16 +889,21 @@ def run_size(n: int, root: Path) -> SizeResult:
         stored=stored,
         import_errors=errors,
         import_s=import_s,
+        import_runs=import_runs,
         import_msgs_per_s=stored / import_s,
         floor_s=floor_s,
+        floor_runs=floor_runs,
         floor_stored=floor_stored,
         import_over_floor=import_s / floor_s,
-        draft_s=timed["seconds"],
-        draft_rss_before_mib=timed["rss_before_mib"],
-        draft_max_rss_mib=timed["max_rss_mib"],
+        draft_s=statistics.median(draft_runs),
+        draft_runs=draft_runs,
+        draft_rss_before_mib=max(t["rss_before_mib"] for t in timed),
+        draft_peak_rss_mib=max(t["peak_rss_mib"] for t in timed),
+        draft_rss_source=timed[0]["rss_source"],
+        draft_ru_maxrss_mib=max(t["ru_maxrss_mib"] for t in timed),
         draft_tracemalloc_peak_mib=traced["tracemalloc_peak_mib"],
-        sections=timed["sections"],
-        draft_chars=timed["chars"],
+        sections=timed[0]["sections"],
+        draft_chars=timed[0]["chars"],
     )
 
 
@@ -884,8 +950,8 @@ def target_checks(results: Sequence[SizeResult], ratios: Sequence[Ratio]) -> lis
             )
         lines.append(
             line(
-                r.draft_max_rss_mib < MAX_DRAFT_RSS_MIB,
-                f"N={r.messages}: draft peak RSS {r.draft_max_rss_mib:.0f} MiB "
+                r.draft_peak_rss_mib < MAX_DRAFT_RSS_MIB,
+                f"N={r.messages}: draft peak RSS {r.draft_peak_rss_mib:.0f} MiB "
                 f"(target < {MAX_DRAFT_RSS_MIB:g} MiB)",
             )
         )
@@ -903,16 +969,19 @@ def target_checks(results: Sequence[SizeResult], ratios: Sequence[Ratio]) -> lis
 
 
 def markdown_table(results: Sequence[SizeResult]) -> str:
+    """One row per size; RSS is the drafting child's own, before and after `draft_week`."""
     header = (
         "| messages | import s | msgs/s | floor s | import/floor | draft s "
-        "| draft peak RSS MiB | draft tracemalloc MiB | sections | draft chars |"
+        "| draft peak RSS MiB | RSS before draft MiB | draft tracemalloc MiB | sections "
+        "| draft chars |"
     )
-    rows = [header, "|" + "---:|" * 10]
+    rows = [header, "|" + "---:|" * 11]
     for r in results:
         rows.append(
             f"| {r.messages:,} | {r.import_s:.2f} | {r.import_msgs_per_s:,.0f} | {r.floor_s:.2f} "
-            f"| {r.import_over_floor:.2f}x | {r.draft_s:.2f} | {r.draft_max_rss_mib:.0f} "
-            f"| {r.draft_tracemalloc_peak_mib:.0f} | {r.sections} | {r.draft_chars:,} |"
+            f"| {r.import_over_floor:.2f}x | {r.draft_s:.2f} | {r.draft_peak_rss_mib:.0f} "
+            f"| {r.draft_rss_before_mib:.0f} | {r.draft_tracemalloc_peak_mib:.0f} "
+            f"| {r.sections} | {r.draft_chars:,} |"
         )
     return "\n".join(rows)
 
@@ -954,6 +1023,8 @@ def report(results: Sequence[SizeResult], measured: dict[str, str]) -> dict[str,
         print("warning: the working tree changed during the run", file=sys.stderr)
     ratios = scaling(results)
     checks = target_checks(results, ratios)
+    runs = len(results[0].import_runs) if results else 0
+    print(f"Times are medians of {runs} run(s); RSS is {results[0].draft_rss_source}.\n")
     print(markdown_table(results))
     print()
     for ratio in ratios:
@@ -978,6 +1049,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES), help="messages per week"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs of each timed phase; the median is reported"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--draft-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
@@ -992,7 +1066,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     measured = environment()
     root = Path(tempfile.mkdtemp(prefix="summarybot-bench-"))
     try:
-        results = [run_size(n, root) for n in args.sizes]
+        results = [run_size(n, root, max(1, args.repeat)) for n in args.sizes]
     finally:
         if args.keep:
             print(f"kept {root}", file=sys.stderr)
