@@ -9,10 +9,17 @@ from alembic import context
 from sqlalchemy import create_engine
 
 from storage.db import DEFAULT_DATABASE_URL
-from storage.models import Base
+from storage.models import Base, UTCDateTime
 
 config = context.config
 target_metadata = Base.metadata
+
+
+def _render_item(type_: str, obj: object, autogen_context: object) -> str | bool:
+    # Migrations spell the UTC type as the plain column type it stores as.
+    if type_ == "type" and isinstance(obj, UTCDateTime):
+        return "sa.DateTime(timezone=True)"
+    return False
 
 
 def _configure(connection) -> None:  # noqa: ANN001 (SQLAlchemy Connection)
@@ -22,6 +29,7 @@ def _configure(connection) -> None:  # noqa: ANN001 (SQLAlchemy Connection)
         # SQLite cannot ALTER most things in place; batch mode copies the table instead.
         render_as_batch=True,
         compare_type=True,
+        render_item=_render_item,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -87,7 +87,11 @@ class Channel(Base):
 
 
 class Person(Base):
-    """A member (or bot) as the platform names them."""
+    """A member (or bot) as the platform names them.
+
+    `forgotten_at` is set when the member opted out: their messages are deleted, nothing new
+    of theirs is stored, and drafts never name them.
+    """
 
     __tablename__ = "people"
     __table_args__ = (UniqueConstraint("workspace_id", "platform_id"),)
@@ -97,6 +101,7 @@ class Person(Base):
     platform_id: Mapped[str] = mapped_column(String(64))
     display_name: Mapped[str] = mapped_column(String(200))
     is_bot: Mapped[bool] = mapped_column(default=False)
+    forgotten_at: Mapped[datetime | None]
 
 
 class Message(Base):
@@ -144,7 +149,13 @@ class PRRefRow(Base):
 
 
 class Draft(Base):
-    """The draft summary of one workspace's week; drafting the week again replaces it."""
+    """The summary of one workspace's week, through its life:
+    drafted -> in_review -> approved -> published, or discarded.
+
+    One per (workspace, week), enforced by the database, so two bot processes racing to
+    draft the same week end up with one draft. `review_*` locate the review thread's header;
+    `published_markdown` is the text as published, kept for export.
+    """
 
     __tablename__ = "drafts"
     __table_args__ = (UniqueConstraint("workspace_id", "week_start"),)
@@ -155,6 +166,13 @@ class Draft(Base):
     title: Mapped[str] = mapped_column(String(300))
     summarizer: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16), default="drafted", server_default="drafted")
+    review_channel_id: Mapped[str | None] = mapped_column(String(64))
+    review_message_id: Mapped[str | None] = mapped_column(String(64))
+    approved_by: Mapped[str | None] = mapped_column(String(200))
+    approved_at: Mapped[datetime | None]
+    published_at: Mapped[datetime | None]
+    published_markdown: Mapped[str | None] = mapped_column(Text)
 
     sections: Mapped[list[DraftSection]] = relationship(
         back_populates="draft",
@@ -179,5 +197,81 @@ class DraftSection(Base):
     prs: Mapped[list[str]] = mapped_column(JSON)
     people: Mapped[list[str]] = mapped_column(JSON)
     sources: Mapped[list[str]] = mapped_column(JSON)
+    # Permalinks of the sources, so an editor can check any claim in one click.
+    links: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
+    # Platform ids of the review-thread messages showing this section (one per chunk).
+    review_message_ids: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
+    # Why an editor should look again, e.g. a source message was deleted.
+    flags: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
 
     draft: Mapped[Draft] = relationship(back_populates="sections")
+    revisions: Mapped[list[SectionRevision]] = relationship(
+        back_populates="section",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="SectionRevision.id",
+    )
+
+
+class SectionRevision(Base):
+    """An editor's replacement of a section's text."""
+
+    __tablename__ = "section_revisions"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    section_id: Mapped[int] = mapped_column(
+        ForeignKey("draft_sections.id", ondelete="CASCADE"), index=True
+    )
+    editor_id: Mapped[str] = mapped_column(String(64))
+    editor_name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime]
+    markdown: Mapped[str] = mapped_column(Text)
+
+    section: Mapped[DraftSection] = relationship(back_populates="revisions")
+
+
+class Delivery(Base):
+    """One chunk of a published summary, delivered to one publish channel.
+
+    Publishing records each chunk as it is delivered, so a publish interrupted midway resumes
+    after the last delivered chunk and nothing is posted twice.
+    """
+
+    __tablename__ = "deliveries"
+    __table_args__ = (UniqueConstraint("draft_id", "channel_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    draft_id: Mapped[int] = mapped_column(ForeignKey("drafts.id", ondelete="CASCADE"))
+    channel_id: Mapped[str] = mapped_column(String(64))
+    position: Mapped[int]
+    platform_message_id: Mapped[str] = mapped_column(String(64))
+    delivered_at: Mapped[datetime]
+
+
+class Setting(Base):
+    """One admin setting of a workspace, as JSON (see bot/settings.py for the keys)."""
+
+    __tablename__ = "settings"
+    __table_args__ = (UniqueConstraint("workspace_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(64))
+    value: Mapped[object] = mapped_column(JSON)
+
+
+class SettingChange(Base):
+    """The audit trail of settings: who changed what, when, from what to what."""
+
+    __tablename__ = "setting_changes"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(
+        ForeignKey("workspaces.id", ondelete="CASCADE"), index=True
+    )
+    key: Mapped[str] = mapped_column(String(64))
+    old_value: Mapped[object | None] = mapped_column(JSON)
+    new_value: Mapped[object | None] = mapped_column(JSON)
+    actor_id: Mapped[str] = mapped_column(String(64))
+    actor_name: Mapped[str] = mapped_column(String(200))
+    changed_at: Mapped[datetime]
