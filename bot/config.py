@@ -22,6 +22,24 @@ CATCH_ALL = "other"
 _REPO_RE = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
+def valid_timezone(value: str) -> str:
+    """`value` if it names an IANA timezone, else a ValueError saying so."""
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(
+            f"unknown timezone {value!r} (use an IANA name such as Europe/Amsterdam)"
+        ) from None
+    return value
+
+
+def valid_repo(value: str) -> str:
+    """`value` if empty or of the form owner/repo, else a ValueError saying so."""
+    if value and not _REPO_RE.match(value):
+        raise ValueError(f"{value!r} is not of the form owner/repo")
+    return value
+
+
 class ConfigError(Exception):
     """A configuration file that cannot be used, with the file and the problem in words."""
 
@@ -82,13 +100,7 @@ class Config(_Strict):
     @field_validator("timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(
-                f"unknown timezone {value!r} (use an IANA name such as Europe/Amsterdam)"
-            ) from None
-        return value
+        return valid_timezone(value)
 
     @field_validator("title_template")
     @classmethod
@@ -104,9 +116,7 @@ class Config(_Strict):
     @field_validator("default_repo")
     @classmethod
     def _repo_form(cls, value: str) -> str:
-        if value and not _REPO_RE.match(value):
-            raise ValueError(f"{value!r} is not of the form owner/repo")
-        return value
+        return valid_repo(value)
 
     @field_validator("repos")
     @classmethod
@@ -127,12 +137,15 @@ class Config(_Strict):
     @property
     def topic_list(self) -> list[Topic]:
         """The topics in section order, the catch-all last (added when the file has none)."""
-        topics = [t.to_topic() for t in self.topics if t.id != CATCH_ALL]
-        catch_all = next((t for t in self.topics if t.id == CATCH_ALL), None)
-        topics.append(
-            catch_all.to_topic() if catch_all else Topic(id=CATCH_ALL, title="Other updates")
-        )
-        return topics
+        return topic_list(self.topics)
+
+
+def topic_list(configured: list[TopicConfig]) -> list[Topic]:
+    """Configured topics in section order, the catch-all last (added when missing)."""
+    topics = [t.to_topic() for t in configured if t.id != CATCH_ALL]
+    catch_all = next((t for t in configured if t.id == CATCH_ALL), None)
+    topics.append(catch_all.to_topic() if catch_all else Topic(id=CATCH_ALL, title="Other updates"))
+    return topics
 
 
 def _default_data() -> dict:

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from sqlalchemy.orm import Session
 
 from bot.config import Config
+from bot.settings import WorkspaceSettings, workspace_settings
 from bot.weeks import week_bounds, week_start
 from storage.drafts import save_draft
 from storage.messages import find_workspaces, messages_between, refs_between
@@ -43,13 +44,13 @@ def resolve_workspace(session: Session, name: str | None) -> Workspace:
 
 
 def load_week(
-    session: Session, config: Config, workspace: Workspace, day: date
+    session: Session, config: Config, settings: WorkspaceSettings, workspace: Workspace, day: date
 ) -> list[SourceMessage]:
     """The stored messages of the week holding `day`, with their PR refs normalised."""
-    start, end = week_bounds(day, config.timezone)
+    start, end = week_bounds(day, settings.timezone)
     mentions: dict[int, list[PRMention]] = defaultdict(list)
     for row in refs_between(session, workspace.id, start, end):
-        ref = normalise(PRRef(row.repo, row.number, row.raw), config.default_repo, config.repos)
+        ref = normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos)
         # GitHub redirects /issues/N to the PR when N is one, but not the other way round.
         kind = "pull" if "/pull/" in row.raw else "issues"
         mentions[row.message_id].append(PRMention(row.raw, ref, github_url(ref, kind)))
@@ -76,11 +77,12 @@ def load_week(
 def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> Draft:
     """Draft the week holding `day` and store the draft (replacing an earlier one)."""
     monday = week_start(day)
-    messages = load_week(session, config, workspace, day)
+    settings = workspace_settings(session, config, workspace.id)
+    messages = load_week(session, config, settings, workspace, day)
     name = config.name or workspace.name
     draft = make_draft(
         messages,
-        config.topic_list,
+        settings.topic_list,
         workspace=workspace.name,
         week_start=monday,
         title=format_title(config.title_template, name, monday),
