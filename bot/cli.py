@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config, ConfigError, load_config
-from bot.drafting import DraftingError, draft_week, resolve_workspace
+from bot.drafting import DraftingError, as_summary, draft_week, resolve_workspace
 from bot.ingest import ImportReport, import_paths
 from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, migrate
 from storage.importers import FORMATS
@@ -180,7 +180,8 @@ def draft_command(
     config = ctx.obj.config
     try:
         with ctx.obj.sessions.begin() as session:
-            draft = draft_week(session, config, resolve_workspace(session, workspace), day)
+            found = resolve_workspace(session, workspace)
+            draft = as_summary(draft_week(session, config, found, day), found.name)
     except DraftingError as error:
         fail(str(error))
     _emit(draft, fmt, output)
@@ -223,6 +224,7 @@ def demo_command(
         if report.errors:
             raise typer.Exit(1)
         with demo.sessions.begin() as session:
-            draft = draft_week(session, config, resolve_workspace(session, None), SAMPLE_WEEK)
+            workspace = resolve_workspace(session, None)
+            draft = as_summary(draft_week(session, config, workspace, SAMPLE_WEEK), workspace.name)
         demo.close()
     _emit(draft, fmt, None)

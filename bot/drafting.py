@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
 from bot.config import Config
 from bot.settings import WorkspaceSettings, workspace_settings
 from bot.weeks import week_bounds, week_start
-from storage.drafts import save_draft
+from storage.drafts import get_draft, save_draft
 from storage.messages import find_workspaces, messages_between, refs_between
+from storage.models import Draft as StoredDraft
 from storage.models import Workspace
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise
-from summarizer.types import Draft, PRMention, SourceMessage
+from summarizer.types import Draft, PRMention, Section, SourceMessage
 
 EXTRACTIVE = "extractive"
 
@@ -74,21 +75,31 @@ def load_week(
     ]
 
 
-def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> Draft:
-    """Draft the week holding `day` and store the draft (replacing an earlier one)."""
+LOCKED = ("approved", "published")
+
+
+def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> StoredDraft:
+    """Draft the week holding `day` and store it. Drafting a week again replaces its sections
+    but keeps those an editor has edited; an approved or published week is not redrafted."""
     monday = week_start(day)
+    existing = get_draft(session, workspace.id, monday)
+    if existing is not None and existing.status in LOCKED:
+        raise DraftingError(
+            f"the summary of the week of {monday} was already {existing.status}; "
+            "it is not drafted again"
+        )
     settings = workspace_settings(session, config, workspace.id)
     messages = load_week(session, config, settings, workspace, day)
-    name = config.name or workspace.name
     draft = make_draft(
         messages,
         settings.topic_list,
         workspace=workspace.name,
         week_start=monday,
-        title=format_title(config.title_template, name, monday),
+        title=format_title(config.title_template, config.name or workspace.name, monday),
         max_chars=config.draft.max_chars,
     )
-    save_draft(
+    edited = {s.topic for s in existing.sections if s.revisions} if existing else set()
+    return save_draft(
         session,
         workspace_id=workspace.id,
         week_start=monday,
@@ -96,5 +107,20 @@ def draft_week(session: Session, config: Config, workspace: Workspace, day: date
         summarizer=EXTRACTIVE,
         created_at=datetime.now(UTC),
         sections=draft.sections,
+        links={m.id: m.permalink for m in messages if m.permalink},
+        keep_topics=edited,
     )
-    return draft
+
+
+def as_summary(draft: StoredDraft, workspace_name: str) -> Draft:
+    """A stored draft (with its editors' changes) in the summarizer's terms, for rendering."""
+    return Draft(
+        workspace=workspace_name,
+        week_start=draft.week_start,
+        week_end=draft.week_start + timedelta(days=7),
+        title=draft.title,
+        sections=[
+            Section(s.topic, s.title, s.markdown, list(s.prs), list(s.people), list(s.sources))
+            for s in draft.sections
+        ],
+    )

@@ -1,15 +1,16 @@
-"""Repository functions for stored drafts and their sections."""
+"""Repository functions for drafts, their sections, revisions and deliveries."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from storage.models import Draft, DraftSection
+from storage.models import Delivery, Draft, DraftSection, SectionRevision
 
 
 class SectionLike(Protocol):
@@ -30,6 +31,45 @@ def get_draft(session: Session, workspace_id: int, week_start: date) -> Draft | 
     ).scalar_one_or_none()
 
 
+def claim_draft(
+    session: Session, workspace_id: int, week_start: date, title: str, at: datetime
+) -> int | None:
+    """Create the week's (empty) draft and return its id, or None when the week already has
+    one. Atomic in the database, so of two processes claiming the same week, one wins."""
+    dialect = session.get_bind().dialect.name
+    insert = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[dialect]
+    stmt = (
+        insert(Draft.__table__)
+        .values(
+            workspace_id=workspace_id,
+            week_start=week_start,
+            title=title,
+            summarizer="",
+            created_at=at,
+            status="drafted",
+        )
+        .on_conflict_do_nothing(index_elements=["workspace_id", "week_start"])
+        .returning(Draft.__table__.c.id)
+    )
+    return session.execute(stmt).scalar_one_or_none()
+
+
+def get_draft_by_id(session: Session, draft_id: int) -> Draft | None:
+    return session.get(Draft, draft_id)
+
+
+def get_section(session: Session, section_id: int) -> DraftSection | None:
+    return session.get(DraftSection, section_id)
+
+
+def list_drafts(session: Session, workspace_id: int | None = None) -> list[Draft]:
+    """Drafts, newest week first."""
+    stmt = select(Draft).order_by(Draft.week_start.desc(), Draft.id.desc())
+    if workspace_id is not None:
+        stmt = stmt.where(Draft.workspace_id == workspace_id)
+    return list(session.scalars(stmt))
+
+
 def save_draft(
     session: Session,
     *,
@@ -39,28 +79,99 @@ def save_draft(
     summarizer: str,
     created_at: datetime,
     sections: Sequence[SectionLike],
+    links: dict[str, str] | None = None,
+    keep_topics: Collection[str] = (),
 ) -> Draft:
-    """Store the week's draft, replacing the sections of an earlier draft of the same week."""
+    """Store the week's draft. An existing draft of the week keeps its sections whose topic is
+    in `keep_topics` (those an editor touched); its other sections are replaced by
+    `sections`. `links` maps source message ids to permalinks."""
+    links = links or {}
     draft = get_draft(session, workspace_id, week_start)
     if draft is None:
-        draft = Draft(workspace_id=workspace_id, week_start=week_start)
+        draft = Draft(workspace_id=workspace_id, week_start=week_start, status="drafted")
         session.add(draft)
     draft.title = title
     draft.summarizer = summarizer
     draft.created_at = created_at
-    draft.sections.clear()
-    session.flush()  # the old sections' positions must be free before the new ones go in
-    draft.sections.extend(
-        DraftSection(
-            position=position,
-            topic=s.topic,
-            title=s.title,
-            markdown=s.markdown,
-            prs=list(s.prs),
-            people=list(s.people),
-            sources=list(s.sources),
+    kept = {s.topic: s for s in draft.sections if s.topic in keep_topics}
+    for section in list(draft.sections):
+        if section.topic not in kept:
+            draft.sections.remove(section)
+    for offset, section in enumerate(kept.values()):
+        section.position = 10_000 + offset  # out of the way of the new positions
+    session.flush()
+    new = {s.topic: s for s in sections}
+    order = [s.topic for s in sections] + [t for t in kept if t not in new]
+    for position, topic in enumerate(order):
+        if topic in kept:
+            kept[topic].position = position
+            continue
+        s = new[topic]
+        draft.sections.append(
+            DraftSection(
+                position=position,
+                topic=s.topic,
+                title=s.title,
+                markdown=s.markdown,
+                prs=list(s.prs),
+                people=list(s.people),
+                sources=list(s.sources),
+                links=[links[m] for m in s.sources if links.get(m)],
+                review_message_ids=[],
+                flags=[],
+            )
         )
-        for position, s in enumerate(sections)
+    session.flush()
+    draft.sections.sort(key=lambda s: s.position)
+    return draft
+
+
+def add_revision(
+    session: Session,
+    section: DraftSection,
+    *,
+    editor_id: str,
+    editor_name: str,
+    at: datetime,
+    markdown: str,
+) -> SectionRevision:
+    """Replace a section's text, keeping the edit as a revision."""
+    revision = SectionRevision(
+        editor_id=editor_id, editor_name=editor_name, created_at=at, markdown=markdown
+    )
+    section.revisions.append(revision)
+    section.markdown = markdown
+    session.flush()
+    return revision
+
+
+def delivered(session: Session, draft_id: int, channel_id: str) -> set[int]:
+    """Positions of the chunks already delivered to a publish channel."""
+    rows = session.execute(
+        select(Delivery.position).where(
+            Delivery.draft_id == draft_id, Delivery.channel_id == channel_id
+        )
+    )
+    return set(rows.scalars())
+
+
+def record_delivery(
+    session: Session,
+    *,
+    draft_id: int,
+    channel_id: str,
+    position: int,
+    platform_message_id: str,
+    at: datetime,
+) -> None:
+    """Note that one chunk reached one publish channel."""
+    session.add(
+        Delivery(
+            draft_id=draft_id,
+            channel_id=channel_id,
+            position=position,
+            platform_message_id=platform_message_id,
+            delivered_at=at,
+        )
     )
     session.flush()
-    return draft
