@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.orm import Session
@@ -14,6 +16,7 @@ from storage.drafts import get_draft, save_draft
 from storage.messages import find_workspaces, messages_between, refs_between
 from storage.models import Draft as StoredDraft
 from storage.models import Workspace
+from storage.privacy import forgotten_names
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise
 from summarizer.types import Draft, PRMention, Section, SourceMessage
@@ -55,6 +58,7 @@ def load_week(
         # GitHub redirects /issues/N to the PR when N is one, but not the other way round.
         kind = "pull" if "/pull/" in row.raw else "issues"
         mentions[row.message_id].append(PRMention(row.raw, ref, github_url(ref, kind)))
+    unnamed = _unnamer(forgotten_names(session, workspace.id))
     return [
         SourceMessage(
             id=row.platform_id,
@@ -62,7 +66,7 @@ def load_week(
             author_id=row.author_platform_id,
             channel=row.channel,
             created_at=row.created_at,
-            text=row.text,
+            text=unnamed(row.text),
             is_bot=row.is_bot,
             thread_id=row.thread_id,
             reply_to_id=row.reply_to_id,
@@ -76,6 +80,17 @@ def load_week(
 
 
 LOCKED = ("approved", "published")
+
+
+def _unnamer(names: set[str]) -> Callable[[str], str]:
+    """A function that replaces the names of members who opted out with "a member"."""
+    if not names:
+        return lambda text: text
+    pattern = re.compile(
+        r"@?\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b",
+        re.IGNORECASE,
+    )
+    return lambda text: pattern.sub("a member", text)
 
 
 def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> StoredDraft:

@@ -22,6 +22,7 @@ from storage.messages import (
     upsert_people,
     upsert_workspace,
 )
+from storage.privacy import forgotten_ids
 from storage.records import ImportBatch
 from summarizer.prrefs import parse_pr_refs
 
@@ -36,11 +37,15 @@ class ImportReport:
 
 
 def store_batch(session: Session, batch: ImportBatch) -> StoreCounts:
-    """Store one source's workspace, channel, people and messages with their PR refs."""
+    """Store one source's workspace, channel, people and messages with their PR refs.
+
+    Messages of members who opted out are not stored."""
     workspace_id = upsert_workspace(session, batch.workspace)
     channel_id = upsert_channel(session, workspace_id, batch.channel)
-    author_ids = upsert_people(session, workspace_id, (m.author for m in batch.messages))
-    to_store = [MessageToStore(m, parse_pr_refs(m.text)) for m in batch.messages]
+    forgotten = forgotten_ids(session, workspace_id)
+    messages = [m for m in batch.messages if m.author.platform_id not in forgotten]
+    author_ids = upsert_people(session, workspace_id, (m.author for m in messages))
+    to_store = [MessageToStore(m, parse_pr_refs(m.text)) for m in messages]
     return upsert_messages(session, workspace_id, channel_id, to_store, author_ids)
 
 

@@ -83,9 +83,10 @@ class MessageEvent:
 
 @dataclass(frozen=True, slots=True)
 class EditEvent:
-    """A message's new text."""
+    """A message's new text (`message.edited_at` says when)."""
 
     workspace: WorkspaceRecord
+    channel: ChannelRecord
     message: MessageRecord
 
 

@@ -43,6 +43,18 @@ def forgotten_ids(session: Session, workspace_id: int) -> set[str]:
     )
 
 
+def forgotten_names(session: Session, workspace_id: int) -> set[str]:
+    """Display names of forgotten people, so drafts can leave them out of others' words."""
+    rows = session.execute(
+        select(Person.display_name).where(
+            Person.workspace_id == workspace_id,
+            Person.forgotten_at.is_not(None),
+            Person.display_name != "",
+        )
+    )
+    return set(rows.scalars())
+
+
 def is_forgotten(session: Session, workspace_id: int, person_platform_id: str) -> bool:
     """Whether this member opted out."""
     forgotten_at = session.execute(

@@ -1,0 +1,215 @@
+"""The platform-neutral bot: every event an adapter receives ends up here.
+
+Adapters translate platform events into `bot.port` types and call these methods; the replies
+they get back are rendered and sent by the adapter. The logic lives in the modules this one
+routes to: ingest, admin settings, the review workflow, privacy and the scheduler.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot import commands as cmd
+from bot import privacy
+from bot.admin import handle_admin, is_admin_command
+from bot.config import Config
+from bot.ingest import store_batch
+from bot.port import (
+    ButtonPress,
+    Caller,
+    ChatPort,
+    CommandEvent,
+    DeleteEvent,
+    EditEvent,
+    EditorSubmit,
+    MessageEvent,
+    Reply,
+)
+from bot.review import ReviewWorkflow, utcnow
+from bot.scheduler import WeeklyScheduler
+from bot.settings import workspace_settings
+from bot.weeks import week_start
+from storage.drafts import get_draft_by_id, list_drafts
+from storage.messages import upsert_workspace
+from storage.records import ImportBatch, WorkspaceRecord
+
+log = logging.getLogger(__name__)
+
+# Settings whose change moves the weekly run.
+_SCHEDULE_COMMANDS = (cmd.ScheduleSet,)
+
+
+class Core:
+    """Routes platform-neutral events to ingest, settings, review, privacy and scheduling."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        config: Config,
+        port: ChatPort,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.sessions = sessions
+        self.config = config
+        self.clock = clock
+        self.review = ReviewWorkflow(sessions, config, port, clock)
+        self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock)
+
+    def workspace_id(self, workspace: WorkspaceRecord) -> int:
+        with self.sessions.begin() as session:
+            return upsert_workspace(session, workspace)
+
+    # --- chat ---------------------------------------------------------------------------------
+
+    def on_message(self, event: MessageEvent | EditEvent) -> bool:
+        """Store a new or edited message if its channel is logged; whether it was stored."""
+        with self.sessions.begin() as session:
+            workspace_id = upsert_workspace(session, event.workspace)
+            settings = workspace_settings(session, self.config, workspace_id)
+            channel = event.channel
+            logged = settings.logs(channel.platform_id, channel.name) or (
+                channel.parent_platform_id is not None
+                and settings.logs(channel.parent_platform_id, channel.parent_name or "")
+            )
+            if not logged:
+                return False
+            batch = ImportBatch("live", event.workspace, channel, [event.message])
+            counts = store_batch(session, batch)
+        return counts.new + counts.updated > 0
+
+    def on_delete(self, event: DeleteEvent) -> None:
+        privacy.on_delete(self.sessions, self.workspace_id(event.workspace), event.message_id)
+
+    # --- commands, buttons, editors -----------------------------------------------------------
+
+    async def on_command(self, event: CommandEvent) -> Reply:
+        """`/summary ...` from anyone; refusals are private and change nothing."""
+        try:
+            command = cmd.parse(event.text)
+        except cmd.CommandError as error:
+            return Reply.refuse(str(error))
+        workspace_id = self.workspace_id(event.workspace)
+        if is_admin_command(command):
+            with self.sessions.begin() as session:
+                reply = handle_admin(session, self.config, workspace_id, event.caller, command)
+            if reply.ok and isinstance(command, _SCHEDULE_COMMANDS):
+                self.scheduler.reschedule(workspace_id)
+            return reply
+        return await self._workflow_command(workspace_id, event.caller, command)
+
+    async def _workflow_command(self, workspace_id: int, caller: Caller, command) -> Reply:  # noqa: ANN001 (a cmd.Command)
+        match command:
+            case cmd.Help():
+                return Reply(cmd.USAGE)
+            case cmd.Status():
+                return self.status(workspace_id)
+            case cmd.ForgetMe():
+                return privacy.forget_me(self.sessions, workspace_id, caller, self.clock())
+            case cmd.Draft(day=day):
+                if not self._is_editor(workspace_id, caller):
+                    return Reply.refuse("Only editors can start a draft.")
+                return await self.review.draft_and_post(workspace_id, day or self._last_week())
+            case cmd.Edit(section=section, text=text):
+                return await self.review.edit_section(caller, section, text)
+            case cmd.History(section=section):
+                return self.review.history(caller, section)
+        draft_id = command.draft_id or self._current_draft(workspace_id)
+        if draft_id is None or not self._belongs(draft_id, workspace_id):
+            return Reply.refuse("There is no draft to act on; start one with `/summary draft`.")
+        match command:
+            case cmd.Approve():
+                return await self.review.approve(caller, draft_id)
+            case cmd.Regenerate():
+                return await self.review.regenerate(caller, draft_id)
+            case cmd.Discard():
+                return await self.review.discard(caller, draft_id)
+            case cmd.Publish():
+                if not self._is_editor(workspace_id, caller):
+                    return Reply.refuse("Only editors can publish.")
+                return await self.review.publish(draft_id)
+        raise TypeError(f"unhandled command {command!r}")
+
+    async def on_button(self, event: ButtonPress) -> Reply | None:
+        """A press of Approve, Regenerate, Edit or History; the id comes from the button."""
+        action, _, raw_id = event.action_id.partition(":")
+        if not raw_id.isdigit():
+            return Reply.refuse("That button is not one of mine.")
+        target = int(raw_id)
+        workspace_id = self.workspace_id(event.workspace)
+        if action in ("approve", "regenerate") and not self._belongs(target, workspace_id):
+            return Reply.refuse("That draft belongs to another workspace.")
+        match action:
+            case "approve":
+                return await self.review.approve(event.caller, target)
+            case "regenerate":
+                return await self.review.regenerate(event.caller, target)
+            case "edit":
+                return await self.review.open_editor(event.caller, target, event.trigger_id)
+            case "history":
+                return self.review.history(event.caller, target)
+        return Reply.refuse("That button is not one of mine.")
+
+    async def on_editor_submit(self, event: EditorSubmit) -> Reply:
+        return await self.review.edit_section(event.caller, event.section_id, event.text)
+
+    # --- scheduling ---------------------------------------------------------------------------
+
+    async def run_week(self, workspace_id: int, monday: date) -> None:
+        """The weekly job: draft and post the week, then purge what retention allows."""
+        reply = await self.review.draft_and_post(workspace_id, monday)
+        log.info("workspace %s, week of %s: %s", workspace_id, monday, reply.text)
+        with self.sessions.begin() as session:
+            settings = workspace_settings(session, self.config, workspace_id)
+        privacy.purge(
+            self.sessions,
+            workspace_id,
+            settings.retention_days,
+            self.clock(),
+            timezone=settings.timezone,
+        )
+
+    def status(self, workspace_id: int) -> Reply:
+        """Recent drafts and the next scheduled run."""
+        with self.sessions.begin() as session:
+            drafts = list_drafts(session, workspace_id)[:4]
+            settings = workspace_settings(session, self.config, workspace_id)
+            lines = [
+                f"Logging {len(settings.channels)} channel(s); review channel: "
+                f"{settings.review_channel or 'not set'}; publish channels: "
+                f"{', '.join(settings.publish_channels) or 'not set'}.",
+                f"Schedule: {settings.schedule} ({settings.timezone}).",
+            ]
+            lines += [
+                f"Week of {d.week_start}: draft {d.id}, {d.status.replace('_', ' ')}"
+                for d in drafts
+            ] or ["No drafts yet."]
+        upcoming = self.scheduler.jobs().get(workspace_id)
+        if upcoming is not None:
+            lines.append(f"Next run: {upcoming:%Y-%m-%d %H:%M %Z}.")
+        return Reply("\n".join(lines))
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _is_editor(self, workspace_id: int, caller: Caller) -> bool:
+        with self.sessions.begin() as session:
+            return workspace_settings(session, self.config, workspace_id).is_editor(caller)
+
+    def _current_draft(self, workspace_id: int) -> int | None:
+        """The newest draft still open for review, if any."""
+        with self.sessions.begin() as session:
+            for draft in list_drafts(session, workspace_id):
+                if draft.status in ("drafted", "in_review", "approved"):
+                    return draft.id
+        return None
+
+    def _belongs(self, draft_id: int, workspace_id: int) -> bool:
+        with self.sessions.begin() as session:
+            draft = get_draft_by_id(session, draft_id)
+            return draft is not None and draft.workspace_id == workspace_id
+
+    def _last_week(self) -> date:
+        return week_start(self.clock().date()) - timedelta(days=7)
