@@ -19,11 +19,20 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.chunking import chunk
 from bot.config import Config, ConfigError, load_config
 from bot.drafting import DraftingError, as_summary, draft_week, resolve_workspace
 from bot.ingest import ImportReport, import_paths
+from bot.port import Caller
+from bot.review import approve_draft, published_markdown, utcnow
+from bot.settings import workspace_settings
+from bot.weeks import week_start
 from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, migrate
+from storage.drafts import get_draft, get_draft_by_id, list_drafts
 from storage.importers import FORMATS
+from storage.messages import find_workspaces
+from storage.models import Draft as StoredDraft
+from storage.models import Workspace
 from summarizer.render import to_json, to_markdown
 from summarizer.types import Draft
 
@@ -199,6 +208,10 @@ def _emit(draft: Draft, fmt: OutputFormat, output: Path | None) -> None:
         text = json.dumps(to_json(draft), indent=2, ensure_ascii=False) + "\n"
     else:
         text = to_markdown(draft)
+    _write(text, output)
+
+
+def _write(text: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
@@ -206,7 +219,122 @@ def _emit(draft: Draft, fmt: OutputFormat, output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
     except OSError as error:
         fail(f"cannot write {output}: {error}")
-    err.print(f"Draft written to {output}.", highlight=False)
+    err.print(f"Written to {output}.", highlight=False)
+
+
+drafts_app = typer.Typer(help="Look at stored drafts.", no_args_is_help=True)
+app.add_typer(drafts_app, name="drafts")
+OPERATOR_ID = "cli"
+
+
+@drafts_app.command("list")
+def drafts_list(ctx: typer.Context) -> None:
+    """Every stored draft: id, workspace, week, status, sections, who approved it."""
+    with ctx.obj.sessions.begin() as session:
+        names = {w.id: w.name for w in find_workspaces(session)}
+        rows = [
+            f"{d.id}\t{names[d.workspace_id]}\t{d.week_start}\t{d.status}\t"
+            f"{len(d.sections)} sections\t{d.approved_by or ''}"
+            for d in list_drafts(session)
+        ]
+    sys.stdout.write("".join(row + "\n" for row in rows) or "No drafts stored.\n")
+
+
+@drafts_app.command("show")
+def drafts_show(
+    ctx: typer.Context,
+    draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
+    fmt: Annotated[OutputFormat, typer.Option("--format")] = OutputFormat.markdown,
+) -> None:
+    """A stored draft with its editors' changes."""
+    with ctx.obj.sessions.begin() as session:
+        draft = _stored(session, draft_id)
+        workspace = session.get(Workspace, draft.workspace_id)
+        summary = as_summary(draft, workspace.name)
+        flags = [f"{s.title}: {flag}" for s in draft.sections for flag in s.flags]
+    _emit(summary, fmt, None)
+    for flag in flags:
+        err.print(f"[yellow]needs a look:[/] {flag}", highlight=False)
+
+
+@app.command("approve")
+def approve_command(
+    ctx: typer.Context,
+    draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
+    by: Annotated[str, typer.Option(help="Who approves, as recorded on the draft.")],
+) -> None:
+    """Approve a draft as an operator; the running bot publishes it."""
+    operator = Caller(OPERATOR_ID, by, is_admin=True)
+    with ctx.obj.sessions.begin() as session:
+        _stored(session, draft_id)
+        draft, refusal = approve_draft(session, ctx.obj.config, draft_id, operator, utcnow())
+        if refusal:
+            fail(refusal.text)
+        week = draft.week_start
+    err.print(
+        f"Draft {draft_id} (week of {week}) approved by {by}; the bot publishes it when it "
+        "runs (`summarybot run`).",
+        highlight=False,
+    )
+
+
+@app.command("publish")
+def publish_command(
+    ctx: typer.Context,
+    draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print what would be posted, post nothing.")
+    ] = False,
+    limit: Annotated[
+        int, typer.Option(help="The platform's message length limit.", min=100)
+    ] = 2000,
+) -> None:
+    """Show the messages publishing a draft would post, channel by channel."""
+    if not dry_run:
+        fail(
+            "publishing needs a chat platform: the running bot (`summarybot run`) publishes "
+            "approved drafts; use --dry-run to see what it would post"
+        )
+    with ctx.obj.sessions.begin() as session:
+        draft = _stored(session, draft_id)
+        channels = workspace_settings(session, ctx.obj.config, draft.workspace_id).publish_channels
+        chunks = chunk(published_markdown(draft), limit)
+    for channel in channels or ["(no publish channel set)"]:
+        for position, text in enumerate(chunks, start=1):
+            sys.stdout.write(f"--- {channel}, message {position} of {len(chunks)} ---\n{text}\n")
+
+
+@app.command("export")
+def export_command(
+    ctx: typer.Context,
+    week: Annotated[str, typer.Option(help="Any day of the published week, as YYYY-MM-DD.")],
+    output: Annotated[
+        Path | None, typer.Option(help="Write the Markdown to this file instead of stdout.")
+    ] = None,
+    workspace: Annotated[
+        str | None, typer.Option(help="Workspace name or id, when several are stored.")
+    ] = None,
+) -> None:
+    """The Markdown of a published summary, exactly as it was published."""
+    day = _parse_day(week)
+    try:
+        with ctx.obj.sessions.begin() as session:
+            found = resolve_workspace(session, workspace)
+            draft = get_draft(session, found.id, week_start(day))
+            text = draft.published_markdown if draft else None
+    except DraftingError as error:
+        fail(str(error))
+    if text is None:
+        state = draft.status.replace("_", " ") if draft else "not drafted"
+        fail(f"the week of {week_start(day)} is not published yet (it is {state})")
+    _write(text, output)
+
+
+def _stored(session: Session, draft_id: int) -> StoredDraft:
+    draft = get_draft_by_id(session, draft_id)
+    if draft is None:
+        fail(f"there is no draft {draft_id}; `summarybot drafts list` shows them")
+    return draft
 
 
 @app.command("demo")

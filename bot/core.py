@@ -172,6 +172,23 @@ class Core:
             timezone=settings.timezone,
         )
 
+    async def resume(self) -> None:
+        """At start-up, finish what a crash interrupted: drafts stored but not yet (fully)
+        posted for review are posted, approved drafts not yet (fully) published are published.
+        Both steps skip what was already delivered."""
+        with self.sessions.begin() as session:
+            unfinished = [
+                (d.id, d.status)
+                for d in list_drafts(session)
+                if d.status in ("drafted", "in_review", "approved")
+            ]
+        for draft_id, status in unfinished:
+            if status == "approved":
+                reply = await self.review.publish(draft_id)
+            else:
+                reply = await self.review.post_for_review(draft_id)
+            log.info("resumed draft %s: %s", draft_id, reply.text)
+
     def status(self, workspace_id: int) -> Reply:
         """Recent drafts and the next scheduled run."""
         with self.sessions.begin() as session:

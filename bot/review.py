@@ -251,24 +251,9 @@ class ReviewWorkflow:
     async def approve(self, caller: Caller, draft_id: int) -> Reply:
         """An editor's approval, then publishing."""
         with self.sessions.begin() as session:
-            draft = get_draft_by_id(session, draft_id)
-            if draft is None:
-                return Reply.refuse(f"There is no draft {draft_id}.")
-            settings = self._settings(session, draft.workspace_id)
-            if not settings.is_editor(caller):
-                return Reply.refuse("Only editors can approve the summary.")
-            if draft.status not in EDITABLE:
-                return Reply.refuse(
-                    f"The summary of the week of {draft.week_start} is already {draft.status}."
-                )
-            if not settings.publish_channels:
-                return Reply.refuse(
-                    "No publish channel is set; an admin can add one with "
-                    "`/summary publish add #channel`. The draft was not approved."
-                )
-            draft.status = "approved"
-            draft.approved_by = caller.display_name
-            draft.approved_at = self.clock()
+            draft, refusal = approve_draft(session, self.config, draft_id, caller, self.clock())
+            if refusal:
+                return refusal
             if draft.review_message_id is not None:
                 await self.port.update(
                     Posted(draft.review_channel_id, draft.review_message_id),
@@ -380,6 +365,31 @@ class ReviewWorkflow:
             Button("History", f"history:{section.id}"),
         ]
         return [(text, buttons if i == len(texts) - 1 else []) for i, text in enumerate(texts)]
+
+
+def approve_draft(
+    session: Session, config: Config, draft_id: int, caller: Caller, at: datetime
+) -> tuple[Draft | None, Reply | None]:
+    """Mark a draft approved by `caller`, or say why not (and change nothing)."""
+    draft = get_draft_by_id(session, draft_id)
+    if draft is None:
+        return None, Reply.refuse(f"There is no draft {draft_id}.")
+    settings = workspace_settings(session, config, draft.workspace_id)
+    if not settings.is_editor(caller):
+        return None, Reply.refuse("Only editors can approve the summary.")
+    if draft.status not in EDITABLE:
+        return None, Reply.refuse(
+            f"The summary of the week of {draft.week_start} is already {draft.status}."
+        )
+    if not settings.publish_channels:
+        return None, Reply.refuse(
+            "No publish channel is set; an admin can add one with "
+            "`/summary publish add #channel`. The draft was not approved."
+        )
+    draft.status = "approved"
+    draft.approved_by = caller.display_name
+    draft.approved_at = at
+    return draft, None
 
 
 def published_markdown(draft: Draft) -> str:

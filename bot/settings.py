@@ -131,8 +131,7 @@ def change_setting(
     if key not in WorkspaceSettings.model_fields:
         raise SettingsError(f"there is no setting {key!r}")
     try:
-        updated = current.model_copy(update={key: value})
-        updated = WorkspaceSettings.model_validate(updated.model_dump())
+        updated = WorkspaceSettings.model_validate(current.model_dump() | {key: value})
     except ValidationError as error:
         problem = "; ".join(e["msg"] for e in error.errors())
         raise SettingsError(f"{key}: {problem}") from None
