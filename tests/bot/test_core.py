@@ -20,6 +20,7 @@ from bot.port import (
     EditorSubmit,
     MessageEvent,
 )
+from storage.db import make_engine, make_sessionmaker
 from storage.drafts import list_drafts
 from storage.models import Message, Setting, SettingChange
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
@@ -94,8 +95,12 @@ def test_a_whole_week(core, port, sessions) -> None:
         "2": "Iris preemption is off for CPU jobs (#820).",
     }
 
-    # The schedule fires on Monday: last week is drafted and posted for review.
-    run(core.run_week(1, MONDAY.date()))
+    # Monday 09:00: the scheduler starts and runs the week that just ended.
+    async def scheduler_runs() -> None:
+        await core.scheduler.start()
+        await core.scheduler.shutdown()
+
+    run(scheduler_runs())
     (header,) = port.in_channel("summaries")
     thread = port.thread(header.posted)
     assert len(thread) == 2 and "22.4% MFU" in thread[0].text
@@ -226,3 +231,27 @@ def test_start_up_resumes_an_interrupted_review_post_and_publish(core, port, ses
     assert len(port.in_channel("announcements")) == 1
     run(core.resume())  # nothing left to do, nothing posted twice
     assert len(port.in_channel("announcements")) == 1
+
+
+def test_two_bot_processes_racing_on_one_database_make_one_draft(sessions, database_url) -> None:
+    """Two cores with their own engines start their schedulers at the same moment."""
+    first = Core(sessions, load_config(), FakePort(), clock=lambda: NOW)
+    set_up(first)
+    chat(first, HERO, "1", "Ana Ruiz", "Hero run at 21.4% MFU after #812.", 10)
+    engines = [make_engine(database_url) for _ in range(2)]
+    ports = [FakePort(), FakePort()]
+    cores = [
+        Core(make_sessionmaker(e), load_config(), p, clock=lambda: NOW)
+        for e, p in zip(engines, ports, strict=True)
+    ]
+
+    async def race() -> None:
+        await asyncio.gather(*(c.scheduler.start() for c in cores))
+        await asyncio.gather(*(c.scheduler.shutdown() for c in cores))
+
+    run(race())
+    for engine in engines:
+        engine.dispose()
+    with sessions() as session:
+        assert len(list_drafts(session, 1)) == 1
+    assert sum(len(p.in_channel("summaries")) for p in ports) == 1
