@@ -190,15 +190,9 @@ class ReviewWorkflow:
     async def regenerate(self, caller: Caller, draft_id: int) -> Reply:
         """Draft the week again with late messages, keeping every section an editor touched."""
         with self.sessions.begin() as session:
-            draft = get_draft_by_id(session, draft_id)
-            if draft is None:
-                return Reply.refuse(f"There is no draft {draft_id}.")
-            if not self._settings(session, draft.workspace_id).is_editor(caller):
-                return Reply.refuse("Only editors can regenerate the draft.")
-            if draft.status not in EDITABLE:
-                return Reply.refuse(
-                    f"The summary of the week of {draft.week_start} is already {draft.status}."
-                )
+            draft, refusal = open_draft(session, self.config, draft_id, caller, "regenerate")
+            if refusal:
+                return refusal
             old_messages = {s.topic: list(s.review_message_ids) for s in draft.sections}
             workspace = session.get(Workspace, draft.workspace_id)
             draft = draft_week(session, self.config, workspace, draft.week_start)
@@ -300,15 +294,9 @@ class ReviewWorkflow:
     async def discard(self, caller: Caller, draft_id: int) -> Reply:
         """Drop a draft that will not be published (editors only)."""
         with self.sessions.begin() as session:
-            draft = get_draft_by_id(session, draft_id)
-            if draft is None:
-                return Reply.refuse(f"There is no draft {draft_id}.")
-            if not self._settings(session, draft.workspace_id).is_editor(caller):
-                return Reply.refuse("Only editors can discard the draft.")
-            if draft.status not in EDITABLE:
-                return Reply.refuse(
-                    f"The summary of the week of {draft.week_start} is already {draft.status}."
-                )
+            draft, refusal = open_draft(session, self.config, draft_id, caller, "discard")
+            if refusal:
+                return refusal
             draft.status = "discarded"
         return Reply(f"The draft of the week of {draft.week_start} was discarded.")
 
@@ -367,21 +355,31 @@ class ReviewWorkflow:
         return [(text, buttons if i == len(texts) - 1 else []) for i, text in enumerate(texts)]
 
 
-def approve_draft(
-    session: Session, config: Config, draft_id: int, caller: Caller, at: datetime
+def open_draft(
+    session: Session, config: Config, draft_id: int, caller: Caller, action: str
 ) -> tuple[Draft | None, Reply | None]:
-    """Mark a draft approved by `caller`, or say why not (and change nothing)."""
+    """The draft if `caller` may `action` it now, else the refusal to give them."""
     draft = get_draft_by_id(session, draft_id)
     if draft is None:
         return None, Reply.refuse(f"There is no draft {draft_id}.")
-    settings = workspace_settings(session, config, draft.workspace_id)
-    if not settings.is_editor(caller):
-        return None, Reply.refuse("Only editors can approve the summary.")
+    if not workspace_settings(session, config, draft.workspace_id).is_editor(caller):
+        noun = "the summary" if action == "approve" else "the draft"
+        return None, Reply.refuse(f"Only editors can {action} {noun}.")
     if draft.status not in EDITABLE:
         return None, Reply.refuse(
             f"The summary of the week of {draft.week_start} is already {draft.status}."
         )
-    if not settings.publish_channels:
+    return draft, None
+
+
+def approve_draft(
+    session: Session, config: Config, draft_id: int, caller: Caller, at: datetime
+) -> tuple[Draft | None, Reply | None]:
+    """Mark a draft approved by `caller`, or say why not (and change nothing)."""
+    draft, refusal = open_draft(session, config, draft_id, caller, "approve")
+    if refusal:
+        return None, refusal
+    if not workspace_settings(session, config, draft.workspace_id).publish_channels:
         return None, Reply.refuse(
             "No publish channel is set; an admin can add one with "
             "`/summary publish add #channel`. The draft was not approved."
