@@ -15,12 +15,17 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 from storage.importers import ImportFileError, ImportSource
+from storage.importers.slack_messages import (
+    SlackConverter,
+    parse_ts,
+    person_from_user,
+)
 from storage.records import (
     ChannelRecord,
     ImportBatch,
@@ -36,58 +41,8 @@ CHANNELS_FILE = "channels.json"
 OPTIONAL_CHANNEL_FILES = ("groups.json", "mpims.json")
 MARKER_FILES = (CHANNELS_FILE, USERS_FILE)
 
-# Joins, topic changes, pins and the like: nothing anybody said.
-SYSTEM_SUBTYPES = frozenset(
-    {
-        "channel_join",
-        "channel_leave",
-        "channel_topic",
-        "channel_purpose",
-        "channel_name",
-        "channel_archive",
-        "channel_unarchive",
-        "channel_convert_to_private",
-        "channel_convert_to_public",
-        "group_join",
-        "group_leave",
-        "group_topic",
-        "group_purpose",
-        "group_name",
-        "group_archive",
-        "group_unarchive",
-        "pinned_item",
-        "unpinned_item",
-        "bot_add",
-        "bot_remove",
-        "bot_enable",
-        "bot_disable",
-        "reminder_add",
-        "tombstone",
-        "message_deleted",
-        "message_changed",
-        "joiner_notification",
-        "sh_room_created",
-        "huddle_thread",
-    }
-)
-
-BROADCASTS = {"here": "@here", "channel": "@channel", "everyone": "@everyone"}
-# `<!group>` is the legacy private-channel spelling of `<!channel>`; rendering it as @channel
-# lets the drafter neutralise it like the others.
-BROADCASTS["group"] = "@channel"
-
 DAY_FILE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\.json$")
-TS_RE = re.compile(r"^(\d+)(?:\.(\d*))?$")
-# Either a `<...>` markup span or an HTML entity that Slack escapes in message text; one pass
-# over both keeps "&amp;lt;" as "&lt;" and leaves resolved names untouched.
-MARKUP_RE = re.compile(r"<([^<>]*)>|&(lt|gt|amp);")
-ENTITY_RE = re.compile(r"&(lt|gt|amp);")
-GITHUB_PR_URL_RE = re.compile(
-    r"^https?://(?:www\.)?github\.com/[^/\s]+/[^/\s]+/(?:pull|issues)/\d+(?:[/?#]\S*)?$",
-    re.IGNORECASE,
-)
 EXPORT_SUFFIX_RE = re.compile(r"\s+Slack export\b.*$", re.IGNORECASE)
-ENTITIES = {"lt": "<", "gt": ">", "amp": "&"}
 
 _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError)
 
@@ -167,7 +122,7 @@ class SlackDaySource:
         ts = raw.get("ts")
         if ts is None:
             raise ImportFileError(self.name, f"message {index} has no ts")
-        created_at = _parse_ts(ts)
+        created_at = parse_ts(ts)
         if created_at is None:
             raise ImportFileError(self.name, f"message {index} has an invalid ts {ts!r}")
         return self.export.convert(raw, str(ts), created_at, channel)
@@ -187,7 +142,7 @@ class _Export:
 
     @cached_property
     def people(self) -> dict[str, PersonRecord]:
-        return {uid: _person_from_user(uid, user) for uid, user in self.users.items()}
+        return {uid: person_from_user(uid, user) for uid, user in self.users.items()}
 
     @cached_property
     def channel_names(self) -> dict[str, str]:
@@ -219,75 +174,14 @@ class _Export:
     def channel_for_folder(self, folder: str) -> ChannelRecord:
         return self.channels.get(folder) or ChannelRecord(platform_id=f"name:{folder}", name=folder)
 
+    @cached_property
+    def converter(self) -> SlackConverter:
+        return SlackConverter(self.people, self.channel_names)
+
     def convert(
         self, raw: dict[str, Any], ts: str, created_at: datetime, channel: ChannelRecord
     ) -> MessageRecord | None:
-        """The neutral record for one raw message, or None for system messages and empty text."""
-        subtype = raw.get("subtype")
-        if isinstance(subtype, str) and subtype in SYSTEM_SUBTYPES:
-            return None
-        text = self._full_text(raw)
-        if not text:
-            return None
-        thread_ts = raw.get("thread_ts")
-        is_root = thread_ts is None or str(thread_ts) == ts
-        return MessageRecord(
-            platform_id=f"{channel.platform_id}:{ts}",
-            author=self._author(raw),
-            created_at=created_at,
-            text=text,
-            thread_id=f"{channel.platform_id}:{thread_ts}" if thread_ts is not None else None,
-            reply_to_id=None,
-            edited_at=_edited_at(raw),
-            reaction_count=_reaction_count(raw.get("reactions")),
-            reply_count=_reply_count(raw) if is_root else 0,
-            permalink=None,
-        )
-
-    def _author(self, raw: dict[str, Any]) -> PersonRecord:
-        user_id = raw.get("user")
-        comment = raw.get("comment")
-        if not user_id and isinstance(comment, dict):
-            user_id = comment.get("user")  # file_comment messages name the commenter there
-        if isinstance(user_id, str) and user_id:
-            return self.people.get(user_id) or _unknown_person(user_id, raw)
-        return _bot_person(raw)
-
-    def _full_text(self, raw: dict[str, Any]) -> str:
-        parts = [self.resolve(_message_body(raw))]
-        attachments = raw.get("attachments")
-        if isinstance(attachments, list):
-            for attachment in attachments:
-                if isinstance(attachment, dict):
-                    parts.extend(self.resolve(part) for part in _attachment_parts(attachment))
-        return "\n".join(part.strip() for part in parts if part.strip())
-
-    def resolve(self, text: str) -> str:
-        """Slack markup resolved to readable text and the HTML entities Slack escapes undone."""
-        if "<" not in text and "&" not in text:
-            return text
-        return MARKUP_RE.sub(self._replace_markup, text)
-
-    def _replace_markup(self, match: re.Match[str]) -> str:
-        entity = match.group(2)
-        if entity is not None:
-            return ENTITIES[entity]
-        target, _, label = match.group(1).partition("|")
-        label = _unescape(label)
-        if target.startswith("@"):
-            return self._user_mention(target[1:], label)
-        if target.startswith("#"):
-            name = label or self.channel_names.get(target[1:]) or "unknown-channel"
-            return f"#{name}"
-        if target.startswith("!"):
-            return _special_mention(target[1:], label)
-        return _link(_unescape(target), label)
-
-    def _user_mention(self, user_id: str, label: str) -> str:
-        person = self.people.get(user_id)
-        if person is not None:
-            return f"@{person.display_name}"
-        return f"@{label.lstrip('@')}" if label else "@unknown-user"
+        return self.converter.convert(raw, ts, created_at, channel)
 
 
 # --- reading the files of a ZIP or a folder ---
@@ -463,142 +357,6 @@ def _load_list(files: _ExportFiles, filename: str, *, required: bool) -> list[di
     return [e for e in data if isinstance(e, dict) and isinstance(e.get("id"), str) and e["id"]]
 
 
-def _person_from_user(user_id: str, user: dict[str, Any]) -> PersonRecord:
-    profile = user.get("profile") if isinstance(user.get("profile"), dict) else {}
-    # The summaries name people by their real names; the handle is the last resort.
-    display_name = _first_text(
-        profile.get("real_name"),
-        user.get("real_name"),
-        profile.get("display_name"),
-        user.get("name"),
-    )
-    is_bot = bool(user.get("is_bot")) or user_id == "USLACKBOT"
-    return PersonRecord(platform_id=user_id, display_name=display_name or user_id, is_bot=is_bot)
-
-
-# --- one message ---
-
-
-def _message_body(raw: dict[str, Any]) -> str:
-    comment = raw.get("comment")
-    if raw.get("subtype") == "file_comment" and isinstance(comment, dict):
-        text = comment.get("comment")
-        if isinstance(text, str):
-            return text
-    text = raw.get("text")
-    return text if isinstance(text, str) else ""
-
-
-def _attachment_parts(attachment: dict[str, Any]) -> Iterator[str]:
-    parts = [attachment.get(key) for key in ("pretext", "title", "text")]
-    texts = [part for part in parts if isinstance(part, str) and part.strip()]
-    if not texts:
-        fallback = attachment.get("fallback")
-        texts = [fallback] if isinstance(fallback, str) else []
-    yield from texts
-
-
-def _unknown_person(user_id: str, raw: dict[str, Any]) -> PersonRecord:
-    profile = raw.get("user_profile")
-    real_name = profile.get("real_name") if isinstance(profile, dict) else None
-    is_bot = raw.get("subtype") == "bot_message"
-    return PersonRecord(
-        platform_id=user_id, display_name=_first_text(real_name) or user_id, is_bot=is_bot
-    )
-
-
-def _bot_person(raw: dict[str, Any]) -> PersonRecord:
-    username = _first_text(raw.get("username"))
-    bot_profile = raw.get("bot_profile")
-    profile_name = bot_profile.get("name") if isinstance(bot_profile, dict) else None
-    bot_id = _first_text(raw.get("bot_id"))
-    return PersonRecord(
-        platform_id=bot_id or f"bot:{username or 'unknown'}",
-        display_name=username or _first_text(profile_name) or "bot",
-        is_bot=True,
-    )
-
-
-def _edited_at(raw: dict[str, Any]) -> datetime | None:
-    edited = raw.get("edited")
-    return _parse_ts(edited.get("ts")) if isinstance(edited, dict) else None
-
-
-def _reaction_count(reactions: Any) -> int:
-    if not isinstance(reactions, list):
-        return 0
-    total = 0
-    for reaction in reactions:
-        if not isinstance(reaction, dict):
-            continue
-        count = reaction.get("count")
-        if isinstance(count, int) and not isinstance(count, bool):
-            total += count
-        elif isinstance(reaction.get("users"), list):
-            total += len(reaction["users"])
-    return total
-
-
-def _reply_count(raw: dict[str, Any]) -> int:
-    count = raw.get("reply_count")
-    if isinstance(count, int) and not isinstance(count, bool):
-        return count
-    replies = raw.get("replies")
-    return len(replies) if isinstance(replies, list) else 0
-
-
-def _parse_ts(ts: Any) -> datetime | None:
-    """A Slack timestamp ("1452837318.000002") as an aware UTC datetime, keeping microseconds."""
-    if isinstance(ts, int | float) and not isinstance(ts, bool):
-        ts = f"{ts:.6f}"
-    if not isinstance(ts, str):
-        return None
-    match = TS_RE.match(ts.strip())
-    if match is None:
-        return None
-    seconds, fraction = match.groups()
-    micros = int((fraction or "0")[:6].ljust(6, "0"))
-    try:
-        return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(
-            seconds=int(seconds), microseconds=micros
-        )
-    except OverflowError:
-        return None
-
-
-# --- markup ---
-
-
-def _special_mention(target: str, label: str) -> str:
-    """`<!here>`, `<!subteam^S123|@team>`, `<!date^…|fallback>` and the like."""
-    keyword = target.split("^", 1)[0]
-    if keyword in BROADCASTS:
-        return BROADCASTS[keyword]
-    if keyword == "subteam":
-        return f"@{label.lstrip('@')}" if label else "@unknown-group"
-    if keyword == "date":
-        return label
-    return label or f"@{keyword}"
-
-
-def _link(url: str, label: str) -> str:
-    if url.lower().startswith("mailto:"):
-        return label or url[len("mailto:") :]
-    if not label or label == url:
-        return url
-    # Keep PR and issue links as Markdown links: the PR parser reads the repository from the
-    # URL and counts the link once, where "#12 (url)" would read as two different PRs.
-    if GITHUB_PR_URL_RE.match(url):
-        return f"[{label}]({url})"
-    return label
-
-
-def _unescape(text: str) -> str:
-    if "&" not in text:
-        return text
-    return ENTITY_RE.sub(lambda match: ENTITIES[match.group(1)], text)
-
-
 # --- small helpers ---
 
 
@@ -619,13 +377,6 @@ def _parse_json(name: str, data: bytes) -> Any:
 def _most_common(values: Iterator[Any]) -> str | None:
     counts = Counter(value for value in values if isinstance(value, str) and value)
     return counts.most_common(1)[0][0] if counts else None
-
-
-def _first_text(*values: Any) -> str:
-    for value in values:
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return ""
 
 
 def _kind(value: Any) -> str:
