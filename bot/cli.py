@@ -337,6 +337,26 @@ def _stored(session: Session, draft_id: int) -> StoredDraft:
     return draft
 
 
+@app.command("run")
+def run_command(ctx: typer.Context) -> None:
+    """Start the bot on the platforms whose tokens are in the environment, with the scheduler."""
+    import asyncio
+    import logging
+
+    from bot.env import Environment
+    from bot.run import NoPlatform, serve
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        asyncio.run(serve(ctx.obj.sessions, ctx.obj.config, Environment()))
+    except NoPlatform as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        err.print("Stopped.")
+
+
 @app.command("demo")
 def demo_command(
     ctx: typer.Context,

@@ -8,7 +8,7 @@ routes to: ingest, admin settings, the review workflow, privacy and the schedule
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -34,8 +34,8 @@ from bot.scheduler import WeeklyScheduler
 from bot.settings import workspace_settings
 from bot.weeks import week_start
 from storage.drafts import get_draft_by_id, list_drafts
-from storage.messages import upsert_workspace
-from storage.records import ImportBatch, WorkspaceRecord
+from storage.messages import StoreCounts, latest_message_time, upsert_workspace
+from storage.records import ChannelRecord, ImportBatch, MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,8 @@ class Core:
         self.clock = clock
         self.review = ReviewWorkflow(sessions, config, port, clock)
         self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock)
+        # Set by a platform adapter: fetches a channel's history since the last stored message.
+        self.backfill: Callable[[WorkspaceRecord, str], Awaitable[None]] | None = None
 
     def workspace_id(self, workspace: WorkspaceRecord) -> int:
         with self.sessions.begin() as session:
@@ -67,19 +69,34 @@ class Core:
 
     def on_message(self, event: MessageEvent | EditEvent) -> bool:
         """Store a new or edited message if its channel is logged; whether it was stored."""
+        counts = self.store(event.workspace, event.channel, [event.message])
+        return counts is not None and counts.new + counts.updated > 0
+
+    def store(
+        self, workspace: WorkspaceRecord, channel: ChannelRecord, messages: list[MessageRecord]
+    ) -> StoreCounts | None:
+        """Store messages of a channel (live or backfilled); None if the channel is not logged."""
         with self.sessions.begin() as session:
-            workspace_id = upsert_workspace(session, event.workspace)
+            workspace_id = upsert_workspace(session, workspace)
             settings = workspace_settings(session, self.config, workspace_id)
-            channel = event.channel
             logged = settings.logs(channel.platform_id, channel.name) or (
                 channel.parent_platform_id is not None
                 and settings.logs(channel.parent_platform_id, channel.parent_name or "")
             )
             if not logged:
-                return False
-            batch = ImportBatch("live", event.workspace, channel, [event.message])
-            counts = store_batch(session, batch)
-        return counts.new + counts.updated > 0
+                return None
+            return store_batch(session, ImportBatch("live", workspace, channel, messages))
+
+    def logged_channels(self, workspace: WorkspaceRecord) -> list[str]:
+        """The channels an admin enabled (ids, or names typed without a mention)."""
+        with self.sessions.begin() as session:
+            workspace_id = upsert_workspace(session, workspace)
+            return list(workspace_settings(session, self.config, workspace_id).channels)
+
+    def last_stored_at(self, workspace: WorkspaceRecord, channel_id: str) -> datetime | None:
+        """When the newest stored message of a channel was sent: backfill starts there."""
+        with self.sessions.begin() as session:
+            return latest_message_time(session, upsert_workspace(session, workspace), channel_id)
 
     def on_delete(self, event: DeleteEvent) -> None:
         privacy.on_delete(self.sessions, self.workspace_id(event.workspace), event.message_id)
@@ -98,6 +115,9 @@ class Core:
                 reply = handle_admin(session, self.config, workspace_id, event.caller, command)
             if reply.ok and isinstance(command, _SCHEDULE_COMMANDS):
                 self.scheduler.reschedule(workspace_id)
+            if reply.ok and isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:
+                for channel in command.channels:
+                    await self.backfill(event.workspace, channel)
             return reply
         return await self._workflow_command(workspace_id, event.caller, command)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from sqlalchemy import ColumnElement, Insert, Row, and_, delete, func, or_, select
@@ -251,6 +251,32 @@ def _message_row(
 def find_workspaces(session: Session) -> list[Workspace]:
     """All workspaces, by name."""
     return list(session.scalars(select(Workspace).order_by(Workspace.name, Workspace.id)))
+
+
+def latest_message_time(
+    session: Session, workspace_id: int, channel_platform_id: str
+) -> datetime | None:
+    """When the newest stored message of a channel (threads under it included) was sent."""
+    parent = aliased(Channel)
+    stmt = (
+        select(func.max(Message.created_at))
+        .join(Channel, Channel.id == Message.channel_id)
+        .outerjoin(parent, parent.id == Channel.parent_id)
+        .where(
+            Message.workspace_id == workspace_id,
+            or_(
+                Channel.platform_id == channel_platform_id,
+                parent.platform_id == channel_platform_id,
+            ),
+        )
+    )
+    latest = session.execute(stmt).scalar_one()
+    # func.max loses the column type on some backends; SQLite then returns text.
+    return latest if latest is None or isinstance(latest, datetime) else _as_utc(latest)
+
+
+def _as_utc(value: str) -> datetime:
+    return datetime.fromisoformat(value).replace(tzinfo=UTC)
 
 
 def count_messages(session: Session, workspace_id: int | None = None) -> int:

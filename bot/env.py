@@ -1,0 +1,18 @@
+"""Tokens and deployment settings, read from the environment (or a `.env` file)."""
+
+from __future__ import annotations
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Environment(BaseSettings):
+    """Which platforms to start and how to reach them. Unset tokens mean "not on that
+    platform"; nothing here is ever logged."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    slack_bot_token: str | None = None  # xoxb-...: enables Slack
+    slack_app_token: str | None = None  # xapp-...: Socket Mode (no public URL needed)
+    slack_signing_secret: str | None = None  # the HTTP Events API instead of Socket Mode
+    slack_api_url: str = "https://slack.com/api/"  # GovSlack, proxies, end-to-end tests
+    port: int = 3000  # where the HTTP Events API listens (POST /slack/events)

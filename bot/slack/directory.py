@@ -1,0 +1,87 @@
+"""What the adapter needs to know about a Slack workspace, fetched once and cached:
+the team, people (names and admin flags) and channel names."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from storage.importers.slack_messages import person_from_user
+from storage.records import PersonRecord, WorkspaceRecord
+
+PLATFORM = "slack"
+USER_TTL_S = 600.0  # admin flags and names change rarely; re-read after ten minutes
+_USER_MENTION_RE = re.compile(r"<@([UW][A-Z0-9]+)")
+
+
+@dataclass
+class _Cached:
+    user: dict[str, Any]
+    at: float
+
+
+@dataclass
+class Directory:
+    """Lookups through the Web API, cached for the life of the process."""
+
+    client: AsyncWebClient
+    _team: dict[str, Any] | None = None
+    _users: dict[str, _Cached] = field(default_factory=dict)
+    _channels: dict[str, str] = field(default_factory=dict)
+
+    async def team(self) -> dict[str, Any]:
+        """auth.test's answer: team_id, team, url, user_id (the bot)."""
+        if self._team is None:
+            self._team = dict((await self.client.auth_test()).data)
+        return self._team
+
+    async def workspace(self) -> WorkspaceRecord:
+        team = await self.team()
+        return WorkspaceRecord(PLATFORM, team["team_id"], team.get("team") or team["team_id"])
+
+    async def user(self, user_id: str) -> dict[str, Any]:
+        cached = self._users.get(user_id)
+        if cached is None or time.monotonic() - cached.at > USER_TTL_S:
+            try:
+                user = (await self.client.users_info(user=user_id))["user"]
+            except SlackApiError:
+                user = {"id": user_id, "name": user_id}
+            cached = self._users[user_id] = _Cached(user, time.monotonic())
+        return cached.user
+
+    async def is_admin(self, user_id: str) -> bool:
+        user = await self.user(user_id)
+        return bool(user.get("is_admin") or user.get("is_owner"))
+
+    async def people(self, raws: list[dict[str, Any]]) -> dict[str, PersonRecord]:
+        """The people a batch of raw messages names: authors and mentioned users."""
+        ids: set[str] = set()
+        for raw in raws:
+            if isinstance(raw.get("user"), str):
+                ids.add(raw["user"])
+            ids.update(_USER_MENTION_RE.findall(raw.get("text") or ""))
+        return {uid: person_from_user(uid, await self.user(uid)) for uid in sorted(ids)}
+
+    async def channel_name(self, channel_id: str) -> str:
+        if channel_id not in self._channels:
+            try:
+                info = await self.client.conversations_info(channel=channel_id)
+                self._channels[channel_id] = info["channel"].get("name") or channel_id
+            except SlackApiError:
+                self._channels[channel_id] = channel_id
+        return self._channels[channel_id]
+
+    async def permalink(self, channel_id: str, ts: str, thread_ts: str | None) -> str | None:
+        """The message's link, built from the team URL (no API call per message)."""
+        url = (await self.team()).get("url")
+        if not url:
+            return None
+        link = f"{url.rstrip('/')}/archives/{channel_id}/p{ts.replace('.', '')}"
+        if thread_ts and thread_ts != ts:
+            link += f"?thread_ts={thread_ts}&cid={channel_id}"
+        return link

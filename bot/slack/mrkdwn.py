@@ -1,0 +1,22 @@
+"""From the drafts' Markdown to Slack's mrkdwn, escaped so that nothing in it can ping."""
+
+from __future__ import annotations
+
+import re
+
+_LINK_RE = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
+_BOLD_RE = re.compile(r"\*\*(.+?)\*\*")
+_HEADING_RE = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
+
+
+def escape(text: str) -> str:
+    """Slack's three control characters escaped: `<!everyone>`, `<@U1>` become plain text."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def to_mrkdwn(markdown: str) -> str:
+    """Markdown links, bold and headings in Slack's syntax; everything else escaped."""
+    text = escape(markdown)
+    text = _LINK_RE.sub(lambda m: f"<{m[2]}|{m[1]}>", text)
+    text = _BOLD_RE.sub(r"*\1*", text)
+    return _HEADING_RE.sub(r"*\1*", text)

@@ -1,0 +1,132 @@
+"""The core's `ChatPort` on Slack's Web API, with Block Kit messages and modals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.chunking import chunk
+from bot.port import Button, Posted
+from bot.slack.mrkdwn import to_mrkdwn
+
+# A section block's text holds at most 3,000 characters; the core splits longer text.
+SECTION_LIMIT = 3000
+# A plain-text input holds at most 3,000 characters too.
+INPUT_LIMIT = 3000
+EDIT_CALLBACK = "edit_section"
+EDIT_BLOCK = "section_text"
+EDIT_ACTION = "text"
+
+
+class SlackPort:
+    """Posts, replies in threads, updates, opens the edit modal, and tells one person."""
+
+    max_message_chars = SECTION_LIMIT
+
+    def __init__(self, client: AsyncWebClient) -> None:
+        self.client = client
+
+    async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:
+        response = await self.client.chat_postMessage(
+            channel=channel_id, **_message(text, buttons), unfurl_links=False, unfurl_media=False
+        )
+        return Posted(response["channel"], response["ts"])
+
+    async def reply(self, parent: Posted, text: str, buttons: Sequence[Button] = ()) -> Posted:
+        thread = parent.thread_id or parent.message_id
+        response = await self.client.chat_postMessage(
+            channel=parent.channel_id,
+            thread_ts=thread,
+            **_message(text, buttons),
+            unfurl_links=False,
+            unfurl_media=False,
+        )
+        return Posted(response["channel"], response["ts"], thread)
+
+    async def update(self, message: Posted, text: str, buttons: Sequence[Button] = ()) -> None:
+        await self.client.chat_update(
+            channel=message.channel_id, ts=message.message_id, **_message(text, buttons)
+        )
+
+    async def open_editor(self, trigger_id: str, section_id: int, title: str, text: str) -> None:
+        await self.client.views_open(
+            trigger_id=trigger_id, view=edit_modal(section_id, title, text)
+        )
+
+    async def tell(self, user_id: str, text: str, channel_id: str | None = None) -> None:
+        if channel_id:
+            await self.client.chat_postEphemeral(
+                channel=channel_id, user=user_id, **_message(text, ())
+            )
+        else:
+            await self.client.chat_postMessage(channel=user_id, **_message(text, ()))
+
+
+def _message(text: str, buttons: Sequence[Button]) -> dict[str, Any]:
+    """Blocks for a message: its text as mrkdwn, then its buttons. `text` is the fallback
+    for notifications, escaped the same way."""
+    mrkdwn = to_mrkdwn(text)
+    blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": mrkdwn}}]
+    if buttons:
+        blocks.append(
+            {
+                "type": "actions",
+                "elements": [
+                    {
+                        "type": "button",
+                        "text": {"type": "plain_text", "text": b.label},
+                        "action_id": b.action_id,
+                        "value": b.action_id,
+                        **({"style": "primary"} if b.label == "Approve" else {}),
+                    }
+                    for b in buttons
+                ],
+            }
+        )
+    return {"text": mrkdwn, "blocks": blocks}
+
+
+def edit_modal(section_id: int, title: str, text: str) -> dict[str, Any]:
+    """The modal that edits one section, prefilled with its text; a text longer than one
+    input holds is split across several inputs (at paragraph, line or sentence breaks)."""
+    parts = chunk(text, INPUT_LIMIT) or [""]
+    return {
+        "type": "modal",
+        "callback_id": EDIT_CALLBACK,
+        "private_metadata": str(section_id),
+        "title": {"type": "plain_text", "text": "Edit section"},
+        "submit": {"type": "plain_text", "text": "Save"},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": f"{EDIT_BLOCK}_{index}",
+                "optional": index > 0,
+                "label": {
+                    "type": "plain_text",
+                    "text": title if len(parts) == 1 else f"{title} ({index + 1}/{len(parts)})",
+                },
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": EDIT_ACTION,
+                    "multiline": True,
+                    "max_length": INPUT_LIMIT,
+                    "initial_value": part,
+                },
+            }
+            for index, part in enumerate(parts)
+        ],
+    }
+
+
+def submitted_text(view: dict[str, Any]) -> str:
+    """The edited text of a submitted edit modal, its inputs joined in order."""
+    values = view["state"]["values"]
+    parts = [
+        values[block_id][EDIT_ACTION].get("value") or ""
+        for block_id in sorted(values, key=lambda b: int(b.rsplit("_", 1)[1]))
+        if block_id.startswith(EDIT_BLOCK)
+    ]
+    return "\n\n".join(p.strip() for p in parts if p.strip())

@@ -1,0 +1,50 @@
+"""Starting the Slack side of `summarybot run`: Socket Mode when an app token is set,
+otherwise the HTTP Events API on `PORT` at /slack/events."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+)
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.env import Environment
+from bot.slack.app import SlackBot
+
+log = logging.getLogger(__name__)
+EVENTS_PATH = "/slack/events"
+
+
+def slack_client(env: Environment) -> AsyncWebClient:
+    """A Web API client that waits out rate limits (Retry-After) and retries dropped
+    connections."""
+    return AsyncWebClient(
+        token=env.slack_bot_token,
+        base_url=env.slack_api_url,
+        retry_handlers=[
+            AsyncConnectionErrorRetryHandler(max_retry_count=2),
+            AsyncRateLimitErrorRetryHandler(max_retry_count=5),
+        ],
+    )
+
+
+async def start_slack(bot: SlackBot, env: Environment) -> Callable[[], Awaitable[None]]:
+    """Connect `bot` (Socket Mode or HTTP) and return the function that stops it."""
+    if env.slack_app_token:
+        handler = AsyncSocketModeHandler(bot.app, app_token=env.slack_app_token)
+        await handler.connect_async()
+        log.info("Slack: connected over Socket Mode")
+        return handler.close_async
+    if not env.slack_signing_secret:
+        raise ValueError("Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET")
+    runner = web.AppRunner(bot.app.web_app(path=EVENTS_PATH))
+    await runner.setup()
+    await web.TCPSite(runner, "0.0.0.0", env.port).start()  # noqa: S104 (Slack must reach it)
+    log.info("Slack: Events API listening on port %s at %s", env.port, EVENTS_PATH)
+    return runner.cleanup
