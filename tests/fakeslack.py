@@ -29,7 +29,7 @@ import time
 import uuid
 from collections import defaultdict, deque
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import urlencode
 
@@ -211,7 +211,10 @@ class FakeSlack:
         if (method == "apps.connections.open") != token.startswith("xapp-"):
             return web.json_response({"ok": False, "error": "not_allowed_token_type"})
         handler = getattr(self, "_m_" + method.replace(".", "_"), None)
-        result = handler(params) if handler else {"ok": True}
+        try:
+            result = handler(params) if handler else {"ok": True}
+        except _SlackError as error:
+            result = {"ok": False, "error": str(error)}
         return web.json_response(result)
 
     def _m_auth_test(self, params: dict) -> dict:
@@ -266,10 +269,21 @@ class FakeSlack:
         }
 
     def _m_conversations_replies(self, params: dict) -> dict:
-        key = (params.get("channel", ""), params.get("ts", ""))
-        if key not in self.replies:
+        channel, ts = params.get("channel", ""), params.get("ts", "")
+        # `ts` may name the thread's root or any message in it, as in Slack.
+        thread = self.replies.get((channel, ts))
+        if thread is None:
+            thread = next(
+                (
+                    messages
+                    for (c, _), messages in self.replies.items()
+                    if c == channel and any(m.get("ts") == ts for m in messages)
+                ),
+                None,
+            )
+        if thread is None:
             return {"ok": False, "error": "thread_not_found"}
-        messages = sorted(self.replies[key], key=_ts_key)
+        messages = sorted(thread, key=_ts_key)
         page, cursor = _page(_between(messages, params), params)
         return {
             "ok": True,
@@ -341,7 +355,13 @@ class FakeSlack:
             stored["blocks"] = params["blocks"]
         message = self._as_message(stored)
         message.pop("ts")
-        return {"ok": True, "channel": channel, "ts": ts, "text": stored["text"], "message": message}
+        return {
+            "ok": True,
+            "channel": channel,
+            "ts": ts,
+            "text": stored["text"],
+            "message": message,
+        }
 
     def _m_chat_postEphemeral(self, params: dict) -> dict:
         self.ephemeral.append(
@@ -448,6 +468,10 @@ class FakeSlack:
             self._acks.pop(envelope["envelope_id"], None)
 
 
+class _SlackError(Exception):
+    """Raised inside a method handler: the fake answers {"ok": false, "error": str(e)}."""
+
+
 # ---- paging helpers ----------------------------------------------------------------------------
 
 
@@ -458,23 +482,40 @@ def _ts_key(message: dict) -> Decimal:
 def _between(messages: list[dict], params: dict) -> list[dict]:
     """Slack's `oldest`/`latest` bounds: exclusive unless `inclusive` is set."""
     inclusive = str(params.get("inclusive", "")).lower() in ("1", "true")
-    oldest, latest = params.get("oldest"), params.get("latest")
+    oldest = _bound(params, "oldest")
+    latest = _bound(params, "latest")
     kept = []
     for message in messages:
         ts = _ts_key(message)
-        if oldest and (ts < Decimal(oldest) or (ts == Decimal(oldest) and not inclusive)):
+        if oldest is not None and (ts < oldest or (ts == oldest and not inclusive)):
             continue
-        if latest and (ts > Decimal(latest) or (ts == Decimal(latest) and not inclusive)):
+        if latest is not None and (ts > latest or (ts == latest and not inclusive)):
             continue
         kept.append(message)
     return kept
 
 
+def _bound(params: dict, name: str) -> Decimal | None:
+    value = params.get(name)
+    if value in (None, ""):
+        return None
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        raise _SlackError(f"invalid_ts_{name}") from None
+
+
 def _page(items: list, params: dict) -> tuple[list, str]:
     """One page of `items` by `limit` (default 100) and `cursor`; returns (page, next_cursor)."""
-    limit = int(params.get("limit") or 100)
+    try:
+        limit = int(params.get("limit") or 100)
+    except ValueError:
+        raise _SlackError("invalid_arguments") from None
     cursor = params.get("cursor") or ""
-    start = int(base64.b64decode(cursor).decode().split(":")[1]) if cursor else 0
+    try:
+        start = int(base64.b64decode(cursor).decode().split(":")[1]) if cursor else 0
+    except (ValueError, IndexError):
+        raise _SlackError("invalid_cursor") from None
     end = start + limit
     following = base64.b64encode(f"next:{end}".encode()).decode() if end < len(items) else ""
     return items[start:end], following
@@ -498,9 +539,7 @@ def signed_headers(
     }
 
 
-def event_payload(
-    event: dict, *, team: str = FakeSlack.TEAM, event_id: str | None = None
-) -> dict:
+def event_payload(event: dict, *, team: str = FakeSlack.TEAM, event_id: str | None = None) -> dict:
     """An Events API envelope (the HTTP body, or a Socket Mode `events_api` payload)."""
     return {
         "token": "verification-token",
