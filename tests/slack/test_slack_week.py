@@ -399,3 +399,61 @@ def test_events_over_http_and_socket_mode(sessions, slack_world) -> None:
                 await handler.close_async()
 
     asyncio.run(asyncio.wait_for(transports(), 30))
+
+
+def test_retries_integration_posts_and_catching_up_after_downtime(sessions, slack_world) -> None:
+    async def scenario() -> None:
+        async with FakeSlack() as fake:
+            slack_world(fake)
+            s = Slack(fake, sessions)
+            await s.command("UADMIN", f"channels add <#{HERO}|hero-run>")
+            before = len(stored(sessions))
+
+            # Slack redelivers an event it thinks was lost: it is stored once.
+            event = {
+                "type": "message",
+                "channel": HERO,
+                "user": "UANA",
+                "ts": ts(20, 9),
+                "text": "Shard size tuning: 2 GiB files, 3x faster shuffle (#9197)",
+            }
+            for _ in range(2):
+                assert await s.event(event) == 200
+            # A classic integration post: no user, the PR only in its attachment.
+            await s.event(
+                {
+                    "type": "message",
+                    "subtype": "bot_message",
+                    "channel": HERO,
+                    "bot_id": "BGITHUB",
+                    "username": "GitHub",
+                    "ts": ts(20, 10),
+                    "text": "",
+                    "attachments": [
+                        {
+                            "fallback": "merged",
+                            "text": "Merge pull request #9200 from lab/per-source-thresholds",
+                        }
+                    ],
+                }
+            )
+            await eventually(lambda: len(stored(sessions)) == before + 2)
+            assert "Merge pull request #9200" in stored(sessions)[f"{HERO}:{ts(20, 10)}"]
+
+            # The bot was down while this was said; on start it fetches what it missed.
+            fake.history[HERO].insert(
+                0,
+                {
+                    "type": "message",
+                    "user": "UBEN",
+                    "ts": ts(21, 9),
+                    "text": "While you were away: 61.2% on GSM8K",
+                },
+            )
+            calls = len(fake.called("conversations.history"))
+            await s.bot.catch_up()
+            (call,) = fake.called("conversations.history")[calls:]
+            assert call.params["oldest"] == f"{float(ts(20, 10)):.6f}"  # from the newest stored
+            assert stored(sessions)[f"{HERO}:{ts(21, 9)}"] == "While you were away: 61.2% on GSM8K"
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
