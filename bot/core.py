@@ -34,7 +34,12 @@ from bot.scheduler import WeeklyScheduler
 from bot.settings import workspace_settings
 from bot.weeks import week_start
 from storage.drafts import get_draft_by_id, list_drafts
-from storage.messages import StoreCounts, latest_message_time, upsert_workspace
+from storage.messages import (
+    StoreCounts,
+    find_workspaces,
+    latest_message_time,
+    upsert_workspace,
+)
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)
@@ -52,12 +57,14 @@ class Core:
         config: Config,
         port: ChatPort,
         clock: Callable[[], datetime] = utcnow,
+        platform: str | None = None,
     ) -> None:
         self.sessions = sessions
+        self.platform = platform  # the platform whose workspaces this core serves
         self.config = config
         self.clock = clock
         self.review = ReviewWorkflow(sessions, config, port, clock)
-        self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock)
+        self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
         # Set by a platform adapter: fetches a channel's history since the last stored message.
         self.backfill: Callable[[WorkspaceRecord, str], Awaitable[None]] | None = None
 
@@ -197,10 +204,11 @@ class Core:
         posted for review are posted, approved drafts not yet (fully) published are published.
         Both steps skip what was already delivered."""
         with self.sessions.begin() as session:
+            mine = {w.id for w in find_workspaces(session, self.platform)}
             unfinished = [
                 (d.id, d.status)
                 for d in list_drafts(session)
-                if d.status in ("drafted", "in_review", "approved")
+                if d.workspace_id in mine and d.status in ("drafted", "in_review", "approved")
             ]
         for draft_id, status in unfinished:
             if status == "approved":

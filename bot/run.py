@@ -32,7 +32,7 @@ async def serve(sessions: sessionmaker[Session], config: Config, env: Environmen
     from bot.slack.run import slack_client, start_slack
 
     client = slack_client(env)
-    core = Core(sessions, config, SlackPort(client))
+    core = Core(sessions, config, SlackPort(client), platform="slack")
     bot = SlackBot(core, client, env.slack_signing_secret)
     stop = await start_slack(bot, env)
     try:

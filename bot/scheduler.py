@@ -106,12 +106,14 @@ class WeeklyScheduler:
         *,
         trigger_for: TriggerFor = _default_trigger,
         misfire_grace_time: timedelta = DEFAULT_MISFIRE_GRACE,
+        platform: str | None = None,
     ) -> None:
         self._sessions = sessions
         self._config = config
         self._run_week = run_week
         self._clock = clock
         self._trigger_for = trigger_for
+        self._platform = platform  # only this platform's workspaces: each has its own bot
         self._misfire_grace = int(misfire_grace_time.total_seconds())
         self._scheduler: AsyncIOScheduler | None = None
         # Per workspace: its trigger and timezone, as last scheduled.
@@ -125,7 +127,7 @@ class WeeklyScheduler:
             raise RuntimeError("the weekly scheduler is already started")
         self._scheduler = AsyncIOScheduler(event_loop=asyncio.get_running_loop(), timezone=UTC)
         with self._sessions() as session:
-            workspace_ids = [w.id for w in find_workspaces(session)]
+            workspace_ids = [w.id for w in find_workspaces(session, self._platform)]
             for workspace_id in workspace_ids:
                 try:
                     self._schedule(session, workspace_id)

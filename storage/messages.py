@@ -248,9 +248,12 @@ def _message_row(
     }
 
 
-def find_workspaces(session: Session) -> list[Workspace]:
-    """All workspaces, by name."""
-    return list(session.scalars(select(Workspace).order_by(Workspace.name, Workspace.id)))
+def find_workspaces(session: Session, platform: str | None = None) -> list[Workspace]:
+    """All workspaces (of one platform, if given), by name."""
+    stmt = select(Workspace).order_by(Workspace.name, Workspace.id)
+    if platform is not None:
+        stmt = stmt.where(Workspace.platform == platform)
+    return list(session.scalars(stmt))
 
 
 def latest_message_time(

@@ -66,7 +66,9 @@ class Slack:
         self.fake = fake
         env = Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url)
         client = slack_client(env)
-        self.core = Core(sessions, load_config(), SlackPort(client), clock=lambda: NOW)
+        self.core = Core(
+            sessions, load_config(), SlackPort(client), clock=lambda: NOW, platform="slack"
+        )
         self.bot = SlackBot(self.core, client, signing_secret=SECRET)
 
     async def send(self, body: str, content_type: str, **signing) -> int:
