@@ -357,6 +357,34 @@ def run_command(ctx: typer.Context) -> None:
         err.print("Stopped.")
 
 
+discord_app = typer.Typer(help="Discord set-up helpers.", no_args_is_help=True)
+app.add_typer(discord_app, name="discord")
+
+
+@discord_app.command("invite-url")
+def discord_invite_url(
+    application_id: Annotated[
+        int | None,
+        typer.Option(help="The application id (default: read from DISCORD_TOKEN)."),
+    ] = None,
+) -> None:
+    """Print the link that adds the bot to a server, with exactly the permissions it uses."""
+    from bot.discord.run import application_id_from_token, invite_url
+    from bot.env import Environment
+
+    if application_id is None:
+        token = Environment().discord_token
+        if not token:
+            fail(
+                "set DISCORD_TOKEN or pass --application-id (Developer Portal, General Information)"
+            )
+        try:
+            application_id = application_id_from_token(token)
+        except ValueError as error:
+            fail(str(error))
+    sys.stdout.write(invite_url(application_id) + "\n")
+
+
 @app.command("demo")
 def demo_command(
     ctx: typer.Context,

@@ -36,11 +36,13 @@ from bot.weeks import week_start
 from storage.drafts import get_draft_by_id, list_drafts
 from storage.messages import (
     StoreCounts,
+    add_reactions,
     find_workspaces,
     latest_message_time,
     upsert_workspace,
 )
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, WorkspaceRecord
+from summarizer.prrefs import parse_pr_refs
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +94,14 @@ class Core:
             )
             if not logged:
                 return None
-            return store_batch(session, ImportBatch("live", workspace, channel, messages))
+            # Other bots' chatter is kept only when it carries a PR reference.
+            kept = [m for m in messages if not m.author.is_bot or parse_pr_refs(m.text)]
+            return store_batch(session, ImportBatch("live", workspace, channel, kept))
+
+    def on_reaction(self, workspace: WorkspaceRecord, message_id: str, delta: int) -> None:
+        """A reaction added (+1) or removed (-1) on a stored message."""
+        with self.sessions.begin() as session:
+            add_reactions(session, upsert_workspace(session, workspace), message_id, delta)
 
     def logged_channels(self, workspace: WorkspaceRecord) -> list[str]:
         """The channels an admin enabled (ids, or names typed without a mention)."""

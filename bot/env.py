@@ -16,3 +16,7 @@ class Environment(BaseSettings):
     slack_signing_secret: str | None = None  # the HTTP Events API instead of Socket Mode
     slack_api_url: str = "https://slack.com/api/"  # GovSlack, proxies, end-to-end tests
     port: int = 3000  # where the HTTP Events API listens (POST /slack/events)
+
+    discord_token: str | None = None  # the bot token: enables Discord
+    discord_api_url: str | None = None  # REST base, e.g. a REST proxy (default: discord.com)
+    discord_gateway_url: str | None = None  # gateway websocket (default: Discord's)

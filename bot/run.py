@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -20,13 +21,39 @@ class NoPlatform(Exception):
 
 
 async def serve(sessions: sessionmaker[Session], config: Config, env: Environment) -> None:
-    """Run until cancelled: connect Slack, start the scheduler, finish what a crash left
-    (review posts, publishing), and backfill what was said while the bot was away."""
-    if not env.slack_bot_token:
+    """Run until cancelled: connect every platform with a token, start each one's scheduler,
+    finish what a crash left (review posts, publishing), and backfill what was said while
+    the bot was away."""
+    if not env.slack_bot_token and not env.discord_token:
         raise NoPlatform(
-            "no platform token is set: set SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode) "
-            "or SLACK_SIGNING_SECRET (HTTP); see the README"
+            "no platform token is set: set DISCORD_TOKEN, or SLACK_BOT_TOKEN with "
+            "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP); see the README"
         )
+    cores: list[Core] = []
+    stops: list[Callable[[], Awaitable[None]]] = []
+    try:
+        if env.slack_bot_token:
+            core, stop = await _start_slack(sessions, config, env)
+            cores.append(core)
+            stops.append(stop)
+        if env.discord_token:
+            core, stop = await _start_discord(sessions, config, env)
+            cores.append(core)
+            stops.append(stop)
+        for core in cores:
+            await core.scheduler.start()
+            await core.resume()
+        await asyncio.Event().wait()
+    finally:
+        for core in cores:
+            await core.scheduler.shutdown()
+        for stop in stops:
+            await stop()
+
+
+async def _start_slack(
+    sessions: sessionmaker[Session], config: Config, env: Environment
+) -> tuple[Core, Callable[[], Awaitable[None]]]:
     from bot.slack.app import SlackBot
     from bot.slack.port import SlackPort
     from bot.slack.run import slack_client, start_slack
@@ -35,12 +62,26 @@ async def serve(sessions: sessionmaker[Session], config: Config, env: Environmen
     core = Core(sessions, config, SlackPort(client), platform="slack")
     bot = SlackBot(core, client, env.slack_signing_secret)
     stop = await start_slack(bot, env)
-    try:
-        await core.scheduler.start()
-        await core.resume()
-        await bot.catch_up()
-        log.info("running; next weekly runs: %s", core.scheduler.jobs())
-        await asyncio.Event().wait()
-    finally:
-        await core.scheduler.shutdown()
-        await stop()
+    await bot.catch_up()
+    return core, stop
+
+
+async def _start_discord(
+    sessions: sessionmaker[Session], config: Config, env: Environment
+) -> tuple[Core, Callable[[], Awaitable[None]]]:
+    from bot.discord.client import SummaryClient
+    from bot.discord.port import DiscordPort
+    from bot.discord.run import point_at, start_discord
+
+    point_at(env.discord_api_url, env.discord_gateway_url)
+    port = DiscordPort()
+    core = Core(sessions, config, port, platform="discord")
+    client = SummaryClient(core, port)
+    task = await start_discord(client, env.discord_token)
+
+    async def stop() -> None:
+        await client.close()
+        await asyncio.wait_for(task, 10)
+
+    log.info("Discord: connecting")  # it backfills on ready
+    return core, stop

@@ -12,7 +12,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import ColumnElement, Insert, Row, and_, delete, func, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Insert,
+    Row,
+    and_,
+    case,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
@@ -246,6 +257,21 @@ def _message_row(
         "reply_count": record.reply_count,
         "permalink": record.permalink,
     }
+
+
+def add_reactions(session: Session, workspace_id: int, platform_id: str, delta: int) -> bool:
+    """Count reactions added (or removed, `delta` < 0) on a stored message; whether it is
+    stored. The count never goes below zero."""
+    result = session.execute(
+        update(Message)
+        .where(Message.workspace_id == workspace_id, Message.platform_id == platform_id)
+        .values(
+            reaction_count=case(
+                (Message.reaction_count + delta < 0, 0), else_=Message.reaction_count + delta
+            )
+        )
+    )
+    return result.rowcount > 0
 
 
 def find_workspaces(session: Session, platform: str | None = None) -> list[Workspace]:

@@ -320,7 +320,7 @@ class _MessageConverter:
             raise _BadMessage("has a 'content' that is not text")
         parts = [content] if content.strip() else []
         for embed in raw.get("embeds") or ():
-            parts.extend(_embed_lines(embed))
+            parts.extend(embed_lines(embed))
         text = "\n".join(parts).strip()
         if "<" in text:
             text = self.resolve_markup(text, raw.get("mentions") or ())
@@ -373,7 +373,9 @@ def _display_name(author: dict[str, Any]) -> str:
     return DISCRIMINATOR.sub("", name)
 
 
-def _embed_lines(embed: Any) -> list[str]:
+def embed_lines(embed: Any) -> list[str]:
+    """The readable lines of a Discord embed (API or export shape): title, description and
+    fields; integration posts carry their PR numbers there."""
     if not isinstance(embed, dict):
         return []
     lines = [embed[key] for key in ("title", "description") if _has_text(embed.get(key))]

@@ -112,3 +112,16 @@ def test_week_queries_use_instants_and_keep_timezones(sessions) -> None:
         assert rows[0].created_at == T0 and rows[0].created_at.tzinfo is not None
         refs = refs_between(session, 1, start, start + timedelta(days=7))
         assert [(r.repo, r.number, r.raw) for r in refs] == [(None, 8, "#8")]
+
+
+def test_reactions_are_counted_and_never_go_below_zero(sessions) -> None:
+    from storage.messages import add_reactions
+
+    store(sessions, batch(message("m1", "shipped", reaction_count=1)))
+    with sessions.begin() as session:
+        assert add_reactions(session, 1, "m1", +1)
+        assert add_reactions(session, 1, "m1", -1)
+        assert add_reactions(session, 1, "m1", -5)
+        assert not add_reactions(session, 1, "unknown", +1)
+    with sessions() as session:
+        assert session.scalars(select(Message.reaction_count)).one() == 0

@@ -1,0 +1,264 @@
+"""The discord.py client: logging, the `/summary` command, persistent review buttons, the
+edit modal, and history backfill. Every handler translates and hands over to the core."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, time, timedelta
+
+import discord
+from discord import app_commands
+
+from bot.chunking import chunk
+from bot.core import Core
+from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
+from bot.discord.translate import channel_of, record_of, workspace_of
+from bot.port import (
+    ButtonPress,
+    Caller,
+    CommandEvent,
+    DeleteEvent,
+    EditEvent,
+    EditorSubmit,
+    MessageEvent,
+    Reply,
+)
+from bot.weeks import week_start
+from storage.records import MessageRecord, WorkspaceRecord
+
+log = logging.getLogger(__name__)
+
+FIELD_LIMIT = 4000  # a modal text input holds at most 4,000 characters
+MAX_FIELDS = 5  # and a modal at most five inputs
+STORE_BATCH = 100
+
+
+def intents() -> discord.Intents:
+    """What the bot needs: guilds, their messages with content, and reactions."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.guild_messages = True
+    wanted.message_content = True
+    wanted.guild_reactions = True
+    return wanted
+
+
+def caller_of(user: discord.abc.User) -> Caller:
+    """Manage Server makes an admin; role ids and names match editors given as roles."""
+    if isinstance(user, discord.Member):
+        roles = tuple(str(r.id) for r in user.roles) + tuple(r.name for r in user.roles)
+        return Caller(str(user.id), user.display_name, user.guild_permissions.manage_guild, roles)
+    return Caller(str(user.id), user.display_name)
+
+
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"(?P<action>approve|regenerate|edit|history):(?P<id>\d+)",
+):
+    """Any review button, matched by its custom_id: works for messages sent before a restart."""
+
+    def __init__(self, action: str, target: int) -> None:
+        super().__init__(discord.ui.Button(label=action.title(), custom_id=f"{action}:{target}"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> ReviewButton:  # noqa: ANN001
+        return cls(match["action"], int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.on_review_button(interaction, self.item.custom_id)
+
+
+class EditModal(discord.ui.Modal):
+    """A section's text in up to five fields (a field holds 4,000 characters)."""
+
+    def __init__(self, client: SummaryClient, section_id: int, title: str, text: str) -> None:
+        super().__init__(title=f"Edit: {title}"[:45], custom_id=f"edit-modal:{section_id}")
+        self.client, self.section_id = client, section_id
+        parts = chunk(text, FIELD_LIMIT)[:MAX_FIELDS] or [""]
+        self.fields = [
+            discord.ui.TextInput(
+                label=title[:45] if len(parts) == 1 else f"{title[:38]} ({n + 1}/{len(parts)})",
+                style=discord.TextStyle.paragraph,
+                default=part,
+                max_length=FIELD_LIMIT,
+                required=n == 0,
+            )
+            for n, part in enumerate(parts)
+        ]
+        for field in self.fields:
+            self.add_item(field)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        text = "\n\n".join(f.value.strip() for f in self.fields if f.value.strip())
+        submit = EditorSubmit(
+            workspace_of(interaction.guild), caller_of(interaction.user), self.section_id, text
+        )
+        await answer(interaction, await self.client.core.on_editor_submit(submit))
+
+
+async def answer(interaction: discord.Interaction, reply: Reply) -> None:
+    """Send a reply to an interaction, split at Discord's limit, mentioning nobody."""
+    pieces = chunk(reply.text, MESSAGE_LIMIT) or ["Done."]
+    for piece in pieces:
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS
+            )
+        else:
+            await interaction.response.send_message(
+                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS
+            )
+
+
+class SummaryClient(discord.Client):
+    """The bot. The core and its port come in through the constructor; `setup_hook`
+    registers the persistent buttons; commands are synced per guild when it becomes ready."""
+
+    def __init__(self, core: Core, port: DiscordPort, **options: object) -> None:
+        super().__init__(intents=intents(), allowed_mentions=NO_MENTIONS, **options)
+        self.core = core
+        self.port = port
+        port.client = self
+        port.make_modal = lambda section_id, title, text: EditModal(self, section_id, title, text)
+        core.backfill = self.backfill
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(
+            app_commands.Command(
+                name="summary",
+                description="Weekly summary: settings, drafts, approval (try: help)",
+                callback=self._summary,
+            )
+        )
+        self._synced: set[int] = set()
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(ReviewButton)
+
+    async def on_ready(self) -> None:
+        """Also after a reconnect with a new session: sync commands once per guild, then
+        fetch what was said while the bot was away."""
+        for guild in self.guilds:
+            if guild.id not in self._synced:
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+                self._synced.add(guild.id)
+        await self.catch_up()
+
+    # --- logging ------------------------------------------------------------------------------
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is None or message.author.id == self.user.id:
+            return
+        record = record_of(message)
+        if record is not None:
+            event = MessageEvent(workspace_of(message.guild), channel_of(message.channel), record)
+            self.core.on_message(event)
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        message = payload.message
+        if message.guild is None or message.author.id == self.user.id:
+            return
+        record = record_of(message)
+        if record is not None:
+            event = EditEvent(workspace_of(message.guild), channel_of(message.channel), record)
+            self.core.on_message(event)
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        guild = self.get_guild(payload.guild_id) if payload.guild_id else None
+        if guild is not None:
+            self.core.on_delete(DeleteEvent(workspace_of(guild), str(payload.message_id)))
+
+    async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
+        self._react(payload, +1)
+
+    async def on_raw_reaction_remove(self, payload: discord.RawReactionActionEvent) -> None:
+        self._react(payload, -1)
+
+    def _react(self, payload: discord.RawReactionActionEvent, delta: int) -> None:
+        guild = self.get_guild(payload.guild_id) if payload.guild_id else None
+        if guild is not None:
+            self.core.on_reaction(workspace_of(guild), str(payload.message_id), delta)
+
+    async def backfill(self, workspace: WorkspaceRecord, channel_ref: str) -> None:
+        """A logged channel's history since its newest stored message (for a channel just
+        enabled: since the start of last week), its threads included."""
+        guild = self.get_guild(int(workspace.platform_id))
+        channel = _find_channel(guild, channel_ref) if guild else None
+        if channel is None:
+            log.warning("cannot backfill %r: no such channel", channel_ref)
+            return
+        after = self.core.last_stored_at(workspace, str(channel.id))
+        if after is None:
+            monday = week_start(self.core.clock().date()) - timedelta(days=7)
+            after = datetime.combine(monday, time.min, tzinfo=UTC)
+        threads = list(getattr(channel, "threads", []))
+        if hasattr(channel, "archived_threads"):
+            threads += [t async for t in channel.archived_threads(limit=None)]
+        sources = ([channel] if hasattr(channel, "history") else []) + threads
+        for source in sources:
+            await self._store_history(workspace, source, after)
+
+    async def _store_history(
+        self, workspace: WorkspaceRecord, channel: discord.abc.Messageable, after: datetime
+    ) -> None:
+        records: list[MessageRecord] = []
+        async for message in channel.history(limit=None, after=after, oldest_first=True):
+            if message.author.id == self.user.id:
+                continue
+            record = record_of(message)
+            if record is not None:
+                records.append(record)
+            if len(records) == STORE_BATCH:
+                self.core.store(workspace, channel_of(channel), records)
+                records = []
+        if records:
+            self.core.store(workspace, channel_of(channel), records)
+
+    async def catch_up(self) -> None:
+        for guild in self.guilds:
+            workspace = workspace_of(guild)
+            for channel_ref in self.core.logged_channels(workspace):
+                await self.backfill(workspace, channel_ref)
+
+    # --- interactions -------------------------------------------------------------------------
+
+    async def _summary(self, interaction: discord.Interaction, command: str) -> None:
+        """/summary: one text option in the shared grammar, e.g. `channels add #iris`."""
+        if interaction.guild is None:
+            await answer(interaction, Reply.refuse("Use /summary in a server channel."))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        event = CommandEvent(
+            workspace_of(interaction.guild),
+            caller_of(interaction.user),
+            command,
+            str(interaction.channel_id),
+        )
+        await answer(interaction, await self.core.on_command(event))
+
+    async def on_review_button(self, interaction: discord.Interaction, custom_id: str) -> None:
+        """Edit answers with a modal, so it must not be deferred; the others may take a while."""
+        if not custom_id.startswith("edit:"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        self.port.pending[str(interaction.id)] = interaction
+        press = ButtonPress(
+            workspace_of(interaction.guild),
+            caller_of(interaction.user),
+            custom_id,
+            trigger_id=str(interaction.id),
+            channel_id=str(interaction.channel_id),
+        )
+        try:
+            reply = await self.core.on_button(press)
+        finally:
+            self.port.pending.pop(str(interaction.id), None)
+        if reply is not None:
+            await answer(interaction, reply)
+
+
+def _find_channel(guild: discord.Guild, ref: str) -> discord.abc.GuildChannel | None:
+    if ref.isdigit():
+        return guild.get_channel(int(ref))
+    return discord.utils.get(guild.channels, name=ref.lstrip("#"))

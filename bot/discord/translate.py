@@ -1,0 +1,68 @@
+"""discord.py objects in the core's neutral terms."""
+
+from __future__ import annotations
+
+import discord
+
+from storage.importers.discord_export import embed_lines
+from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
+
+PLATFORM = "discord"
+
+
+def workspace_of(guild: discord.Guild) -> WorkspaceRecord:
+    return WorkspaceRecord(PLATFORM, str(guild.id), guild.name)
+
+
+def channel_of(channel: discord.abc.Messageable) -> ChannelRecord:
+    """A channel, or a thread with the channel it lives under."""
+    if isinstance(channel, discord.Thread):
+        parent = channel.parent
+        return ChannelRecord(
+            str(channel.id),
+            channel.name,
+            parent_platform_id=str(channel.parent_id),
+            parent_name=parent.name if parent is not None else None,
+        )
+    return ChannelRecord(str(channel.id), getattr(channel, "name", str(channel.id)))
+
+
+def record_of(message: discord.Message) -> MessageRecord | None:
+    """The neutral record of a member's message; None for system messages and empty ones.
+
+    Mentions are resolved to display names (`clean_content`), embeds add their text.
+    """
+    if message.type not in (discord.MessageType.default, discord.MessageType.reply):
+        return None
+    parts = [message.clean_content]
+    for embed in message.embeds:
+        parts.extend(embed_lines(embed.to_dict()))
+    text = "\n".join(p.strip() for p in parts if p and p.strip())
+    if not text:
+        return None
+    author = message.author
+    return MessageRecord(
+        platform_id=str(message.id),
+        author=PersonRecord(str(author.id), author.display_name, author.bot),
+        created_at=message.created_at,
+        text=text,
+        thread_id=_thread_of(message),
+        reply_to_id=_reply_to(message),
+        edited_at=message.edited_at,
+        reaction_count=sum(r.count for r in message.reactions),
+        permalink=message.jump_url,
+    )
+
+
+def _thread_of(message: discord.Message) -> str | None:
+    if isinstance(message.channel, discord.Thread):
+        return str(message.channel.id)
+    # A thread started from a message has the message's id.
+    return str(message.id) if message.thread is not None else None
+
+
+def _reply_to(message: discord.Message) -> str | None:
+    ref = message.reference
+    if ref is None or ref.message_id is None or ref.channel_id != message.channel.id:
+        return None
+    return str(ref.message_id)
