@@ -19,7 +19,7 @@ def test_the_invite_link_asks_for_exactly_the_permissions_the_bot_uses() -> None
     granted = discord.Permissions(int(query["permissions"][0]))
     assert granted == PERMISSIONS
     assert {name for name, on in granted if on} == {
-        "view_channel",
+        "read_messages",
         "read_message_history",
         "send_messages",
         "create_public_threads",
