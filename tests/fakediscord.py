@@ -952,6 +952,7 @@ class FakeDiscord:
             ("DELETE", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", "_delete_message"),
             ("POST", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/threads", "_thread_from_msg"),
             ("POST", r"/channels/(?P<cid>\d+)/threads", "_thread_without_msg"),
+            ("GET", r"/channels/(?P<cid>\d+)/threads/archived/public", "_archived_threads"),
             ("POST", r"/channels/(?P<cid>\d+)/typing", "_no_content"),
             ("PUT", r"/channels/(?P<cid>\d+)/thread-members/@me", "_no_content"),
             (
@@ -1092,6 +1093,15 @@ class FakeDiscord:
 
     def _get_channel(self, method: str, req: Request, cid: str) -> dict:
         return self._channel(cid)
+
+    def _archived_threads(self, method: str, req: Request, cid: str) -> dict:
+        """The channel's archived public threads (those with thread_metadata.archived)."""
+        threads = [
+            c
+            for c in self.channels.values()
+            if c.get("parent_id") == cid and (c.get("thread_metadata") or {}).get("archived")
+        ]
+        return {"threads": threads, "members": [], "has_more": False}
 
     def _get_messages(self, method: str, req: Request, cid: str) -> list[dict]:
         if cid not in self.channels and cid not in self.history:

@@ -3,8 +3,11 @@ edit modal, and history backfill. Every handler translates and hands over to the
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -31,6 +34,7 @@ log = logging.getLogger(__name__)
 FIELD_LIMIT = 4000  # a modal text input holds at most 4,000 characters
 MAX_FIELDS = 5  # and a modal at most five inputs
 STORE_BATCH = 100
+RECONNECT_DELAY_S = 1.0
 
 
 def intents() -> discord.Intents:
@@ -43,12 +47,17 @@ def intents() -> discord.Intents:
     return wanted
 
 
-def caller_of(user: discord.abc.User) -> Caller:
-    """Manage Server makes an admin; role ids and names match editors given as roles."""
-    if isinstance(user, discord.Member):
-        roles = tuple(str(r.id) for r in user.roles) + tuple(r.name for r in user.roles)
-        return Caller(str(user.id), user.display_name, user.guild_permissions.manage_guild, roles)
-    return Caller(str(user.id), user.display_name)
+def caller_of(interaction: discord.Interaction) -> Caller:
+    """Who acts: Manage Server (as Discord resolved it for this interaction) makes an admin;
+    role ids and names match editors given as roles."""
+    user = interaction.user
+    roles = getattr(user, "roles", [])
+    return Caller(
+        str(user.id),
+        user.display_name,
+        interaction.permissions.manage_guild,
+        tuple(str(r.id) for r in roles) + tuple(r.name for r in roles),
+    )
 
 
 class ReviewButton(
@@ -93,7 +102,7 @@ class EditModal(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         text = "\n\n".join(f.value.strip() for f in self.fields if f.value.strip())
         submit = EditorSubmit(
-            workspace_of(interaction.guild), caller_of(interaction.user), self.section_id, text
+            workspace_of(interaction.guild), caller_of(interaction), self.section_id, text
         )
         await answer(interaction, await self.client.core.on_editor_submit(submit))
 
@@ -132,6 +141,25 @@ class SummaryClient(discord.Client):
             )
         )
         self._synced: set[int] = set()
+        self._guard_parsers()
+
+    def _guard_parsers(self) -> None:
+        """discord.py runs its gateway event parsers without a try: one malformed payload
+        (a MESSAGE_UPDATE without `type`, say) would end the connection for good. Log and
+        drop such an event instead. `_connection.parsers` is private API (discord.py 2.7)."""
+        parsers = self._connection.parsers
+        for name, parse in list(parsers.items()):
+            parsers[name] = _guarded(name, parse)
+
+    async def run_connected(self) -> None:
+        """Stay connected until closed. A frame that breaks discord.py before any parser runs
+        (not JSON, say) ends `connect()`: connect again, and backfill on ready."""
+        while not self.is_closed():
+            try:
+                await self.connect()
+            except (ValueError, TypeError, KeyError, AttributeError):
+                log.exception("Discord: a malformed gateway frame dropped the connection")
+                await asyncio.sleep(RECONNECT_DELAY_S)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(ReviewButton)
@@ -195,7 +223,10 @@ class SummaryClient(discord.Client):
             after = datetime.combine(monday, time.min, tzinfo=UTC)
         threads = list(getattr(channel, "threads", []))
         if hasattr(channel, "archived_threads"):
-            threads += [t async for t in channel.archived_threads(limit=None)]
+            try:
+                threads += [t async for t in channel.archived_threads(limit=None)]
+            except discord.HTTPException:
+                log.warning("cannot list the archived threads of #%s", channel.name)
         sources = ([channel] if hasattr(channel, "history") else []) + threads
         for source in sources:
             await self._store_history(workspace, source, after)
@@ -232,7 +263,7 @@ class SummaryClient(discord.Client):
         await interaction.response.defer(ephemeral=True, thinking=True)
         event = CommandEvent(
             workspace_of(interaction.guild),
-            caller_of(interaction.user),
+            caller_of(interaction),
             command,
             str(interaction.channel_id),
         )
@@ -245,7 +276,7 @@ class SummaryClient(discord.Client):
         self.port.pending[str(interaction.id)] = interaction
         press = ButtonPress(
             workspace_of(interaction.guild),
-            caller_of(interaction.user),
+            caller_of(interaction),
             custom_id,
             trigger_id=str(interaction.id),
             channel_id=str(interaction.channel_id),
@@ -256,6 +287,16 @@ class SummaryClient(discord.Client):
             self.port.pending.pop(str(interaction.id), None)
         if reply is not None:
             await answer(interaction, reply)
+
+
+def _guarded(name: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+    def call(data: Any) -> None:
+        try:
+            parse(data)
+        except Exception:
+            log.exception("Discord: dropped a malformed %s event", name)
+
+    return call
 
 
 def _find_channel(guild: discord.Guild, ref: str) -> discord.abc.GuildChannel | None:

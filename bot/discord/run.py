@@ -49,6 +49,6 @@ def point_at(api_url: str | None, gateway_url: str | None) -> None:
 
 
 async def start_discord(client: SummaryClient, token: str) -> asyncio.Task[None]:
-    """Log in and connect in the background; the task ends when the client closes."""
+    """Log in and stay connected in the background; the task ends when the client closes."""
     await client.login(token)
-    return asyncio.create_task(client.connect(), name="discord")
+    return asyncio.create_task(client.run_connected(), name="discord")

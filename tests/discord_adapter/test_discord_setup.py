@@ -38,3 +38,20 @@ def test_the_application_id_comes_from_the_token_or_the_option(monkeypatch) -> N
     monkeypatch.delenv("DISCORD_TOKEN")
     result = runner.invoke(app, ["discord", "invite-url"])
     assert result.exit_code == 2 and "set DISCORD_TOKEN" in result.stderr
+
+
+def test_rest_and_gateway_can_be_pointed_elsewhere() -> None:
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    from bot.discord.run import point_at
+
+    saved = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    try:
+        point_at("http://127.0.0.1:9/api/v10/", "ws://127.0.0.1:9/gateway")
+        assert Route.BASE == "http://127.0.0.1:9/api/v10"
+        assert str(DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:9/gateway"
+        point_at(None, None)  # unset: left as they are
+        assert Route.BASE == "http://127.0.0.1:9/api/v10"
+    finally:
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
