@@ -190,10 +190,33 @@ def draft_command(
     try:
         with ctx.obj.sessions.begin() as session:
             found = resolve_workspace(session, workspace)
+        if config.github.enabled:
+            _refresh_github(ctx.obj.sessions, config, found.id, day)
+        with ctx.obj.sessions.begin() as session:
             draft = as_summary(draft_week(session, config, found, day), found.name)
     except DraftingError as error:
         fail(str(error))
     _emit(draft, fmt, output)
+
+
+def _refresh_github(
+    sessions: sessionmaker[Session], config: Config, workspace_id: int, day: date
+) -> None:
+    """Look the week's PRs up on GitHub before drafting; problems are reported, not fatal."""
+    import asyncio
+
+    from bot.env import Environment
+    from bot.github.sync import refresh_week
+    from bot.run import github_for
+
+    async def refresh() -> None:
+        async with github_for(Environment())() as client:
+            report = await refresh_week(sessions, config, client, workspace_id, day, utcnow())
+        problems = sorted(set(report.unavailable.values()))
+        for problem in problems:
+            err.print(f"[yellow]GitHub:[/] {problem}", highlight=False)
+
+    asyncio.run(refresh())
 
 
 def _parse_day(value: str) -> date:
@@ -206,6 +229,8 @@ def _parse_day(value: str) -> date:
 def _emit(draft: Draft, fmt: OutputFormat, output: Path | None) -> None:
     if fmt is OutputFormat.json:
         text = json.dumps(to_json(draft), indent=2, ensure_ascii=False) + "\n"
+        for note in draft.notes:  # the JSON contract has no place for them
+            err.print(f"[yellow]note:[/] {note}", highlight=False)
     else:
         text = to_markdown(draft)
     _write(text, output)

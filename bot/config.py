@@ -54,6 +54,8 @@ class TopicConfig(_Strict):
     channels: list[str] = []
     keywords: list[str] = []
     patterns: list[str] = []
+    labels: list[str] = []
+    paths: list[str] = []
 
     @field_validator("channels")
     @classmethod
@@ -79,11 +81,24 @@ class TopicConfig(_Strict):
             channels=tuple(self.channels),
             keywords=tuple(self.keywords),
             patterns=tuple(self.patterns),
+            labels=tuple(self.labels),
+            paths=tuple(self.paths),
         )
 
 
 class DraftConfig(_Strict):
     max_chars: int = Field(default=12000, ge=1000)
+
+
+class GitHubConfig(_Strict):
+    enabled: bool = False
+    repos: list[str] = []
+    not_found_days: int = Field(default=7, ge=0)
+
+    @field_validator("repos")
+    @classmethod
+    def _repos(cls, repos: list[str]) -> list[str]:
+        return [valid_repo(r) for r in repos]
 
 
 class Config(_Strict):
@@ -95,6 +110,7 @@ class Config(_Strict):
     default_repo: str = ""
     repos: dict[str, str] = {}
     draft: DraftConfig = DraftConfig()
+    github: GitHubConfig = GitHubConfig()
     topics: list[TopicConfig] = Field(min_length=1)
 
     @field_validator("timezone")

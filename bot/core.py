@@ -17,6 +17,7 @@ from bot import commands as cmd
 from bot import privacy
 from bot.admin import handle_admin, is_admin_command
 from bot.config import Config
+from bot.github.client import GitHubClient
 from bot.ingest import store_batch
 from bot.port import (
     ButtonPress,
@@ -60,12 +61,13 @@ class Core:
         port: ChatPort,
         clock: Callable[[], datetime] = utcnow,
         platform: str | None = None,
+        github: Callable[[], GitHubClient] | None = None,
     ) -> None:
         self.sessions = sessions
         self.platform = platform  # the platform whose workspaces this core serves
         self.config = config
         self.clock = clock
-        self.review = ReviewWorkflow(sessions, config, port, clock)
+        self.review = ReviewWorkflow(sessions, config, port, clock, github)
         self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
         # Set by a platform adapter: fetches a channel's history since the last stored message.
         self.backfill: Callable[[WorkspaceRecord, str], Awaitable[None]] | None = None

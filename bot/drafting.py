@@ -13,9 +13,10 @@ from bot.config import Config
 from bot.settings import WorkspaceSettings, workspace_settings
 from bot.weeks import week_bounds, week_start
 from storage.drafts import get_draft, save_draft
+from storage.github import cached_items, merged_between
 from storage.messages import find_workspaces, messages_between, refs_between
 from storage.models import Draft as StoredDraft
-from storage.models import Workspace
+from storage.models import GitHubItemRow, Workspace
 from storage.privacy import forgotten_names
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise
@@ -52,12 +53,15 @@ def load_week(
 ) -> list[SourceMessage]:
     """The stored messages of the week holding `day`, with their PR refs normalised."""
     start, end = week_bounds(day, settings.timezone)
+    refs = refs_between(session, workspace.id, start, end)
+    normalised = [
+        (row, normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos))
+        for row in refs
+    ]
+    github = cached_items(session, (_key(ref) for _, ref in normalised if _key(ref)))
     mentions: dict[int, list[PRMention]] = defaultdict(list)
-    for row in refs_between(session, workspace.id, start, end):
-        ref = normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos)
-        # GitHub redirects /issues/N to the PR when N is one, but not the other way round.
-        kind = "pull" if "/pull/" in row.raw else "issues"
-        mentions[row.message_id].append(PRMention(row.raw, ref, github_url(ref, kind)))
+    for row, ref in normalised:
+        mentions[row.message_id].append(_mention(row.raw, ref, github.get(_key(ref))))
     unnamed = _unnamer(forgotten_names(session, workspace.id))
     return [
         SourceMessage(
@@ -80,6 +84,56 @@ def load_week(
 
 
 LOCKED = ("approved", "published")
+
+
+def _key(ref: str) -> tuple[str, int] | None:
+    repo, _, number = ref.rpartition("#")
+    return (repo, int(number)) if "/" in repo else None
+
+
+def _mention(raw: str, ref: str, item: GitHubItemRow | None) -> PRMention:
+    """A cited PR, with GitHub's details when the cache has them."""
+    # GitHub redirects /issues/N to the PR when N is one, but not the other way round.
+    kind = "pull" if "/pull/" in raw else "issues"
+    if item is None or item.kind == "missing":
+        return PRMention(raw, ref, github_url(ref, kind))
+    return PRMention(
+        raw,
+        ref,
+        item.url or github_url(ref, kind),
+        title=item.title,
+        author=item.author,
+        labels=tuple(item.labels),
+        paths=tuple(item.paths or ()),
+    )
+
+
+def merged_uncited(
+    session: Session, config: Config, messages: list[SourceMessage], start: datetime, end: datetime
+) -> list[PRMention]:
+    """PRs merged in [start, end) in the configured repositories that no message cites."""
+    cited = {p.ref for m in messages for p in m.prs}
+    return [
+        PRMention(
+            f"{row.repo}#{row.number}",
+            f"{row.repo}#{row.number}",
+            row.url,
+            title=row.title,
+            author=row.author,
+            labels=tuple(row.labels),
+            paths=tuple(row.paths or ()),
+        )
+        for row in merged_between(session, config.github.repos, start, end)
+        if f"{row.repo}#{row.number}" not in cited
+    ]
+
+
+def missing_details(messages: list[SourceMessage]) -> list[str]:
+    """The note for the editor about cited PRs GitHub told nothing about."""
+    missing = sorted({p.ref for m in messages for p in m.prs if p.title is None and "/" in p.ref})
+    if not missing:
+        return []
+    return [f"GitHub details are missing for {len(missing)} PR(s): {', '.join(missing)}."]
 
 
 def _unnamer(names: set[str]) -> Callable[[str], str]:
@@ -105,6 +159,8 @@ def draft_week(session: Session, config: Config, workspace: Workspace, day: date
         )
     settings = workspace_settings(session, config, workspace.id)
     messages = load_week(session, config, settings, workspace, day)
+    start, end = week_bounds(day, settings.timezone)
+    use_github = config.github.enabled
     draft = make_draft(
         messages,
         settings.topic_list,
@@ -112,6 +168,8 @@ def draft_week(session: Session, config: Config, workspace: Workspace, day: date
         week_start=monday,
         title=format_title(config.title_template, config.name or workspace.name, monday),
         max_chars=config.draft.max_chars,
+        merged=merged_uncited(session, config, messages, start, end) if use_github else (),
+        notes=missing_details(messages) if use_github else (),
     )
     edited = {s.topic for s in existing.sections if s.revisions} if existing else set()
     return save_draft(
@@ -124,6 +182,7 @@ def draft_week(session: Session, config: Config, workspace: Workspace, day: date
         sections=draft.sections,
         links={m.id: m.permalink for m in messages if m.permalink},
         keep_topics=edited,
+        notes=draft.notes,
     )
 
 
@@ -138,4 +197,5 @@ def as_summary(draft: StoredDraft, workspace_name: str) -> Draft:
             Section(s.topic, s.title, s.markdown, list(s.prs), list(s.people), list(s.sources))
             for s in draft.sections
         ],
+        notes=list(draft.notes),
     )

@@ -17,6 +17,9 @@ class Environment(BaseSettings):
     slack_api_url: str = "https://slack.com/api/"  # GovSlack, proxies, end-to-end tests
     port: int = 3000  # where the HTTP Events API listens (POST /slack/events)
 
+    github_token: str | None = None  # optional: raises GitHub's rate limit
+    github_api_url: str = "https://api.github.com"  # GitHub Enterprise Server: https://HOST/api/v3
+
     discord_token: str | None = None  # the bot token: enables Discord
     discord_api_url: str | None = None  # REST base, e.g. a REST proxy (default: discord.com)
     discord_gateway_url: str | None = None  # gateway websocket (default: Discord's)

@@ -8,6 +8,7 @@ everything keeps working after a restart. Nothing is published without an editor
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
@@ -16,6 +17,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.chunking import chunk
 from bot.config import Config
 from bot.drafting import DraftingError, draft_week
+from bot.github.client import GitHubClient
+from bot.github.sync import refresh_week
 from bot.port import Button, Caller, ChatPort, Posted, Reply
 from bot.settings import WorkspaceSettings, workspace_settings
 from storage.drafts import (
@@ -28,6 +31,8 @@ from storage.drafts import (
 )
 from storage.models import Draft, DraftSection, Workspace
 from summarizer.text import defuse_pings
+
+log = logging.getLogger(__name__)
 
 EDITABLE = ("drafted", "in_review")
 MAX_LINKS_SHOWN = 10
@@ -46,11 +51,13 @@ class ReviewWorkflow:
         config: Config,
         port: ChatPort,
         clock: Callable[[], datetime] = utcnow,
+        github: Callable[[], GitHubClient] | None = None,
     ) -> None:
         self.sessions = sessions
         self.config = config
         self.port = port
         self.clock = clock
+        self.github = github  # makes a GitHub client, when PR details are looked up
 
     # --- drafting -----------------------------------------------------------------------------
 
@@ -58,6 +65,7 @@ class ReviewWorkflow:
         """Draft the week holding `day` (once: a week already drafted is left alone) and post
         it for review. Safe to run from two processes at once: one draft results."""
         monday = day - timedelta(days=day.weekday())
+        await self.refresh_github(workspace_id, monday)
         try:
             draft_id = await asyncio.to_thread(self._create_draft, workspace_id, monday)
         except DraftingError as error:
@@ -73,6 +81,18 @@ class ReviewWorkflow:
                 return None
             workspace = session.get(Workspace, workspace_id)
             return draft_week(session, self.config, workspace, monday).id
+
+    async def refresh_github(self, workspace_id: int, monday: date) -> None:
+        """Update the cached PR details for the week; what GitHub cannot answer stays missing
+        (the draft notes it) and never delays the draft beyond the client's timeouts."""
+        if not self.config.github.enabled or self.github is None:
+            return
+        async with self.github() as client:
+            report = await refresh_week(
+                self.sessions, self.config, client, workspace_id, monday, self.clock()
+            )
+        for (repo, number), problem in report.unavailable.items():
+            log.warning("GitHub: %s#%s: %s", repo, number, problem)
 
     async def post_for_review(self, draft_id: int) -> Reply:
         """Post the draft's header in the review channel and one thread message per section.
@@ -189,6 +209,10 @@ class ReviewWorkflow:
 
     async def regenerate(self, caller: Caller, draft_id: int) -> Reply:
         """Draft the week again with late messages, keeping every section an editor touched."""
+        with self.sessions() as session:
+            draft = get_draft_by_id(session, draft_id)
+            if draft is not None:
+                await self.refresh_github(draft.workspace_id, draft.week_start)
         with self.sessions.begin() as session:
             draft, refusal = open_draft(session, self.config, draft_id, caller, "regenerate")
             if refusal:
@@ -323,6 +347,7 @@ class ReviewWorkflow:
                 "Approve. Regenerate drafts the week again with late messages and keeps "
                 "edited sections."
             )
+        lines += [f"Note: {note}" for note in draft.notes]
         flagged = sum(1 for s in draft.sections if s.flags)
         if flagged:
             lines.append(f"{flagged} section(s) need a look: see their notes in the thread.")

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.config import Config
 from bot.core import Core
 from bot.env import Environment
+from bot.github.client import GitHubClient
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,11 @@ async def serve(sessions: sessionmaker[Session], config: Config, env: Environmen
             await stop()
 
 
+def github_for(env: Environment) -> Callable[[], GitHubClient]:
+    """Makes the GitHub client drafting uses (when `[github] enabled` in the config)."""
+    return lambda: GitHubClient(base_url=env.github_api_url, token=env.github_token)
+
+
 async def _start_slack(
     sessions: sessionmaker[Session], config: Config, env: Environment
 ) -> tuple[Core, Callable[[], Awaitable[None]]]:
@@ -59,7 +65,7 @@ async def _start_slack(
     from bot.slack.run import slack_client, start_slack
 
     client = slack_client(env)
-    core = Core(sessions, config, SlackPort(client), platform="slack")
+    core = Core(sessions, config, SlackPort(client), platform="slack", github=github_for(env))
     bot = SlackBot(core, client, env.slack_signing_secret)
     stop = await start_slack(bot, env)
     await bot.catch_up()
@@ -75,7 +81,7 @@ async def _start_discord(
 
     point_at(env.discord_api_url, env.discord_gateway_url)
     port = DiscordPort()
-    core = Core(sessions, config, port, platform="discord")
+    core = Core(sessions, config, port, platform="discord", github=github_for(env))
     client = SummaryClient(core, port)
     task = await start_discord(client, env.discord_token)
 

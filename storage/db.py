@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_DATABASE_URL = "sqlite:///summarybot.db"
@@ -32,6 +34,16 @@ def _configure_sqlite(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-AP
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def dialect_insert(session: Session, target: Any) -> Any:
+    """An INSERT that knows ON CONFLICT, in the session's SQL dialect."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        return postgresql.insert(target)
+    if dialect == "sqlite":
+        return sqlite.insert(target)
+    raise NotImplementedError(f"upserts are written for SQLite and PostgreSQL, not {dialect}")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -7,9 +7,9 @@ from datetime import date, datetime
 from typing import Protocol
 
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from storage.db import dialect_insert
 from storage.models import Delivery, Draft, DraftSection, SectionRevision
 
 
@@ -36,10 +36,8 @@ def claim_draft(
 ) -> int | None:
     """Create the week's (empty) draft and return its id, or None when the week already has
     one. Atomic in the database, so of two processes claiming the same week, one wins."""
-    dialect = session.get_bind().dialect.name
-    insert = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[dialect]
     stmt = (
-        insert(Draft.__table__)
+        dialect_insert(session, Draft.__table__)
         .values(
             workspace_id=workspace_id,
             week_start=week_start,
@@ -81,6 +79,7 @@ def save_draft(
     sections: Sequence[SectionLike],
     links: dict[str, str] | None = None,
     keep_topics: Collection[str] = (),
+    notes: Sequence[str] = (),
 ) -> Draft:
     """Store the week's draft. An existing draft of the week keeps its sections whose topic is
     in `keep_topics` (those an editor touched); its other sections are replaced by
@@ -93,6 +92,7 @@ def save_draft(
     draft.title = title
     draft.summarizer = summarizer
     draft.created_at = created_at
+    draft.notes = list(notes)
     kept = {s.topic: s for s in draft.sections if s.topic in keep_topics}
     for section in list(draft.sections):
         if section.topic not in kept:

@@ -24,9 +24,9 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
+from storage.db import dialect_insert
 from storage.models import Channel, Message, Person, PRRefRow, Workspace
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
@@ -65,19 +65,9 @@ class MessageToStore:
     refs: Sequence[RefLike] = field(default_factory=tuple)
 
 
-def _insert(session: Session, target: Any) -> Any:
-    """An INSERT that knows ON CONFLICT, in the session's SQL dialect."""
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        return postgresql.insert(target)
-    if dialect == "sqlite":
-        return sqlite.insert(target)
-    raise NotImplementedError(f"upserts are written for SQLite and PostgreSQL, not {dialect}")
-
-
 def upsert_workspace(session: Session, record: WorkspaceRecord) -> int:
     """The id of the workspace, stored or renamed as needed."""
-    stmt: Insert = _insert(session, Workspace).values(
+    stmt: Insert = dialect_insert(session, Workspace).values(
         platform=record.platform, platform_id=record.platform_id, name=record.name
     )
     stmt = stmt.on_conflict_do_update(
@@ -93,7 +83,7 @@ def upsert_channel(session: Session, workspace_id: int, record: ChannelRecord) -
         parent_id = _ensure_channel(
             session, workspace_id, record.parent_platform_id, record.parent_name
         )
-    stmt = _insert(session, Channel).values(
+    stmt = dialect_insert(session, Channel).values(
         workspace_id=workspace_id,
         platform_id=record.platform_id,
         name=record.name,
@@ -140,7 +130,7 @@ def upsert_people(
     if not rows:
         return {}
     table = Person.__table__
-    stmt = _insert(session, table)
+    stmt = dialect_insert(session, table)
     stmt = stmt.on_conflict_do_update(
         index_elements=["workspace_id", "platform_id"],
         set_={"display_name": stmt.excluded.display_name, "is_bot": stmt.excluded.is_bot},
@@ -170,7 +160,7 @@ def upsert_messages(
 def _message_upsert(session: Session) -> Insert:
     """INSERT ... ON CONFLICT for messages, returning the rows it inserted or replaced."""
     c = Message.__table__.c
-    stmt = _insert(session, Message.__table__)
+    stmt = dialect_insert(session, Message.__table__)
     new = stmt.excluded
     changed = or_(
         c.text.is_distinct_from(new.text),

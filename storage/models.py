@@ -173,6 +173,8 @@ class Draft(Base):
     approved_at: Mapped[datetime | None]
     published_at: Mapped[datetime | None]
     published_markdown: Mapped[str | None] = mapped_column(Text)
+    # For the editor, e.g. which cited PRs GitHub told nothing about.
+    notes: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
 
     sections: Mapped[list[DraftSection]] = relationship(
         back_populates="draft",
@@ -275,3 +277,27 @@ class SettingChange(Base):
     actor_id: Mapped[str] = mapped_column(String(64))
     actor_name: Mapped[str] = mapped_column(String(200))
     changed_at: Mapped[datetime]
+
+
+class GitHubItemRow(Base):
+    """What GitHub said about a referenced PR or issue, cached so an unchanged item costs
+    nothing (its ETag makes the next request conditional) and a 404 is not asked again
+    every run. `kind` is "pr", "issue" or "missing" (GitHub answered 404)."""
+
+    __tablename__ = "github_items"
+    __table_args__ = (UniqueConstraint("repo", "number"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    repo: Mapped[str] = mapped_column(String(200))  # as referenced, e.g. "marin-community/marin"
+    number: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(16))
+    canonical_repo: Mapped[str | None] = mapped_column(String(200))  # after a rename
+    title: Mapped[str | None] = mapped_column(String(500))
+    state: Mapped[str | None] = mapped_column(String(16))
+    merged_at: Mapped[datetime | None]
+    author: Mapped[str | None] = mapped_column(String(100))
+    labels: Mapped[list[str]] = mapped_column(JSON, default=list)
+    paths: Mapped[list[str] | None] = mapped_column(JSON)  # None: not fetched
+    url: Mapped[str | None] = mapped_column(String(500))
+    etag: Mapped[str | None] = mapped_column(String(200))
+    fetched_at: Mapped[datetime]

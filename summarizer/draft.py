@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
-from summarizer.extractive import draft_sections
-from summarizer.grouping import group_by_topic
-from summarizer.types import Draft, SourceMessage, Topic
+from summarizer.extractive import add_merged, draft_sections
+from summarizer.grouping import group_by_topic, place_merged
+from summarizer.types import Draft, PRMention, SourceMessage, Topic
 
 
 def ordinal(day: int) -> str:
@@ -34,13 +34,20 @@ def make_draft(
     week_start: date,
     title: str,
     max_chars: int,
+    merged: Sequence[PRMention] = (),
+    notes: Sequence[str] = (),
 ) -> Draft:
-    """The extractive draft of one week's `messages` (already limited to that week)."""
+    """The extractive draft of one week's `messages` (already limited to that week), with
+    `merged`: PRs merged that week that chat never cited, and `notes` for the editor."""
     grouped = group_by_topic(messages, topics)
+    sections = draft_sections(grouped, topics, max_chars)
+    if merged:
+        sections = add_merged(sections, place_merged(merged, topics), topics)
     return Draft(
         workspace=workspace,
         week_start=week_start,
         week_end=week_start + timedelta(days=7),
         title=title,
-        sections=draft_sections(grouped, topics, max_chars),
+        sections=sections,
+        notes=list(notes),
     )

@@ -226,15 +226,23 @@ def _render_bullet(
         if mention.raw in text or mention.ref in text:
             cited.setdefault(mention.ref)
         elif len(missing) < MAX_ALSO_PRS:
-            missing.append(_link(mention.ref, mention.url))
+            missing.append(_link(mention))
             cited.setdefault(mention.ref)
     if missing:
         text += f" (also {', '.join(missing)})"
     return "- " + defuse_pings(text)
 
 
-def _link(label: str, url: str | None) -> str:
-    return f"[{label}]({url})" if url else label
+def _link(mention: PRMention) -> str:
+    """`[#12](url "Title, by login")`: the PR's meaning on the link when GitHub gave it."""
+    return f"[{mention.ref}]({mention.url}{_title(mention)})" if mention.url else mention.ref
+
+
+def _title(mention: PRMention) -> str:
+    if not mention.title:
+        return ""
+    text = mention.title + (f", by {mention.author}" if mention.author else "")
+    return ' "' + text.replace('"', "'") + '"'
 
 
 def _link_prs(text: str, mentions: Sequence[PRMention]) -> str:
@@ -243,8 +251,9 @@ def _link_prs(text: str, mentions: Sequence[PRMention]) -> str:
         if mention.url is None:
             continue
         label = mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
+        link = f"[{label}]({mention.url}{_title(mention)})"
         pattern = re.compile(r"(?<![\w\[/])" + re.escape(mention.raw) + r"(?![\w\]])")
-        text = pattern.sub(lambda _m, lab=label, u=mention.url: f"[{lab}]({u})", text, count=1)
+        text = pattern.sub(lambda _m, link=link: link, text, count=1)
     return text
 
 
@@ -271,3 +280,31 @@ def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
         people=list(people),
         sources=sources,
     )
+
+
+def add_merged(
+    sections: Sequence[Section], placed: Mapping[str, Sequence[PRMention]], topics: Sequence[Topic]
+) -> list[Section]:
+    """Sections with an "Also merged" line for PRs merged this week that chat never cited,
+    under the topic their labels or paths point to (a topic without a section gets one)."""
+    by_topic = {s.topic: s for s in sections}
+    result = []
+    for topic in topics:
+        prs = placed.get(topic.id, ())
+        section = by_topic.get(topic.id)
+        if prs:
+            line = "- Also merged: " + "; ".join(
+                f"{_link(p)} {p.title}" + (f" ({p.author})" if p.author else "") for p in prs
+            )
+            base = section or Section(topic=topic.id, title=topic.title, markdown="")
+            section = Section(
+                topic=base.topic,
+                title=base.title,
+                markdown="\n".join(filter(None, [base.markdown, defuse_pings(line)])),
+                prs=[*base.prs, *(p.ref for p in prs if p.ref not in base.prs)],
+                people=list(base.people),
+                sources=list(base.sources),
+            )
+        if section is not None:
+            result.append(section)
+    return result

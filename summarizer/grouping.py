@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from fnmatch import fnmatch
 
 from summarizer.conversations import conversations
 from summarizer.noise import is_noise
-from summarizer.types import SourceMessage, Topic
+from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
+PR_WEIGHT = 2.0  # a cited PR's label or touched path points to a topic
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
 PR_CONTEXT_WEIGHT = 0.5
 INTRODUCTIONS = "introductions"
@@ -40,6 +42,8 @@ class TopicScorer:
     def __init__(self, topics: Sequence[Topic]) -> None:
         self.topics = list(topics)
         self.channels = [frozenset(t.channels) for t in self.topics]
+        self.labels = [frozenset(label.lower() for label in t.labels) for t in self.topics]
+        self.paths = [t.paths for t in self.topics]
         keyword_groups, pattern_groups = [], []
         for index, topic in enumerate(self.topics):
             if topic.keywords:
@@ -68,10 +72,31 @@ class TopicScorer:
         if self.patterns is not None:
             for match in self.patterns.finditer(message.text):
                 hits[int(match.lastgroup[1:])] += 1
-        return [
+        scores = [
             (CHANNEL_WEIGHT if message.channel in channels else 0.0) + min(count, KEYWORD_CAP)
             for channels, count in zip(self.channels, hits, strict=True)
         ]
+        for mention in message.prs:
+            for index, score in enumerate(self.pr_scores(mention)):
+                scores[index] += score
+        return scores
+
+    def pr_scores(self, mention: PRMention) -> list[float]:
+        """The evidence a PR's GitHub labels and touched paths give each topic."""
+        labels = {label.lower() for label in mention.labels}
+        return [
+            PR_WEIGHT * (bool(labels & wanted) + _touches(mention.paths, globs))
+            for wanted, globs in zip(self.labels, self.paths, strict=True)
+        ]
+
+
+def _touches(paths: Sequence[str], globs: Sequence[str]) -> bool:
+    """Whether a touched path falls under a glob ("lib/iris/**" matches "lib/iris")."""
+    return any(
+        fnmatch(path, pattern) or fnmatch(path + "/", pattern) or fnmatch(path + "/x", pattern)
+        for path in paths
+        for pattern in globs
+    )
 
 
 def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] = ()) -> bool:
@@ -148,3 +173,18 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
         best = max(range(n_topics), key=lambda t: (scores[t], -t))
         decided[root] = scorer.topics[best].id if scores[best] > 0 else catch_all
     return [decided[root_of[i]] for i in range(len(messages))]
+
+
+def place_merged(
+    merged: Sequence[PRMention], topics: Sequence[Topic]
+) -> dict[str, list[PRMention]]:
+    """Merged PRs nobody cited, under the topic their labels or paths point to; the rest
+    under the catch-all topic (the last)."""
+    scorer = TopicScorer(topics)
+    placed: dict[str, list[PRMention]] = {}
+    for mention in merged:
+        scores = scorer.pr_scores(mention)
+        best = max(range(len(topics)), key=lambda t: (scores[t], -t))
+        topic = topics[best].id if scores[best] > 0 else topics[-1].id
+        placed.setdefault(topic, []).append(mention)
+    return placed

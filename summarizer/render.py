@@ -16,6 +16,7 @@ def to_markdown(draft: Draft) -> str:
         parts.append(f"## {section.title}\n\n{section.markdown}")
     if not draft.sections:
         parts.append(QUIET_WEEK)
+    parts += [f"> Note for the editor: {note}" for note in draft.notes]
     return "\n\n".join(parts) + "\n"
 
 

@@ -8,11 +8,16 @@ from datetime import date, datetime
 
 @dataclass(frozen=True, slots=True)
 class PRMention:
-    """A PR reference as written in a message (`raw`) and in canonical form (`ref`)."""
+    """A PR reference as written in a message (`raw`) and in canonical form (`ref`), with
+    what GitHub says about it when that is known."""
 
     raw: str
     ref: str  # "owner/repo#N" when the repo is known, else "#N"
     url: str | None = None  # GitHub link when the repo is known
+    title: str | None = None
+    author: str | None = None  # GitHub login
+    labels: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()  # top path levels touched, e.g. "lib/iris"
 
 
 @dataclass(slots=True)  # not frozen: a frozen __init__ is slow, and a week has 100k of these
@@ -47,6 +52,8 @@ class Topic:
     channels: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     patterns: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()  # GitHub labels of the PRs a message cites
+    paths: tuple[str, ...] = ()  # globs over the paths those PRs touch, e.g. "lib/iris/**"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,3 +77,4 @@ class Draft:
     week_end: date  # the Monday the week ends on (exclusive)
     title: str
     sections: list[Section] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # for the editor, e.g. missing PR details

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-_LINK_RE = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
+# Markdown links, with or without a title: [#12](https://... "Title, by login")
+_LINK_RE = re.compile(
+    r"\[([^\]\n]+)\]\((https?://[^)\s]+)(?: &quot;[^\n]*?&quot;| \"[^\"\n]*\")?\)"
+)
 _BOLD_RE = re.compile(r"\*\*(.+?)\*\*")
 _HEADING_RE = re.compile(r"^#{1,6}\s+(.+)$", re.MULTILINE)
 
