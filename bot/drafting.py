@@ -58,10 +58,10 @@ def load_week(
         (row, normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos))
         for row in refs
     ]
-    github = cached_items(session, (_key(ref) for _, ref in normalised if _key(ref)))
+    github = cached_items(session, (pr_key(ref) for _, ref in normalised if pr_key(ref)))
     mentions: dict[int, list[PRMention]] = defaultdict(list)
     for row, ref in normalised:
-        mentions[row.message_id].append(_mention(row.raw, ref, github.get(_key(ref))))
+        mentions[row.message_id].append(_mention(row.raw, ref, github.get(pr_key(ref))))
     unnamed = _unnamer(forgotten_names(session, workspace.id))
     return [
         SourceMessage(
@@ -86,7 +86,8 @@ def load_week(
 LOCKED = ("approved", "published")
 
 
-def _key(ref: str) -> tuple[str, int] | None:
+def pr_key(ref: str) -> tuple[str, int] | None:
+    """("owner/repo", N) for a normalised ref whose repository is known, else None."""
     repo, _, number = ref.rpartition("#")
     return (repo, int(number)) if "/" in repo else None
 

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
+from bot.drafting import load_week, pr_key
 from bot.github.client import Fetched, GitHubClient, GitHubItem
 from bot.settings import workspace_settings
 from bot.weeks import week_bounds
 from storage.github import Key, cached_items, mark_fresh, save_item, save_paths
 from storage.messages import refs_between
+from storage.models import Workspace
+from summarizer.grouping import TopicScorer
 from summarizer.prrefs import PRRef, normalise
 
 
@@ -38,9 +41,8 @@ def week_keys(session: Session, config: Config, workspace_id: int, day: date) ->
     keys = set()
     for row in refs_between(session, workspace_id, start, end):
         ref = normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos)
-        repo, _, number = ref.rpartition("#")
-        if "/" in repo:
-            keys.add((repo, int(number)))
+        if key := pr_key(ref):
+            keys.add(key)
     return keys
 
 
@@ -59,7 +61,8 @@ async def refresh_week(
         keys = week_keys(session, config, workspace_id, day)
         settings = workspace_settings(session, config, workspace_id)
         start, end = week_bounds(day, settings.timezone)
-        wants_paths = any(t.paths for t in settings.topics)
+        uses_paths = any(t.paths for t in settings.topics)
+        vague = vague_keys(session, config, workspace_id, day) if uses_paths else set()
     report = RefreshReport()
     await refresh_items(sessions, client, keys, now, config.github.not_found_days, report)
     for repo in config.github.repos:
@@ -70,10 +73,26 @@ async def refresh_week(
         with sessions.begin() as session:
             for item in merged:
                 save_item(session, repo, item.number, now, **_columns(item, None))
-                keys.add((repo, item.number))
-    if wants_paths:
-        await refresh_paths(sessions, client, keys)
+                if uses_paths:
+                    vague.add((repo, item.number))  # nothing in chat places these
+    if vague:
+        await refresh_paths(sessions, client, vague)
     return report
+
+
+def vague_keys(session: Session, config: Config, workspace_id: int, day: date) -> set[Key]:
+    """PRs cited only by messages whose channel and words point to no topic: the ones whose
+    touched paths are worth a request (the others cost one request each, no more)."""
+    settings = workspace_settings(session, config, workspace_id)
+    workspace = session.get(Workspace, workspace_id)
+    scorer = TopicScorer(settings.topic_list)
+    vague: set[Key] = set()
+    placed: set[Key] = set()
+    for message in load_week(session, config, settings, workspace, day):
+        keys = {k for p in message.prs if (k := pr_key(p.ref))}
+        own = scorer.scores(replace(message, prs=()))
+        (placed if max(own) > 0 else vague).update(keys)
+    return vague - placed
 
 
 async def refresh_items(
