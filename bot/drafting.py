@@ -58,7 +58,11 @@ def load_week(
         (row, normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos))
         for row in refs
     ]
-    github = cached_items(session, (pr_key(ref) for _, ref in normalised if pr_key(ref)))
+    github = (
+        cached_items(session, (pr_key(ref) for _, ref in normalised if pr_key(ref)))
+        if config.github.enabled
+        else {}
+    )
     mentions: dict[int, list[PRMention]] = defaultdict(list)
     for row, ref in normalised:
         mentions[row.message_id].append(_mention(row.raw, ref, github.get(pr_key(ref))))

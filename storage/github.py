@@ -13,17 +13,18 @@ from storage.db import dialect_insert
 from storage.models import GitHubItemRow
 
 Key = tuple[str, int]  # (repo as referenced, number)
+CHUNK = 500
 
 
 def cached_items(session: Session, keys: Iterable[Key]) -> dict[Key, GitHubItemRow]:
     """The cached rows for these (repo, number) pairs; pairs never fetched are absent."""
     wanted = list(set(keys))
-    if not wanted:
-        return {}
-    rows = session.scalars(
-        select(GitHubItemRow).where(tuple_(GitHubItemRow.repo, GitHubItemRow.number).in_(wanted))
-    )
-    return {(r.repo, r.number): r for r in rows}
+    pair = tuple_(GitHubItemRow.repo, GitHubItemRow.number)
+    found: dict[Key, GitHubItemRow] = {}
+    for start in range(0, len(wanted), CHUNK):  # within SQLite's bound-parameter limit
+        rows = session.scalars(select(GitHubItemRow).where(pair.in_(wanted[start : start + CHUNK])))
+        found.update(((r.repo, r.number), r) for r in rows)
+    return found
 
 
 def merged_between(
