@@ -46,6 +46,11 @@ app = typer.Typer(
 err = Console(stderr=True, soft_wrap=True)  # error lines name paths: never break them
 
 
+class Summarizer(StrEnum):
+    extractive = "extractive"
+    llm = "llm"
+
+
 class OutputFormat(StrEnum):
     markdown = "markdown"
     json = "json"
@@ -183,6 +188,10 @@ def draft_command(
     workspace: Annotated[
         str | None, typer.Option(help="Workspace name or id, when several are stored.")
     ] = None,
+    summarizer: Annotated[
+        Summarizer | None,
+        typer.Option(help="Which drafter writes the sections (default: the workspace's)."),
+    ] = None,
 ) -> None:
     """Draft the summary of a week and store the draft."""
     day = _parse_day(week)
@@ -190,13 +199,33 @@ def draft_command(
     try:
         with ctx.obj.sessions.begin() as session:
             found = resolve_workspace(session, workspace)
+            chosen = summarizer or workspace_settings(session, config, found.id).summarizer
         if config.github.enabled:
             _refresh_github(ctx.obj.sessions, config, found.id, day)
-        with ctx.obj.sessions.begin() as session:
-            draft = as_summary(draft_week(session, config, found, day), found.name)
+        if chosen == Summarizer.llm:
+            stored = _draft_with_llm(ctx.obj.sessions, config, found.id, day)
+        else:
+            with ctx.obj.sessions.begin() as session:
+                stored = draft_week(session, config, found, day)
+        draft = as_summary(stored, found.name)
     except DraftingError as error:
         fail(str(error))
     _emit(draft, fmt, output)
+
+
+def _draft_with_llm(
+    sessions: sessionmaker[Session], config: Config, workspace_id: int, day: date
+) -> StoredDraft:
+    import asyncio
+
+    from bot.env import Environment
+    from bot.llm.week import LLMNotConfigured, draft_week_llm, llm_client_for
+
+    try:
+        make_client = llm_client_for(config, Environment())
+    except LLMNotConfigured as error:
+        fail(str(error))
+    return asyncio.run(draft_week_llm(sessions, config, workspace_id, day, make_client))
 
 
 def _refresh_github(
@@ -231,6 +260,9 @@ def _emit(draft: Draft, fmt: OutputFormat, output: Path | None) -> None:
         text = json.dumps(to_json(draft), indent=2, ensure_ascii=False) + "\n"
         for note in draft.notes:  # the JSON contract has no place for them
             err.print(f"[yellow]note:[/] {note}", highlight=False)
+        for section in draft.sections:
+            for warning in section.warnings:
+                err.print(f"[yellow]{section.title}:[/] {warning}", highlight=False)
     else:
         text = to_markdown(draft)
     _write(text, output)

@@ -19,6 +19,7 @@ from bot.admin import handle_admin, is_admin_command
 from bot.config import Config
 from bot.github.client import GitHubClient
 from bot.ingest import store_batch
+from bot.llm.week import MakeClient
 from bot.port import (
     ButtonPress,
     Caller,
@@ -62,12 +63,13 @@ class Core:
         clock: Callable[[], datetime] = utcnow,
         platform: str | None = None,
         github: Callable[[], GitHubClient] | None = None,
+        llm: MakeClient | None = None,
     ) -> None:
         self.sessions = sessions
         self.platform = platform  # the platform whose workspaces this core serves
         self.config = config
         self.clock = clock
-        self.review = ReviewWorkflow(sessions, config, port, clock, github)
+        self.review = ReviewWorkflow(sessions, config, port, clock, github, llm)
         self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
         # Set by a platform adapter: fetches a channel's history since the last stored message.
         self.backfill: Callable[[WorkspaceRecord, str], Awaitable[None]] | None = None

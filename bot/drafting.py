@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.orm import Session
@@ -21,8 +22,6 @@ from storage.privacy import forgotten_names
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise
 from summarizer.types import Draft, PRMention, Section, SourceMessage
-
-EXTRACTIVE = "extractive"
 
 
 class DraftingError(Exception):
@@ -152,9 +151,19 @@ def _unnamer(names: set[str]) -> Callable[[str], str]:
     return lambda text: pattern.sub("a member", text)
 
 
-def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> StoredDraft:
-    """Draft the week holding `day` and store it. Drafting a week again replaces its sections
-    but keeps those an editor has edited; an approved or published week is not redrafted."""
+@dataclass(slots=True)
+class WeekDraft:
+    """A week drafted but not stored yet: the draft and the messages it came from."""
+
+    workspace: Workspace
+    settings: WorkspaceSettings
+    draft: Draft
+    messages: list[SourceMessage]
+
+
+def compose_week(session: Session, config: Config, workspace: Workspace, day: date) -> WeekDraft:
+    """The extractive draft of the week holding `day`; an approved or published week is not
+    drafted again."""
     monday = week_start(day)
     existing = get_draft(session, workspace.id, monday)
     if existing is not None and existing.status in LOCKED:
@@ -176,19 +185,33 @@ def draft_week(session: Session, config: Config, workspace: Workspace, day: date
         merged=merged_uncited(session, config, messages, start, end) if use_github else (),
         notes=missing_details(messages) if use_github else (),
     )
+    return WeekDraft(workspace, settings, draft, messages)
+
+
+def store_week(session: Session, week: WeekDraft) -> StoredDraft:
+    """Store a composed week. Drafting a week again replaces its sections but keeps those
+    an editor has edited."""
+    draft = week.draft
+    existing = get_draft(session, week.workspace.id, draft.week_start)
     edited = {s.topic for s in existing.sections if s.revisions} if existing else set()
+    drafters = {s.drafter for s in draft.sections}
     return save_draft(
         session,
-        workspace_id=workspace.id,
-        week_start=monday,
+        workspace_id=week.workspace.id,
+        week_start=draft.week_start,
         title=draft.title,
-        summarizer=EXTRACTIVE,
+        summarizer=drafters.pop() if len(drafters) == 1 else "mixed",
         created_at=datetime.now(UTC),
         sections=draft.sections,
-        links={m.id: m.permalink for m in messages if m.permalink},
+        links={m.id: m.permalink for m in week.messages if m.permalink},
         keep_topics=edited,
         notes=draft.notes,
     )
+
+
+def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> StoredDraft:
+    """Draft the week holding `day` with the extractive drafter and store it."""
+    return store_week(session, compose_week(session, config, workspace, day))
 
 
 def as_summary(draft: StoredDraft, workspace_name: str) -> Draft:
@@ -199,7 +222,16 @@ def as_summary(draft: StoredDraft, workspace_name: str) -> Draft:
         week_end=draft.week_start + timedelta(days=7),
         title=draft.title,
         sections=[
-            Section(s.topic, s.title, s.markdown, list(s.prs), list(s.people), list(s.sources))
+            Section(
+                s.topic,
+                s.title,
+                s.markdown,
+                list(s.prs),
+                list(s.people),
+                list(s.sources),
+                drafter=s.drafter,
+                warnings=list(s.warnings),
+            )
             for s in draft.sections
         ],
         notes=list(draft.notes),

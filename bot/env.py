@@ -20,6 +20,8 @@ class Environment(BaseSettings):
     github_token: str | None = None  # optional: raises GitHub's rate limit
     github_api_url: str = "https://api.github.com"  # GitHub Enterprise Server: https://HOST/api/v3
 
+    llm_api_key: str | None = None  # for the LLM drafter's endpoint, when it needs one
+
     discord_token: str | None = None  # the bot token: enables Discord
     discord_api_url: str | None = None  # REST base, e.g. a REST proxy (default: discord.com)
     discord_gateway_url: str | None = None  # gateway websocket (default: Discord's)

@@ -19,6 +19,7 @@ from bot.config import Config
 from bot.drafting import DraftingError, draft_week
 from bot.github.client import GitHubClient
 from bot.github.sync import refresh_week
+from bot.llm.week import MakeClient, draft_week_llm
 from bot.port import Button, Caller, ChatPort, Posted, Reply
 from bot.settings import WorkspaceSettings, workspace_settings
 from storage.drafts import (
@@ -52,12 +53,14 @@ class ReviewWorkflow:
         port: ChatPort,
         clock: Callable[[], datetime] = utcnow,
         github: Callable[[], GitHubClient] | None = None,
+        llm: MakeClient | None = None,
     ) -> None:
         self.sessions = sessions
         self.config = config
         self.port = port
         self.clock = clock
         self.github = github  # makes a GitHub client, when PR details are looked up
+        self.llm = llm  # makes an LLM client, for workspaces that draft with the LLM
 
     # --- drafting -----------------------------------------------------------------------------
 
@@ -72,7 +75,18 @@ class ReviewWorkflow:
             return Reply.refuse(str(error))
         if draft_id is None:
             return Reply(f"The week of {monday} is already drafted.")
+        await self._rewrite_with_llm(workspace_id, monday)
         return await self.post_for_review(draft_id)
+
+    async def _rewrite_with_llm(self, workspace_id: int, monday: date) -> None:
+        """When the workspace drafts with the LLM: rewrite the stored extractive draft (edited
+        sections are kept); the extractive text stays wherever the model falls short."""
+        if self.llm is None:
+            return
+        with self.sessions() as session:
+            if workspace_settings(session, self.config, workspace_id).summarizer != "llm":
+                return
+        await draft_week_llm(self.sessions, self.config, workspace_id, monday, self.llm)
 
     def _create_draft(self, workspace_id: int, monday: date) -> int | None:
         """Claim the week, then draft it; None if another run (or process) has it."""
@@ -364,9 +378,12 @@ class ReviewWorkflow:
         """The section as thread messages: its text, then links to its sources, chunked to
         the platform's limit; the buttons go on the last chunk."""
         edited = f", edited {len(section.revisions)}x" if section.revisions else ""
-        parts = [f"**{section.title}** (section {section.id}{edited})", section.markdown]
+        drafter = f", drafted by the {section.drafter} drafter"
+        parts = [f"**{section.title}** (section {section.id}{drafter}{edited})", section.markdown]
         if section.flags:
             parts.append("Needs a look: " + "; ".join(section.flags))
+        if section.warnings:
+            parts.append("Check: " + "; ".join(section.warnings))
         if section.links:
             shown = section.links[:MAX_LINKS_SHOWN]
             more = len(section.links) - len(shown)

@@ -13,6 +13,7 @@ from bot.config import Config
 from bot.core import Core
 from bot.env import Environment
 from bot.github.client import GitHubClient
+from bot.llm.week import LLMNotConfigured, MakeClient, llm_client_for
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,14 @@ async def serve(sessions: sessionmaker[Session], config: Config, env: Environmen
             await stop()
 
 
+def llm_for(config: Config, env: Environment) -> MakeClient | None:
+    """Makes the LLM drafter's client, when the config names a model."""
+    try:
+        return llm_client_for(config, env)
+    except LLMNotConfigured:
+        return None
+
+
 def github_for(env: Environment) -> Callable[[], GitHubClient]:
     """Makes the GitHub client drafting uses (when `[github] enabled` in the config)."""
     return lambda: GitHubClient(base_url=env.github_api_url, token=env.github_token)
@@ -65,7 +74,14 @@ async def _start_slack(
     from bot.slack.run import slack_client, start_slack
 
     client = slack_client(env)
-    core = Core(sessions, config, SlackPort(client), platform="slack", github=github_for(env))
+    core = Core(
+        sessions,
+        config,
+        SlackPort(client),
+        platform="slack",
+        github=github_for(env),
+        llm=llm_for(config, env),
+    )
     bot = SlackBot(core, client, env.slack_signing_secret)
     stop = await start_slack(bot, env)
     await bot.catch_up()
@@ -81,7 +97,9 @@ async def _start_discord(
 
     point_at(env.discord_api_url, env.discord_gateway_url)
     port = DiscordPort()
-    core = Core(sessions, config, port, platform="discord", github=github_for(env))
+    core = Core(
+        sessions, config, port, platform="discord", github=github_for(env), llm=llm_for(config, env)
+    )
     client = SummaryClient(core, port)
     task = await start_discord(client, env.discord_token)
 

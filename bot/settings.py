@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from apscheduler.triggers.cron import CronTrigger
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -66,6 +66,7 @@ class WorkspaceSettings(BaseModel):
     admins: list[str] = []
     default_repo: str = ""
     retention_days: int = Field(default=90, ge=1)
+    summarizer: Literal["extractive", "llm"] = "extractive"
 
     @field_validator("timezone")
     @classmethod

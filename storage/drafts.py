@@ -22,6 +22,8 @@ class SectionLike(Protocol):
     prs: list[str]
     people: list[str]
     sources: list[str]
+    drafter: str
+    warnings: list[str]
 
 
 def get_draft(session: Session, workspace_id: int, week_start: date) -> Draft | None:
@@ -119,6 +121,8 @@ def save_draft(
                 links=[links[m] for m in s.sources if links.get(m)],
                 review_message_ids=[],
                 flags=[],
+                drafter=s.drafter,
+                warnings=list(s.warnings),
             )
         )
     session.flush()

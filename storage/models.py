@@ -205,6 +205,11 @@ class DraftSection(Base):
     review_message_ids: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
     # Why an editor should look again, e.g. a source message was deleted.
     flags: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
+    drafter: Mapped[str] = mapped_column(
+        String(32), default="extractive", server_default="extractive"
+    )
+    # What the grounding check removed from a model's text, or why the model was not used.
+    warnings: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
 
     draft: Mapped[Draft] = relationship(back_populates="sections")
     revisions: Mapped[list[SectionRevision]] = relationship(

@@ -14,6 +14,7 @@ def to_markdown(draft: Draft) -> str:
     parts = [f"# {draft.title}"]
     for section in draft.sections:
         parts.append(f"## {section.title}\n\n{section.markdown}")
+        parts += [f"> Note for the editor ({section.drafter}): {w}" for w in section.warnings]
     if not draft.sections:
         parts.append(QUIET_WEEK)
     parts += [f"> Note for the editor: {note}" for note in draft.notes]

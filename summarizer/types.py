@@ -66,6 +66,8 @@ class Section:
     prs: list[str] = field(default_factory=list)
     people: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    drafter: str = "extractive"  # which drafter wrote it: "extractive" or "llm"
+    warnings: list[str] = field(default_factory=list)  # for the editor, e.g. removed claims
 
 
 @dataclass(frozen=True, slots=True)
