@@ -19,6 +19,7 @@ from bot.drafting import DraftingError, as_summary, resolve_workspace
 from bot.settings import workspace_settings
 from bot.weeks import week_start
 from storage.drafts import get_draft
+from storage.models import Draft as StoredDraft
 from storage.models import Person
 from summarizer.evaluate import evaluate, report
 from summarizer.render import to_markdown
@@ -73,9 +74,7 @@ def eval_command(
                 if stored is None:
                     _no_draft(monday, need_reference=draft_text is not None)
                 if draft_text is None:
-                    summary = as_summary(stored, found.name)
-                    # The editor's notes are not part of the summary (and list PRs).
-                    draft_text = to_markdown(replace(summary, notes=[]))
+                    draft_text = _summary_text(stored, found.name)
                 if reference_text is None:
                     if stored.published_markdown is None:
                         state = stored.status.replace("_", " ")
@@ -100,6 +99,14 @@ def eval_command(
         topics=topics,
     )
     sys.stdout.write(report(evaluation))
+
+
+def _summary_text(stored: StoredDraft, workspace_name: str) -> str:
+    """The draft as its editors left it, without the notes for them: those are not part of
+    the summary (and name PRs, people and figures, e.g. what a grounding check removed)."""
+    summary = as_summary(stored, workspace_name)
+    sections = [replace(section, warnings=[]) for section in summary.sections]
+    return to_markdown(replace(summary, sections=sections, notes=[]))
 
 
 def _people(session: Session, workspace_id: int) -> list[str]:

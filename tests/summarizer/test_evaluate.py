@@ -1,0 +1,326 @@
+"""Evaluating a draft against the summary its editors published."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from summarizer.evaluate import evaluate, report, split_paragraphs, split_sections
+from summarizer.prrefs import normalise, parse_pr_refs
+from summarizer.render import to_markdown
+from summarizer.types import Draft, Section
+
+EXAMPLE = (
+    Path(__file__).resolve().parents[3]
+    / "shared"
+    / "examples"
+    / "week-2026-08-10-published-summary.md"
+)
+REPO = "marin-community/marin"
+
+HERO = "The hero run reached 23.9% MFU with #9170, guarded by #9141. Ana Ruiz led it."
+IRIS = "Preemption now respects gang bands (#9140); median wait fell to 1.1 min. Bo Chen."
+DATA = "Dedup audit (#9128) found 98.7% precision over 600 pairs."
+
+
+def doc(title: str, **sections: str) -> str:
+    """A summary in the drafts' Markdown: "# title", then a "## " block per section."""
+    parts = [f"# {title}"] + [
+        f"## {name.replace('_', ' ')}\n\n{body}" for name, body in sections.items()
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+# --- splitting ---------------------------------------------------------------------------
+
+
+def test_split_sections_drops_the_title_and_keeps_the_preamble() -> None:
+    text = (
+        "# Week\n\nIntro line.\n\n## Hero run\n\nBody one.\n\n### Detail\n\nMore.\n\n"
+        "## Iris\n\nTwo.\n"
+    )
+    assert split_sections(text) == {
+        "": "Intro line.",
+        "Hero run": "Body one.\n\n### Detail\n\nMore.",
+        "Iris": "Two.",
+    }
+
+
+def test_split_sections_without_preamble_headings_in_code_and_repeated_titles() -> None:
+    text = "# Week\n\n## A\n\n```\n## not a heading\n```\n\n## A\n\nagain\n"
+    assert split_sections(text) == {"A": "```\n## not a heading\n```", "A (2)": "again"}
+    assert split_sections("") == {}
+    assert split_sections("# Only a title\n") == {}
+
+
+def test_split_paragraphs_drops_a_title_line_and_comments() -> None:
+    text = (
+        "<!-- a note -->\nMarin: Week of August 10th summary\n\n"
+        "First para.\nStill first.\n\n\nSecond.\n"
+    )
+    assert split_paragraphs(text) == {"¶1": "First para.\nStill first.", "¶2": "Second."}
+    # A first paragraph that reads as a sentence is kept.
+    assert split_paragraphs("Short first paragraph.\n\nSecond.") == {
+        "¶1": "Short first paragraph.",
+        "¶2": "Second.",
+    }
+
+
+# --- recall ------------------------------------------------------------------------------
+
+
+def test_a_draft_identical_to_the_reference_scores_full_marks() -> None:
+    text = doc("Week", Hero_run=HERO, Iris=IRIS, Data=DATA)
+    result = evaluate(text, text, people=["Ana Ruiz", "Bo Chen"], default_repo=REPO)
+    assert (result.pr_recall, result.people_recall, result.figure_recall) == (1.0, 1.0, 1.0)
+    assert result.placement == 1.0 and (result.placed, result.placeable) == (4, 4)
+    assert [(s.title, s.reference_title, s.change) for s in result.sections] == [
+        ("Hero run", "Hero run", 0.0),
+        ("Iris", "Iris", 0.0),
+        ("Data", "Data", 0.0),
+    ]
+    assert result.missing_prs == result.missing_people == result.extra_prs == []
+
+
+def test_partial_recall_is_the_exact_share_and_lists_what_is_missing() -> None:
+    reference = doc(
+        "Week",
+        Hero_run="Ana Ruiz took the run to 23.9% MFU (#1, #2). Bo Chen fixed #3.",
+        Data="Cy Diaz sped up the shuffle 3× with #4.",
+    )
+    draft = doc(
+        "Week",
+        Hero_run="Ana Ruiz: 23.9% MFU with #1 and #2, also #7.",
+        Data="Bo Chen fixed #3 and the shuffle got faster.",
+    )
+    result = evaluate(draft, reference, people=["Ana Ruiz", "Bo Chen", "Cy Diaz", "Di Ng"])
+    assert result.pr_recall == 3 / 4
+    assert result.missing_prs == ["#4"]
+    assert result.extra_prs == ["#7"]
+    assert result.people_recall == 2 / 3  # Di Ng is known but not in the reference
+    assert result.missing_people == ["Cy Diaz"]
+    assert result.figure_recall == 1 / 2
+    assert result.missing_figures == ["3×"]
+    assert (result.prs_found, result.prs_total, result.people_total) == (3, 4, 3)
+
+
+def test_prs_are_compared_after_normalising_with_the_default_repo_and_aliases() -> None:
+    reference = "# W\n\n## A\n\nLanded #12, MarinSkyRL#5 and openxla/xla#7.\n"
+    draft = (
+        "# W\n\n## A\n\nLanded [#12](https://github.com/marin-community/marin/pull/12), "
+        "https://github.com/marin-community/MarinSkyRL/pull/5 and `#99` in code.\n"
+    )
+    aliases = {"MarinSkyRL": "marin-community/MarinSkyRL"}
+    result = evaluate(draft, reference, default_repo=REPO, repo_aliases=aliases)
+    assert result.missing_prs == ["openxla/xla#7"]
+    assert result.extra_prs == []  # "#99" is inside code: not a citation
+    # Without a default repo, a bare "#12" still matches a link to some repo's PR 12.
+    assert evaluate(draft, reference).pr_recall == 2 / 3
+
+
+def test_people_are_whole_words_and_the_longest_known_name_wins() -> None:
+    reference = "# W\n\n## A\n\nWill Held and Tim O’Donnell shipped it; Williams reviewed.\n"
+    draft = "# W\n\n## A\n\nTim O'Donnell shipped it with Will.\n"
+    result = evaluate(draft, reference, people=["Will", "Will Held", "Tim O'Donnell"])
+    # "Will" alone is not in the reference: not in "Will Held", not in "Williams".
+    assert result.missing_people == ["Will Held"]
+    assert result.people_recall == 1 / 2
+
+
+def test_figures_must_appear_verbatim_not_inside_a_longer_number() -> None:
+    reference = "# W\n\n## A\n\nMFU went to 20% and throughput to 850 tokens/s.\n"
+    draft = "# W\n\n## A\n\nMFU went to 120% and throughput to 1,850 tokens/s.\n"
+    result = evaluate(draft, reference)
+    assert result.figure_recall == 0.0
+    assert result.missing_figures == ["20%", "850 tokens/s"]
+
+
+def test_editor_notes_and_the_quiet_week_placeholder_are_not_part_of_the_draft() -> None:
+    draft = Draft(
+        "ws",
+        date(2026, 11, 16),
+        date(2026, 11, 23),
+        "Week",
+        [
+            Section(
+                "hero-run",
+                "Hero run",
+                "Landed #1.",
+                drafter="llm",
+                warnings=["removed a sentence citing #3:\nAna Ruiz said 99% for #4"],
+            )
+        ],
+        notes=["GitHub details are missing for 1 PR(s): marin-community/marin#2."],
+    )
+    reference = "# Week\n\n## Hero run\n\nLanded #1 and #2.\n"
+    markdown = to_markdown(draft)
+    assert "> Note for the editor (llm): removed" in markdown
+    result = evaluate(markdown, reference, people=["Ana Ruiz"], default_repo=REPO)
+    assert result.missing_prs == [f"{REPO}#2"]
+    assert result.extra_prs == []  # not #3 or #4 from the notes
+    # "landed 1" against "landed 1 and 2": 2 matching words out of 2 + 4.
+    assert result.sections[0].change == pytest.approx(1 - 2 * 2 / 6)
+    quiet = Draft("ws", date(2026, 11, 16), date(2026, 11, 23), "Week")
+    result = evaluate(to_markdown(quiet), reference, default_repo=REPO)
+    assert result.sections == []
+    assert result.pr_recall == 0.0
+    assert result.unmatched_reference == ["Hero run"]
+    assert "The draft has no sections." in report(result)
+
+
+# --- sections ----------------------------------------------------------------------------
+
+
+def test_placement_counts_prs_the_draft_puts_under_the_wrong_section() -> None:
+    reference = doc("Week", Hero_run="Landed #1 and #2.", Iris="Shipped #3.")
+    right = doc("Week", Hero_run="Landed #1, then #2.", Iris="Shipped #3.")
+    wrong = doc("Week", Hero_run="Landed #1.", Iris="Shipped #3, and #2 too.")
+    assert evaluate(right, reference).placement == 1.0
+    result = evaluate(wrong, reference)
+    assert result.pr_recall == 1.0
+    assert result.placement == 2 / 3 and (result.placed, result.placeable) == (2, 3)
+
+
+def test_sections_match_by_title_case_insensitively_else_by_shared_prs() -> None:
+    reference = doc("Week", HERO_RUN=HERO, Scheduling=IRIS)
+    draft = doc("Week", Hero_run=HERO, Iris=IRIS, Misc="Lunch was great on Tuesday.")
+    result = evaluate(draft, reference, topics={"hero run": "hero-run", "Iris": "iris"})
+    assert [(s.topic, s.reference_title) for s in result.sections] == [
+        ("hero-run", "HERO RUN"),
+        ("iris", "Scheduling"),
+        ("misc", None),  # no topic given: an id made from the title
+    ]
+    assert result.sections[2].change == 1.0
+    assert result.placement == 1.0
+
+
+def test_change_is_zero_when_untouched_and_high_when_rewritten() -> None:
+    reference = doc(
+        "Week",
+        Hero_run=HERO,
+        Iris="Scheduling: the whole band logic was redone by the team after a long review "
+        "and now behaves predictably for everyone involved (#9140).",
+    )
+    draft = doc("Week", Hero_run=f"**{HERO}**", Iris=IRIS)  # bold markup is no change
+    hero, iris = evaluate(draft, reference).sections
+    assert hero.change == 0.0
+    assert iris.change > 0.8
+    slightly = doc("Week", Hero_run=HERO.replace("guarded", "protected"), Iris=IRIS)
+    assert 0 < evaluate(slightly, reference).sections[0].change < 0.1
+
+
+def test_a_prose_reference_is_split_into_paragraphs_and_matched_by_overlap() -> None:
+    reference = (
+        "Marin: Week of November 16th summary\n\n"
+        "Scheduling got better: gang bands are respected (#9140) and waits fell to 1.1 min.\n\n"
+        "On the hero run, MFU reached 23.9% with the grouped GEMM #9170; #9141 guards it.\n\n"
+        "The data team audited dedup precision over 600 pairs and found it high.\n"
+    )
+    draft = doc("Week", Hero_run=HERO, Iris=IRIS, Data=DATA)
+    result = evaluate(draft, reference, default_repo=REPO)
+    assert not result.reference_headed
+    assert [(s.topic, s.reference_title) for s in result.sections] == [
+        ("hero-run", "¶2"),
+        ("iris", "¶1"),
+        ("data", "¶3"),  # no shared PR: matched by shared words
+    ]
+    assert result.placement == 1.0 and result.placeable == 3
+    assert result.missing_prs == [] and result.extra_prs == [f"{REPO}#9128"]
+    text = report(result)
+    assert "Reference paragraph" in text and "¶2" in text
+
+
+# --- empty cases and the report ----------------------------------------------------------
+
+
+def test_an_empty_reference_has_nothing_to_recall() -> None:
+    draft = doc("Week", Hero_run=HERO)
+    for reference in ("", "# Week\n", "<!-- nothing yet -->\n"):
+        result = evaluate(draft, reference, people=["Ana Ruiz"])
+        assert result.reference_empty
+        assert (result.pr_recall, result.people_recall, result.figure_recall) == (1.0, 1.0, 1.0)
+        assert result.placement == 1.0 and result.placeable == 0
+        assert result.sections[0].reference_title is None
+        assert result.extra_prs == ["#9170", "#9141"]
+        assert "The reference is empty: there is nothing to recall" in report(result)
+
+
+def test_both_empty() -> None:
+    result = evaluate("", "")
+    assert result.sections == [] and result.pr_recall == 1.0
+    text = report(result)
+    assert "The draft has no sections." in text
+    assert "(the reference has no PR: nothing to recall)" in text
+
+
+def test_the_report_is_a_table_of_the_figures_sections_and_what_is_missing() -> None:
+    reference = doc(
+        "Week",
+        Hero_run="Ana Ruiz: 23.9% MFU (#1, #2). Bo Chen fixed #3.",
+        Data="Cy Diaz sped up the shuffle 3× with #4. " + " ".join(f"#{n}" for n in range(10, 30)),
+    )
+    draft = doc("Week", Hero_run="Ana Ruiz: 23.9% MFU with #1 and #2.", Iris="Bo Chen fixed #3.")
+    result = evaluate(draft, reference, people=["Ana Ruiz", "Bo Chen", "Cy Diaz"])
+    text = report(result)
+    lines = text.splitlines()
+    assert " ".join(lines[0].split()) == "PR recall 12.5% 3 of 24 reference PRs cited"
+    assert lines[1].startswith("People recall") and "66.7%" in lines[1]
+    assert lines[2].startswith("Figure recall") and "50.0%" in lines[2]
+    # The draft's Iris section shares #3 with the reference's Hero run, so it matches it.
+    assert lines[3].split()[:3] == ["Placement", "100.0%", "3"]
+    assert lines[5].split() == ["Section", "Reference", "section", "Change"]
+    assert lines[6].split() == ["hero-run", "Hero", "run", "30.0%"]
+    assert lines[7].split()[:3] == ["iris", "Hero", "run"]
+    assert "Missing PRs (21): #4, #10, #11" in text
+    assert ", #23, and 6 more\n" in text  # at most 15 listed
+    assert "Missing people (1): Cy Diaz" in text
+    assert "Missing figures (1): 3×" in text
+    assert "Reference sections no draft section matches: Data" in text
+
+
+# --- the real published example ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def example() -> str:
+    if not EXAMPLE.exists():
+        pytest.skip(f"{EXAMPLE} is not present (a fresh clone has no ../shared)")
+    return EXAMPLE.read_text(encoding="utf-8")
+
+
+PEOPLE = ["Matt Wittmann", "Rafal Wojdyla", "Will Held", "Benjamin Feuer", "Russell Power"]
+
+
+def test_the_example_against_itself_is_perfect(example: str) -> None:
+    paragraphs = split_paragraphs(example)
+    assert len(paragraphs) == 15
+    assert not any(p.startswith("Marin: Week of") for p in paragraphs.values())
+    result = evaluate(example, example, people=PEOPLE, default_repo=REPO)
+    assert (result.pr_recall, result.people_recall, result.figure_recall) == (1.0, 1.0, 1.0)
+    assert result.placement == 1.0
+    assert result.prs_total > 50 and result.people_total == len(PEOPLE)
+    assert [(s.topic, s.reference_title, s.change) for s in result.sections] == [
+        (key, key, 0.0) for key in paragraphs
+    ]
+
+
+def test_removing_a_paragraph_loses_exactly_its_prs(example: str) -> None:
+    paragraphs = split_paragraphs(example)
+    removed = next(k for k, p in paragraphs.items() if "cold-start" in p)
+    kept = "\n\n".join(p for k, p in paragraphs.items() if k != removed)
+    draft = "Marin: Week of August 10th summary\n\n" + kept
+
+    def refs(text: str) -> list[str]:
+        return [normalise(r, REPO) for r in parse_pr_refs(text)]
+
+    lost = [r for r in refs(paragraphs[removed]) if r not in refs(kept)]
+    assert lost == [f"{REPO}#8225", f"{REPO}#8171", f"{REPO}#8172"]
+    result = evaluate(draft, example, people=PEOPLE, default_repo=REPO)
+    assert result.missing_prs == lost
+    assert result.pr_recall == (result.prs_total - 3) / result.prs_total
+    assert result.extra_prs == []
+    assert result.unmatched_reference == [removed]
+    assert result.placement == 1.0
+    assert all(s.change == 0.0 and s.reference_title != removed for s in result.sections)
