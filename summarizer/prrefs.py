@@ -91,7 +91,8 @@ _SCAN = re.compile(
     # A bare URL; trailing sentence punctuation is not part of it.
     | (?P<url>(?<![\w.-])(?i:https?://|www\.|github\.com/){_URL_CHARS}*(?<![.,;:!?*]))
     # "PR 123", "PR #123", "PR#123", "pull request 123", "PRs #12 and #13".
-    | (?P<kw>{_START}(?i:pr|pull[ -]?request)(?P<kw_plural>(?i:s))?
+    # A digit right after the keyword makes a name ("PR1#1" is repo PR1's #1), not a keyword.
+    | (?P<kw>{_START}(?i:pr|pull[ -]?request)(?P<kw_plural>(?i:s))?(?!\d)
         {_SP}*:?{_SP}*(?P<kw_first>{_KW_ITEM})(?P<kw_rest>(?:{_LIST_SEP}{_KW_ITEM})*))
     # owner/repo#123
     | (?P<full>{_START}(?P<full_repo>{_OWNER}/{_REPO})\#(?P<full_num>{_NUM}){_END})

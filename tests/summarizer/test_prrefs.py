@@ -534,3 +534,9 @@ tokens = st.one_of(
 @given(st.lists(tokens, max_size=8).map(" ".join))
 def test_repeating_a_text_adds_nothing(text: str) -> None:
     assert parse_pr_refs(text + " " + text) == parse_pr_refs(text)
+
+
+def test_a_repo_name_that_starts_like_the_pr_keyword_is_a_short_ref() -> None:
+    # Found by Hypothesis: "PR1#1" once read as the keyword "PR" and a bare #1.
+    assert parse_pr_refs("PR1#1") == [PRRef("PR1", 1, "PR1#1")]
+    assert parse_pr_refs("PR 1") == [PRRef(None, 1, "PR 1")]
