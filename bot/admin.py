@@ -38,6 +38,7 @@ from bot.commands import (
     ReviewChannelSet,
     ScheduleSet,
     ScheduleShow,
+    SummarizerSet,
     TopicsAdd,
     TopicsList,
     TopicsRemove,
@@ -396,6 +397,13 @@ def _set_retention(request: _Request, command: RetentionSet) -> Reply:
     return Reply(f"Logged messages will be kept for {kept}.")
 
 
+def _set_summarizer(request: _Request, command: SummarizerSet) -> Reply:
+    if command.name == request.settings.summarizer:
+        return Reply(f"Nothing changed: the {command.name} drafter already writes the drafts.")
+    request.change("summarizer", command.name)
+    return Reply(f"The {command.name} drafter writes the drafts from now on.")
+
+
 # --- audit --------------------------------------------------------------------------------
 
 
@@ -476,5 +484,6 @@ _HANDLERS: dict[type, Callable[[_Request, Any], Reply]] = {
     ReviewChannelSet: _set_review_channel,
     RepoSet: _set_repo,
     RetentionSet: _set_retention,
+    SummarizerSet: _set_summarizer,
     Audit: _audit,
 }

@@ -158,6 +158,13 @@ class RetentionSet:
 
 
 @dataclass(frozen=True, slots=True)
+class SummarizerSet:
+    """`summarizer extractive|llm`: which drafter writes the weekly draft."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Draft:
     """`draft [YYYY-MM-DD]`: draft the week now (the week containing `day`, or the last one)."""
 
@@ -238,6 +245,7 @@ Command = (
     | AdminsRemove
     | RepoSet
     | RetentionSet
+    | SummarizerSet
     | Draft
     | Approve
     | Publish
@@ -281,6 +289,7 @@ USAGE_LINES: dict[str, tuple[str, str]] = {
     "admins": ("/summary admins [add|remove @person role:Name ...]", "who changes settings"),
     "repo": ("/summary repo owner/name", "the repository a bare #123 refers to"),
     "retention": ("/summary retention DAYS", "how long logged messages are kept"),
+    "summarizer": ("/summary summarizer extractive|llm", "which drafter writes the draft"),
     "draft": ("/summary draft [YYYY-MM-DD]", "draft a week's summary now"),
     "approve": ("/summary approve [DRAFT]", "approve a draft"),
     "regenerate": ("/summary regenerate [DRAFT]", "draft again from the logged messages"),
@@ -550,6 +559,12 @@ def _parse_repo(verb: str, tokens: list[str]) -> Command:
     return RepoSet(tokens[0].strip())
 
 
+def _parse_summarizer(verb: str, tokens: list[str]) -> Command:
+    if len(tokens) != 1 or tokens[0].lower() not in ("extractive", "llm"):
+        raise _fail(verb, "summarizer is either extractive or llm.")
+    return SummarizerSet(tokens[0].lower())
+
+
 def _parse_retention(verb: str, tokens: list[str]) -> Command:
     if len(tokens) != 1:
         raise _fail(verb, "retention needs a number of days.")
@@ -607,6 +622,7 @@ _PARSERS: dict[str, Callable[[str, list[str]], Command]] = {
     "admins": _parse_people(AdminsList, AdminsAdd, AdminsRemove),
     "repo": _parse_repo,
     "retention": _parse_retention,
+    "summarizer": _parse_summarizer,
     "draft": _parse_draft,
     "approve": _draft_id_command(Approve),
     "regenerate": _draft_id_command(Regenerate),

@@ -255,3 +255,14 @@ def test_two_bot_processes_racing_on_one_database_make_one_draft(sessions, datab
     with sessions() as session:
         assert len(list_drafts(session, 1)) == 1
     assert sum(len(p.in_channel("summaries")) for p in ports) == 1
+
+
+def test_admins_choose_the_drafter(core, sessions) -> None:
+    assert "llm drafter writes the drafts" in command(core, ADMIN, "summarizer llm").text
+    refused = command(core, MEMBER, "summarizer extractive")
+    assert not refused.ok
+    assert "summarizer is either extractive or llm" in command(core, ADMIN, "summarizer gpt").text
+    from bot.settings import workspace_settings
+
+    with sessions() as session:
+        assert workspace_settings(session, core.config, 1).summarizer == "llm"
