@@ -11,7 +11,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timedelta
 
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from bot import commands as cmd
 from bot import privacy
@@ -47,6 +49,9 @@ from storage.records import ChannelRecord, ImportBatch, MessageRecord, Workspace
 from summarizer.prrefs import parse_pr_refs
 
 log = logging.getLogger(__name__)
+
+STORE_ATTEMPTS = 4
+STORE_BACKOFF_S = 0.1
 
 # Settings whose change moves the weekly run.
 _SCHEDULE_COMMANDS = (cmd.ScheduleSet,)
@@ -88,7 +93,23 @@ class Core:
     def store(
         self, workspace: WorkspaceRecord, channel: ChannelRecord, messages: list[MessageRecord]
     ) -> StoreCounts | None:
-        """Store messages of a channel (live or backfilled); None if the channel is not logged."""
+        """Store messages of a channel (live or backfilled); None if the channel is not logged.
+
+        A transient database error (a restart, a dropped connection, SQLite busy) is retried
+        a few times; if it persists it is raised, so the platform delivers the event again."""
+        for attempt in Retrying(
+            retry=retry_if_exception_type(OperationalError),
+            stop=stop_after_attempt(STORE_ATTEMPTS),
+            wait=wait_exponential(multiplier=STORE_BACKOFF_S, max=2),
+            reraise=True,
+        ):
+            with attempt:
+                return self._store_once(workspace, channel, messages)
+        raise AssertionError("unreachable: tenacity reraises")
+
+    def _store_once(
+        self, workspace: WorkspaceRecord, channel: ChannelRecord, messages: list[MessageRecord]
+    ) -> StoreCounts | None:
         with self.sessions.begin() as session:
             workspace_id = upsert_workspace(session, workspace)
             settings = workspace_settings(session, self.config, workspace_id)

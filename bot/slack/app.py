@@ -50,10 +50,13 @@ class SlackBot:
             client=client,
             signing_secret=signing_secret,
             request_verification_enabled=signing_secret is not None,
+            # Acknowledge an event only once it is stored: if storing fails, Slack delivers
+            # it again. Slow work (commands, buttons) runs in lazy listeners after the ack.
+            process_before_response=True,
         )
         self.app.event("message")(self.on_message)
-        self.app.command(COMMAND)(self.on_command)
-        self.app.action(BUTTON_RE)(self.on_button)
+        self.app.command(COMMAND)(ack=_ack, lazy=[self.on_command])
+        self.app.action(BUTTON_RE)(ack=_ack, lazy=[self.on_button])
         self.app.view(EDIT_CALLBACK)(self.on_edit_submit)
         core.backfill = self.backfill
 
@@ -138,8 +141,7 @@ class SlackBot:
         name = (user.get("profile") or {}).get("real_name") or user.get("real_name") or user_id
         return Caller(user_id, name, is_admin=await self.directory.is_admin(user_id))
 
-    async def on_command(self, ack, command: dict[str, Any], respond) -> None:  # noqa: ANN001
-        await ack()
+    async def on_command(self, command: dict[str, Any], respond) -> None:  # noqa: ANN001
         event = CommandEvent(
             await self.directory.workspace(),
             await self._caller(command["user_id"]),
@@ -148,8 +150,7 @@ class SlackBot:
         )
         await _answer(respond, await self.core.on_command(event))
 
-    async def on_button(self, ack, body: dict[str, Any], action: dict[str, Any], respond) -> None:  # noqa: ANN001
-        await ack()
+    async def on_button(self, body: dict[str, Any], action: dict[str, Any], respond) -> None:  # noqa: ANN001
         press = ButtonPress(
             await self.directory.workspace(),
             await self._caller(body["user"]["id"]),
@@ -174,6 +175,10 @@ class SlackBot:
             await ack()
         else:
             await ack(response_action="errors", errors={f"{EDIT_BLOCK}_0": reply.text[:150]})
+
+
+async def _ack(ack) -> None:  # noqa: ANN001 (Bolt's ack)
+    await ack()
 
 
 async def _answer(respond, reply: Reply) -> None:  # noqa: ANN001 (Bolt's respond)

@@ -266,3 +266,21 @@ def test_admins_choose_the_drafter(core, sessions) -> None:
 
     with sessions() as session:
         assert workspace_settings(session, core.config, 1).summarizer == "llm"
+
+
+def test_transient_database_errors_are_retried(core, sessions, monkeypatch) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    set_up(core)
+    real = Core._store_once
+    failures = iter([True, True])
+
+    def flaky(self, *args):
+        if next(failures, False):
+            raise OperationalError("INSERT", {}, Exception("server closed the connection"))
+        return real(self, *args)
+
+    monkeypatch.setattr(Core, "_store_once", flaky)
+    monkeypatch.setattr("bot.core.STORE_BACKOFF_S", 0.001)
+    assert chat(core, HERO, "1", "Ana Ruiz", "Hero run at 21.4% MFU after #812.", 10)
+    assert stored(sessions) == {"1": "Hero run at 21.4% MFU after #812."}

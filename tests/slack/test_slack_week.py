@@ -459,3 +459,39 @@ def test_retries_integration_posts_and_catching_up_after_downtime(sessions, slac
             assert stored(sessions)[f"{HERO}:{ts(21, 9)}"] == "While you were away: 61.2% on GSM8K"
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_an_event_is_acknowledged_only_once_it_is_stored(
+    sessions, slack_world, monkeypatch
+) -> None:
+    """If storing fails, Slack gets an error and delivers the event again: nothing is lost."""
+    from sqlalchemy.exc import OperationalError
+
+    import bot.core
+
+    async def scenario() -> None:
+        async with FakeSlack() as fake:
+            slack_world(fake)
+            s = Slack(fake, sessions)
+            await s.command("UADMIN", f"channels add <#{HERO}|hero-run>")
+            real = Core._store_once
+
+            def down(self, *args):
+                raise OperationalError("INSERT", {}, Exception("database restarting"))
+
+            monkeypatch.setattr(bot.core, "STORE_BACKOFF_S", 0.001)
+            monkeypatch.setattr(Core, "_store_once", down)
+            event = {
+                "type": "message",
+                "channel": HERO,
+                "user": "UANA",
+                "ts": ts(20, 9),
+                "text": "Stored even though the database was down at first (#9300)",
+            }
+            assert await s.event(event) != 200  # not acknowledged: Slack will retry
+            assert f"{HERO}:{ts(20, 9)}" not in stored(sessions)
+            monkeypatch.setattr(Core, "_store_once", real)
+            assert await s.event(event) == 200  # the retry
+            assert f"{HERO}:{ts(20, 9)}" in stored(sessions)
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
