@@ -90,6 +90,12 @@ class Context:
             self._sessions = make_sessionmaker(self._engine)
         return self._sessions
 
+    @property
+    def engine(self) -> Engine:
+        """The database engine (opened, and migrated, on first use)."""
+        self.sessions  # noqa: B018 (opening the sessions creates the engine)
+        return self._engine
+
     def close(self) -> None:
         """Release the database connections."""
         if self._engine is not None:
@@ -399,16 +405,16 @@ def _stored(session: Session, draft_id: int) -> StoredDraft:
 def run_command(ctx: typer.Context) -> None:
     """Start the bot on the platforms whose tokens are in the environment, with the scheduler."""
     import asyncio
-    import logging
 
     from bot.env import Environment
+    from bot.logs import configure as configure_logging
     from bot.run import NoPlatform, serve
 
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    env = Environment()
+    configure_logging(env.summarybot_log_format)
     try:
-        asyncio.run(serve(ctx.obj.sessions, ctx.obj.config, Environment()))
+        sessions = ctx.obj.sessions
+        asyncio.run(serve(ctx.obj.engine, sessions, ctx.obj.config, env))
     except NoPlatform as error:
         fail(str(error))
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from bot import commands as cmd
-from bot import privacy
+from bot import metrics, privacy
 from bot.admin import handle_admin, is_admin_command
 from bot.config import Config
 from bot.github.client import GitHubClient
@@ -87,6 +87,8 @@ class Core:
 
     def on_message(self, event: MessageEvent | EditEvent) -> bool:
         """Store a new or edited message if its channel is logged; whether it was stored."""
+        kind = "edit" if isinstance(event, EditEvent) else "message"
+        metrics.EVENTS_RECEIVED.labels(event.workspace.platform, kind).inc()
         counts = self.store(event.workspace, event.channel, [event.message])
         return counts is not None and counts.new + counts.updated > 0
 
@@ -104,7 +106,15 @@ class Core:
             reraise=True,
         ):
             with attempt:
-                return self._store_once(workspace, channel, messages)
+                with metrics.STORAGE_SECONDS.labels(workspace.platform).time():
+                    counts = self._store_once(workspace, channel, messages)
+                if counts is not None:
+                    stored = counts.new + counts.updated
+                    metrics.MESSAGES_STORED.labels(workspace.platform).inc(stored)
+                    metrics.DUPLICATES_DROPPED.labels(workspace.platform).inc(counts.unchanged)
+                    if stored:
+                        metrics.LAST_STORED.set_to_current_time()
+                return counts
         raise AssertionError("unreachable: tenacity reraises")
 
     def _store_once(
@@ -140,6 +150,7 @@ class Core:
             return latest_message_time(session, upsert_workspace(session, workspace), channel_id)
 
     def on_delete(self, event: DeleteEvent) -> None:
+        metrics.EVENTS_RECEIVED.labels(event.workspace.platform, "delete").inc()
         privacy.on_delete(self.sessions, self.workspace_id(event.workspace), event.message_id)
 
     # --- commands, buttons, editors -----------------------------------------------------------

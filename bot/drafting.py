@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from bot import metrics
 from bot.config import Config
 from bot.settings import WorkspaceSettings, workspace_settings
 from bot.weeks import week_bounds, week_start
@@ -195,12 +196,14 @@ def store_week(session: Session, week: WeekDraft) -> StoredDraft:
     existing = get_draft(session, week.workspace.id, draft.week_start)
     edited = {s.topic for s in existing.sections if s.revisions} if existing else set()
     drafters = {s.drafter for s in draft.sections}
+    summarizer = drafters.pop() if len(drafters) == 1 else "mixed"
+    metrics.DRAFTS_MADE.labels(summarizer).inc()
     return save_draft(
         session,
         workspace_id=week.workspace.id,
         week_start=draft.week_start,
         title=draft.title,
-        summarizer=drafters.pop() if len(drafters) == 1 else "mixed",
+        summarizer=summarizer,
         created_at=datetime.now(UTC),
         sections=draft.sections,
         links={m.id: m.permalink for m in week.messages if m.permalink},

@@ -16,6 +16,8 @@ class Environment(BaseSettings):
     slack_signing_secret: str | None = None  # the HTTP Events API instead of Socket Mode
     slack_api_url: str = "https://slack.com/api/"  # GovSlack, proxies, end-to-end tests
     port: int = 3000  # where the HTTP Events API listens (POST /slack/events)
+    summarybot_health_port: int = 8080  # /healthz and /metrics
+    summarybot_log_format: str = "text"  # "json" for one JSON object per log line
 
     github_token: str | None = None  # optional: raises GitHub's rate limit
     github_api_url: str = "https://api.github.com"  # GitHub Enterprise Server: https://HOST/api/v3

@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot import metrics
 from bot.chunking import chunk
 from bot.config import Config
 from bot.drafting import DraftingError, draft_week
@@ -105,6 +106,8 @@ class ReviewWorkflow:
             report = await refresh_week(
                 self.sessions, self.config, client, workspace_id, monday, self.clock()
             )
+        metrics.GITHUB_CALLS.inc(client.requests_made)
+        metrics.GITHUB_ERRORS.inc(len(report.unavailable))
         for (repo, number), problem in report.unavailable.items():
             log.warning("GitHub: %s#%s: %s", repo, number, problem)
 
@@ -312,7 +315,11 @@ class ReviewWorkflow:
             for position, text in enumerate(chunks):
                 if position in done:
                     continue
-                posted = await self.port.post(channel_id, text)
+                try:
+                    posted = await self.port.post(channel_id, text)
+                except Exception:
+                    metrics.PUBLISH_FAILURES.inc()
+                    raise
                 with self.sessions.begin() as session:
                     record_delivery(
                         session,

@@ -7,12 +7,14 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
 from bot.core import Core
 from bot.env import Environment
 from bot.github.client import GitHubClient
+from bot.health import Health, Probe, start_health_server
 from bot.llm.week import LLMNotConfigured, MakeClient, llm_client_for
 
 log = logging.getLogger(__name__)
@@ -22,7 +24,9 @@ class NoPlatform(Exception):
     """No platform has the tokens it needs in the environment."""
 
 
-async def serve(sessions: sessionmaker[Session], config: Config, env: Environment) -> None:
+async def serve(
+    engine: Engine, sessions: sessionmaker[Session], config: Config, env: Environment
+) -> None:
     """Run until cancelled: connect every platform with a token, start each one's scheduler,
     finish what a crash left (review posts, publishing), and backfill what was said while
     the bot was away."""
@@ -32,24 +36,28 @@ async def serve(sessions: sessionmaker[Session], config: Config, env: Environmen
             "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP); see the README"
         )
     cores: list[Core] = []
+    probes: dict[str, Probe] = {}
     stops: list[Callable[[], Awaitable[None]]] = []
     try:
         if env.slack_bot_token:
-            core, stop = await _start_slack(sessions, config, env)
+            core, stop, probes["slack"] = await _start_slack(sessions, config, env)
             cores.append(core)
             stops.append(stop)
         if env.discord_token:
-            core, stop = await _start_discord(sessions, config, env)
+            core, stop, probes["discord"] = await _start_discord(sessions, config, env)
             cores.append(core)
             stops.append(stop)
         for core in cores:
             await core.scheduler.start()
             await core.resume()
+        health = Health(engine, probes, lambda: all(c.scheduler.running for c in cores))
+        stops.append(await start_health_server(health, env.summarybot_health_port))
+        log.info("running; health and metrics on port %s", env.summarybot_health_port)
         await asyncio.Event().wait()
     finally:
         for core in cores:
             await core.scheduler.shutdown()
-        for stop in stops:
+        for stop in reversed(stops):
             await stop()
 
 
@@ -68,7 +76,7 @@ def github_for(env: Environment) -> Callable[[], GitHubClient]:
 
 async def _start_slack(
     sessions: sessionmaker[Session], config: Config, env: Environment
-) -> tuple[Core, Callable[[], Awaitable[None]]]:
+) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
     from bot.slack.app import SlackBot
     from bot.slack.port import SlackPort
     from bot.slack.run import slack_client, start_slack
@@ -83,14 +91,14 @@ async def _start_slack(
         llm=llm_for(config, env),
     )
     bot = SlackBot(core, client, env.slack_signing_secret)
-    stop = await start_slack(bot, env)
+    stop, connected = await start_slack(bot, env)
     await bot.catch_up()
-    return core, stop
+    return core, stop, connected
 
 
 async def _start_discord(
     sessions: sessionmaker[Session], config: Config, env: Environment
-) -> tuple[Core, Callable[[], Awaitable[None]]]:
+) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
     from bot.discord.client import SummaryClient
     from bot.discord.port import DiscordPort
     from bot.discord.run import point_at, start_discord
@@ -107,5 +115,8 @@ async def _start_discord(
         await client.close()
         await asyncio.wait_for(task, 10)
 
+    async def connected() -> bool:
+        return client.is_ready() and not client.is_closed()
+
     log.info("Discord: connecting")  # it backfills on ready
-    return core, stop
+    return core, stop, connected

@@ -138,6 +138,11 @@ class WeeklyScheduler:
             if workspace_id in self._plans:
                 await self._catch_up(workspace_id)
 
+    @property
+    def running(self) -> bool:
+        """Whether the scheduler is started (for /healthz)."""
+        return self._scheduler is not None and self._scheduler.running
+
     def reschedule(self, workspace_id: int) -> None:
         """Re-read the workspace's settings and replace its job (after an admin changed
         `schedule` or `timezone`); a new workspace gets a job, a deleted one loses it.

@@ -9,6 +9,7 @@ from datetime import date
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot import metrics
 from bot.config import Config
 from bot.drafting import compose_week, store_week
 from bot.env import Environment
@@ -65,6 +66,8 @@ async def draft_week_llm(
             default_repo=week.settings.default_repo or None,
             repo_aliases=config.repos,
         )
+        metrics.LLM_CALLS.inc(client.requests_made)
+    metrics.LLM_ERRORS.inc(sum(1 for s in draft.sections if s.drafter != "llm"))
     week.draft = replace(draft, notes=[*draft.notes, f"LLM drafter spent {budget.summary()}."])
     with sessions.begin() as session:
         return store_week(session, week)

@@ -34,17 +34,24 @@ def slack_client(env: Environment) -> AsyncWebClient:
     )
 
 
-async def start_slack(bot: SlackBot, env: Environment) -> Callable[[], Awaitable[None]]:
-    """Connect `bot` (Socket Mode or HTTP) and return the function that stops it."""
+async def start_slack(
+    bot: SlackBot, env: Environment
+) -> tuple[Callable[[], Awaitable[None]], Callable[[], Awaitable[bool]]]:
+    """Connect `bot` (Socket Mode or HTTP); returns the function that stops it and the probe
+    that tells whether it is connected."""
     if env.slack_app_token:
         handler = AsyncSocketModeHandler(bot.app, app_token=env.slack_app_token)
         await handler.connect_async()
         log.info("Slack: connected over Socket Mode")
-        return handler.close_async
+        return handler.close_async, handler.client.is_connected
     if not env.slack_signing_secret:
         raise ValueError("Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET")
     runner = web.AppRunner(bot.app.web_app(path=EVENTS_PATH))
     await runner.setup()
     await web.TCPSite(runner, "0.0.0.0", env.port).start()  # noqa: S104 (Slack must reach it)
     log.info("Slack: Events API listening on port %s at %s", env.port, EVENTS_PATH)
-    return runner.cleanup
+
+    async def listening() -> bool:
+        return runner.server is not None
+
+    return runner.cleanup, listening
