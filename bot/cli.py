@@ -16,7 +16,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.chunking import chunk
@@ -86,9 +87,17 @@ class Context:
                 self._engine = make_engine(self.database_url)
                 migrate(self._engine)
             except (SQLAlchemyError, ImportError) as error:
-                fail(f"cannot open the database {self.database_url}: {error}")
+                fail(f"cannot open the database {self.safe_url}: {error}")
             self._sessions = make_sessionmaker(self._engine)
         return self._sessions
+
+    @property
+    def safe_url(self) -> str:
+        """The database URL with any password masked, for messages."""
+        try:
+            return make_url(self.database_url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return "(an unparsable URL)"
 
     @property
     def engine(self) -> Engine:
@@ -130,7 +139,7 @@ def main(
 def migrate_command(ctx: typer.Context) -> None:
     """Create or upgrade the database schema (also done automatically on first use)."""
     ctx.obj.sessions  # noqa: B018 (opening the database applies the migrations)
-    err.print(f"Database {ctx.obj.database_url} is up to date.", highlight=False)
+    err.print(f"Database {ctx.obj.safe_url} is up to date.", highlight=False)
 
 
 @app.command("import")

@@ -199,3 +199,10 @@ def test_every_real_export_imports_and_reimports_as_unchanged(tmp_path: Path) ->
     result = invoke(db, "import", *map(str, paths))
     assert "0 new message(s), 0 updated, 788 unchanged." in result.stderr
     assert stored(db, Message) == 787
+
+
+def test_database_passwords_are_never_printed(tmp_path: Path) -> None:
+    url = "postgresql+psycopg://bot:s3cret@127.0.0.1:1/nowhere"
+    result = invoke(url, "migrate")
+    assert result.exit_code == 2
+    assert "s3cret" not in result.stderr and "bot:***@127.0.0.1:1/nowhere" in result.stderr
