@@ -36,9 +36,8 @@ EXPOSE 3000 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
   CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('SUMMARYBOT_HEALTH_PORT', '8080') + '/healthz', timeout=4)" || exit 1
 
-# `summarybot run` opens the database first, and opening it applies any pending migration
-# (from the installed `migrations` package), so an upgraded image migrates on start.
-# `summarybot migrate` is not run separately: it prints the database URL, password included.
+# Migrations run on start: `summarybot run` opens the database first, and opening it applies
+# any pending migration (from the installed `migrations` package).
 # Python turns SIGINT into a clean shutdown (scheduler and platform connections stopped), so
 # `docker stop` sends SIGINT.
 STOPSIGNAL SIGINT
