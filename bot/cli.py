@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.chunking import chunk
 from bot.config import Config, ConfigError, load_config
+from bot.doctor import doctor_command
 from bot.drafting import DraftingError, as_summary, draft_week, resolve_workspace
 from bot.eval_command import eval_command
 from bot.ingest import ImportReport, import_paths
@@ -431,6 +432,7 @@ def run_command(ctx: typer.Context) -> None:
 
 
 app.command("eval")(eval_command)
+app.command("doctor")(doctor_command)
 
 discord_app = typer.Typer(help="Discord set-up helpers.", no_args_is_help=True)
 app.add_typer(discord_app, name="discord")
