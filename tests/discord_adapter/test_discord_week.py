@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 from fakediscord import FakeDiscord
 from sqlalchemy import select
+from waiting import eventually, stored
 
 from bot.config import load_config
 from bot.core import Core
@@ -44,19 +43,6 @@ class FastClient(SummaryClient):
 
 def on(day: int, hour: int) -> datetime:
     return datetime(2026, 11, day, hour, tzinfo=UTC)
-
-
-async def eventually(check: Callable[[], object], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the bot")
-        await asyncio.sleep(0.02)
-
-
-def stored(sessions) -> dict[str, str]:
-    with sessions() as session:
-        return dict(session.execute(select(Message.platform_id, Message.text)).all())
 
 
 def populate(fake: FakeDiscord) -> None:

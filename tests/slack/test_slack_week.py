@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 import aiohttp
@@ -24,6 +23,7 @@ from fakeslack import (
 )
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.request.async_request import AsyncBoltRequest
+from waiting import eventually, stored
 
 import bot.slack.app as slack_app
 from bot.config import load_config
@@ -33,7 +33,6 @@ from bot.slack.app import SlackBot
 from bot.slack.port import EDIT_ACTION, SlackPort
 from bot.slack.run import EVENTS_PATH, slack_client
 from storage.drafts import list_drafts
-from storage.models import Message
 
 SECRET = "signing-secret"
 NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # Monday: the weekly run drafts Nov 16-22
@@ -43,20 +42,6 @@ HERO, REVIEW, ANNOUNCE, RANDOM = "C0HERO", "C0REVIEW", "C0ANNOUNCE", "C0RANDOM"
 def ts(day: int, hour: int, n: int = 0) -> str:
     """A Slack ts on a day of November 2026."""
     return f"{datetime(2026, 11, day, hour, tzinfo=UTC).timestamp():.0f}.{n:06d}"
-
-
-async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Bolt acks events before its listeners finish: wait (bounded) for their effect."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the bot")
-        await asyncio.sleep(0.02)
-
-
-def stored(sessions) -> dict[str, str]:
-    with sessions() as session:
-        return {m.platform_id: m.text for m in session.query(Message)}
 
 
 class Slack:
