@@ -8,6 +8,7 @@ routes to: ingest, admin settings, the review workflow, privacy and the schedule
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timedelta
 
@@ -35,7 +36,7 @@ from bot.port import (
 )
 from bot.review import ReviewWorkflow, utcnow
 from bot.scheduler import WeeklyScheduler
-from bot.settings import workspace_settings
+from bot.settings import WorkspaceSettings, workspace_settings
 from bot.weeks import week_start
 from storage.drafts import get_draft_by_id, list_drafts
 from storage.messages import (
@@ -51,6 +52,7 @@ from summarizer.prrefs import parse_pr_refs
 log = logging.getLogger(__name__)
 
 STORE_ATTEMPTS = 4
+SETTINGS_TTL_S = 10.0
 STORE_BACKOFF_S = 0.1
 
 # Settings whose change moves the weekly run.
@@ -76,12 +78,29 @@ class Core:
         self.clock = clock
         self.review = ReviewWorkflow(sessions, config, port, clock, github, llm)
         self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
+        self._workspace_ids: dict[WorkspaceRecord, int] = {}
+        self._settings: dict[int, tuple[float, WorkspaceSettings]] = {}
         # Set by a platform adapter: fetches a channel's history since the last stored message.
         self.backfill: Callable[[WorkspaceRecord, str], Awaitable[None]] | None = None
 
     def workspace_id(self, workspace: WorkspaceRecord) -> int:
-        with self.sessions.begin() as session:
-            return upsert_workspace(session, workspace)
+        """The stored workspace's id (stored, or renamed, on first sight; then cached)."""
+        if workspace not in self._workspace_ids:
+            with self.sessions.begin() as session:
+                self._workspace_ids[workspace] = upsert_workspace(session, workspace)
+        return self._workspace_ids[workspace]
+
+    def settings(self, session: Session, workspace_id: int) -> WorkspaceSettings:
+        """The workspace's settings, cached for a few seconds: every live message needs them,
+        and another bot process may change them (this process drops its copy at once)."""
+        now = time.monotonic()
+        cached = self._settings.get(workspace_id)
+        if cached is None or now - cached[0] > SETTINGS_TTL_S:
+            cached = self._settings[workspace_id] = (
+                now,
+                workspace_settings(session, self.config, workspace_id),
+            )
+        return cached[1]
 
     # --- chat ---------------------------------------------------------------------------------
 
@@ -120,9 +139,9 @@ class Core:
     def _store_once(
         self, workspace: WorkspaceRecord, channel: ChannelRecord, messages: list[MessageRecord]
     ) -> StoreCounts | None:
+        workspace_id = self.workspace_id(workspace)
         with self.sessions.begin() as session:
-            workspace_id = upsert_workspace(session, workspace)
-            settings = workspace_settings(session, self.config, workspace_id)
+            settings = self.settings(session, workspace_id)
             logged = settings.logs(channel.platform_id, channel.name) or (
                 channel.parent_platform_id is not None
                 and settings.logs(channel.parent_platform_id, channel.parent_name or "")
@@ -131,7 +150,8 @@ class Core:
                 return None
             # Other bots' chatter is kept only when it carries a PR reference.
             kept = [m for m in messages if not m.author.is_bot or parse_pr_refs(m.text)]
-            return store_batch(session, ImportBatch("live", workspace, channel, kept))
+            batch = ImportBatch("live", workspace, channel, kept)
+            return store_batch(session, batch, workspace_id=workspace_id)
 
     def on_reaction(self, workspace: WorkspaceRecord, message_id: str, delta: int) -> None:
         """A reaction added (+1) or removed (-1) on a stored message."""
@@ -165,6 +185,7 @@ class Core:
         if is_admin_command(command):
             with self.sessions.begin() as session:
                 reply = handle_admin(session, self.config, workspace_id, event.caller, command)
+            self._settings.pop(workspace_id, None)
             if reply.ok and isinstance(command, _SCHEDULE_COMMANDS):
                 self.scheduler.reschedule(workspace_id)
             if reply.ok and isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:

@@ -36,11 +36,13 @@ class ImportReport:
     errors: list[ImportFileError] = field(default_factory=list)
 
 
-def store_batch(session: Session, batch: ImportBatch) -> StoreCounts:
-    """Store one source's workspace, channel, people and messages with their PR refs.
-
-    Messages of members who opted out are not stored."""
-    workspace_id = upsert_workspace(session, batch.workspace)
+def store_batch(
+    session: Session, batch: ImportBatch, workspace_id: int | None = None
+) -> StoreCounts:
+    """Store one source's workspace (unless its id is given), channel, people and messages
+    with their PR refs. Messages of members who opted out are not stored."""
+    if workspace_id is None:
+        workspace_id = upsert_workspace(session, batch.workspace)
     channel_id = upsert_channel(session, workspace_id, batch.channel)
     forgotten = forgotten_ids(session, workspace_id)
     messages = [m for m in batch.messages if m.author.platform_id not in forgotten]

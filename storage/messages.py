@@ -7,7 +7,7 @@ since it was stored has its text replaced (an older copy never overwrites a newe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -65,15 +65,45 @@ class MessageToStore:
     refs: Sequence[RefLike] = field(default_factory=tuple)
 
 
+def _cached(build: Callable[[Session], Any]) -> Callable[[Session], Any]:
+    """Build a statement once per SQL dialect: live messages are stored one at a time, and
+    rebuilding (and recompiling) the same upsert for each one was most of the cost."""
+    built: dict[str, Any] = {}
+
+    def statement(session: Session) -> Any:
+        dialect = session.get_bind().dialect.name
+        if dialect not in built:
+            built[dialect] = build(session)
+        return built[dialect]
+
+    return statement
+
+
+@_cached
+def _workspace_upsert(session: Session) -> Insert:
+    stmt = dialect_insert(session, Workspace.__table__)
+    return stmt.on_conflict_do_update(
+        index_elements=["platform", "platform_id"], set_={"name": stmt.excluded.name}
+    ).returning(Workspace.__table__.c.id)
+
+
+@_cached
+def _channel_upsert(session: Session) -> Insert:
+    c = Channel.__table__.c
+    stmt = dialect_insert(session, Channel.__table__)
+    return stmt.on_conflict_do_update(
+        index_elements=["workspace_id", "platform_id"],
+        set_={
+            "name": stmt.excluded.name,
+            "parent_id": func.coalesce(stmt.excluded.parent_id, c.parent_id),
+        },
+    ).returning(c.id)
+
+
 def upsert_workspace(session: Session, record: WorkspaceRecord) -> int:
     """The id of the workspace, stored or renamed as needed."""
-    stmt: Insert = dialect_insert(session, Workspace).values(
-        platform=record.platform, platform_id=record.platform_id, name=record.name
-    )
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["platform", "platform_id"], set_={"name": stmt.excluded.name}
-    ).returning(Workspace.id)
-    return session.execute(stmt).scalar_one()
+    params = {"platform": record.platform, "platform_id": record.platform_id, "name": record.name}
+    return session.execute(_workspace_upsert(session), params).scalar_one()
 
 
 def upsert_channel(session: Session, workspace_id: int, record: ChannelRecord) -> int:
@@ -83,20 +113,13 @@ def upsert_channel(session: Session, workspace_id: int, record: ChannelRecord) -
         parent_id = _ensure_channel(
             session, workspace_id, record.parent_platform_id, record.parent_name
         )
-    stmt = dialect_insert(session, Channel).values(
-        workspace_id=workspace_id,
-        platform_id=record.platform_id,
-        name=record.name,
-        parent_id=parent_id,
-    )
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["workspace_id", "platform_id"],
-        set_={
-            "name": stmt.excluded.name,
-            "parent_id": func.coalesce(stmt.excluded.parent_id, Channel.parent_id),
-        },
-    ).returning(Channel.id)
-    return session.execute(stmt).scalar_one()
+    params = {
+        "workspace_id": workspace_id,
+        "platform_id": record.platform_id,
+        "name": record.name,
+        "parent_id": parent_id,
+    }
+    return session.execute(_channel_upsert(session), params).scalar_one()
 
 
 def _ensure_channel(session: Session, workspace_id: int, platform_id: str, name: str | None) -> int:
@@ -114,6 +137,16 @@ def _ensure_channel(session: Session, workspace_id: int, platform_id: str, name:
     return channel.id
 
 
+@_cached
+def _people_upsert(session: Session) -> Insert:
+    c = Person.__table__.c
+    stmt = dialect_insert(session, Person.__table__)
+    return stmt.on_conflict_do_update(
+        index_elements=["workspace_id", "platform_id"],
+        set_={"display_name": stmt.excluded.display_name, "is_bot": stmt.excluded.is_bot},
+    ).returning(c.platform_id, c.id)
+
+
 def upsert_people(
     session: Session, workspace_id: int, people: Iterable[PersonRecord]
 ) -> dict[str, int]:
@@ -129,12 +162,7 @@ def upsert_people(
     ]
     if not rows:
         return {}
-    table = Person.__table__
-    stmt = dialect_insert(session, table)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["workspace_id", "platform_id"],
-        set_={"display_name": stmt.excluded.display_name, "is_bot": stmt.excluded.is_bot},
-    ).returning(table.c.platform_id, table.c.id)
+    stmt = _people_upsert(session)
     return dict(session.execute(stmt, rows).all())
 
 
@@ -157,6 +185,7 @@ def upsert_messages(
     return counts
 
 
+@_cached
 def _message_upsert(session: Session) -> Insert:
     """INSERT ... ON CONFLICT for messages, returning the rows it inserted or replaced."""
     c = Message.__table__.c
