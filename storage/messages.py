@@ -27,7 +27,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session, aliased
 
 from storage.db import dialect_insert
-from storage.models import Channel, Message, Person, PRRefRow, Workspace
+from storage.models import Channel, DeletedMessage, Message, Person, PRRefRow, Workspace
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
 # Rows per INSERT statement: large enough to amortise round trips, small enough for
@@ -229,6 +229,16 @@ def _upsert_message_batch(
     author_ids: dict[str, int],
 ) -> StoreCounts:
     by_platform_id = {m.record.platform_id: m for m in batch}  # last copy in a file wins
+    deleted = session.execute(
+        select(DeletedMessage.platform_id).where(
+            DeletedMessage.workspace_id == workspace_id,
+            DeletedMessage.platform_id.in_(list(by_platform_id)),
+        )
+    ).scalars()
+    for platform_id in deleted:  # deleted on the platform: a late copy is not stored again
+        del by_platform_id[platform_id]
+    if not by_platform_id:
+        return StoreCounts(unchanged=len(batch))
     existing = set(
         session.execute(
             select(Message.platform_id).where(

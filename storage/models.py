@@ -306,3 +306,16 @@ class GitHubItemRow(Base):
     url: Mapped[str | None] = mapped_column(String(500))
     etag: Mapped[str | None] = mapped_column(String(200))
     fetched_at: Mapped[datetime]
+
+
+class DeletedMessage(Base):
+    """A message deleted on the platform. Kept so that a copy arriving late (an out-of-order
+    delivery, a backfill, a re-import) is not stored again."""
+
+    __tablename__ = "deleted_messages"
+    __table_args__ = (UniqueConstraint("workspace_id", "platform_id"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    platform_id: Mapped[str] = mapped_column(String(64))
+    deleted_at: Mapped[datetime]

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Sequence
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import ColumnElement, Select, and_, delete, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from storage.models import Draft, DraftSection, Message, Person, PRRefRow
+from storage.db import dialect_insert
+from storage.models import DeletedMessage, Draft, DraftSection, Message, Person, PRRefRow
 
 # Draft statuses whose sections are left alone: what was published stays as published.
 FINISHED_STATUSES = ("published", "discarded")
@@ -109,6 +110,12 @@ def forget_person(
 def delete_message(session: Session, workspace_id: int, message_platform_id: str) -> bool:
     """Delete a stored message (with its PR refs), flagging the sections of drafts under way
     that cite it. Returns whether a message was stored (an unknown id changes nothing)."""
+    tombstone = dialect_insert(session, DeletedMessage.__table__).values(
+        workspace_id=workspace_id, platform_id=message_platform_id, deleted_at=datetime.now(UTC)
+    )
+    session.execute(
+        tombstone.on_conflict_do_nothing(index_elements=["workspace_id", "platform_id"])
+    )
     message_ids = select(Message.id).where(
         Message.workspace_id == workspace_id, Message.platform_id == message_platform_id
     )

@@ -284,3 +284,12 @@ def test_transient_database_errors_are_retried(core, sessions, monkeypatch) -> N
     monkeypatch.setattr("bot.core.STORE_BACKOFF_S", 0.001)
     assert chat(core, HERO, "1", "Ana Ruiz", "Hero run at 21.4% MFU after #812.", 10)
     assert stored(sessions) == {"1": "Hero run at 21.4% MFU after #812."}
+
+
+def test_a_message_deleted_before_it_arrives_is_not_stored_late(core, sessions) -> None:
+    """Out of order: the delete overtakes the message (or a backfill brings it back)."""
+    set_up(core)
+    core.on_delete(DeleteEvent(LAB, "9"))
+    assert not chat(core, HERO, "9", "Ana Ruiz", "Posted then deleted: 21.4% MFU", 10)
+    chat(core, HERO, "10", "Ana Ruiz", "Still here: 22.4% MFU", 11)
+    assert stored(sessions) == {"10": "Still here: 22.4% MFU"}
