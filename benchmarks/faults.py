@@ -3,7 +3,9 @@
 Each fault runs against a fresh database, the fake Slack (tests/fakeslack.py) for the Web API
 and the bot's real Events API endpoint on 127.0.0.1, with correctly signed events sent by a
 separate process at a modest rate (default 100 events/s for 10 s). The sender behaves like
-Slack: a delivery that is not answered 200 within 3 s, or fails, is retried with
+Slack: open loop (each event goes at its time, whether or not earlier ones were answered; up
+to --connections at once; the events of one out-of-order group go in order, each after the
+previous one's answer), and a delivery not answered 200 within 3 s, or failed, is retried with
 `X-Slack-Retry-Num` (Slack waits ~0 s, 1 min and 5 min; compressed here to --slack-retries,
 default 0.5, 1.5 and 4 s; `--slack-retries none` turns them off). "Slack" keeps every message
 in the fake's conversations.history as it is posted, so a backfill can find it.
@@ -60,7 +62,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rate", type=float, default=100.0, help="events per second")
     parser.add_argument("--seconds", type=float, default=10.0, help="per fault")
-    parser.add_argument("--senders", type=int, default=4, help="concurrent sender lanes")
+    parser.add_argument(
+        "--connections", type=int, default=512, help="the sender's connection cap (Slack: none)"
+    )
     parser.add_argument("--slack-retries", default="0.5,1.5,4", help='delays, or "none"')
     parser.add_argument("--outage", type=float, default=2.0, help="seconds of DB outage/lock")
     parser.add_argument("--database", default=None, help="PostgreSQL URL (default: SQLite)")
@@ -146,10 +150,11 @@ class Rig:
         plan = kit.SlackPlan(
             self.server.url,
             sent.events,
-            self.args.senders,
+            max(lane for _, lane, *_ in sent.events) + 1,
             start_at,
             start_at + span + grace,
             retry_delays=self.args.retry_delays,
+            max_connections=self.args.connections,
         )
         self.sender.send(("send", plan))
         feeder = asyncio.create_task(self._feed_history(sent, start_at))
@@ -201,7 +206,7 @@ def plain_stream(args: argparse.Namespace) -> Sent:
         body = event_body(kit.slack_message(CH, user, ts, kit.message_text(i)))
         offset = i / args.rate
         pid = f"{CH}:{ts}"
-        sent.events.append((offset, i % args.senders, body, 0))
+        sent.events.append((offset, i, body, 0))  # open loop: each event on its own
         sent.pids.append(pid)
         sent.kinds.append("message")
         sent.truth[pid] = kit.message_text(i)
@@ -270,7 +275,7 @@ async def fault_duplicates(args: argparse.Namespace, sender: kit.Child) -> dict[
         for copy in (0, 1):
             n = 2 * i + copy
             retry = 1 if copy and i % 2 == 0 else 0  # odd i: a plain re-delivery
-            sent.events.append((offset + copy / args.rate, n % args.senders, body, retry))
+            sent.events.append((offset + copy / args.rate, n, body, retry))
             sent.pids.append(base.pids[i])
             sent.kinds.append("message")
     async with Rig(args, sender) as rig:
@@ -325,7 +330,7 @@ async def fault_out_of_order(args: argparse.Namespace, sender: kit.Child) -> dic
                 edited = f"{seconds + (1 if step == 'E1' else 2)}.{ts.split('.')[1]}"
                 event = kit.slack_edit(CH, user, ts, texts[step], edited, event_ts)
             # A group's events go, in order, through one lane.
-            sent.events.append((n / args.rate, g % args.senders, event_body(event), 0))
+            sent.events.append((n / args.rate, g, event_body(event), 0))
             sent.pids.append(pid)
             sent.kinds.append(step)
             n += 1
@@ -635,6 +640,7 @@ def main(argv: list[str] | None = None) -> int:
         report["error"] = f"hard cap of {args.hard_cap:g} s reached"
         status = 2
     report["wall_s"] = round(time.monotonic() - started, 1)
+    report["other_activity_at_end"] = kit.other_activity()
     print_report(args, report)
     path = kit.write_json(args.out, report)
     print(f"\nJSON: {path.relative_to(kit.REPO)}", file=sys.stderr)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import sys
 import time
@@ -257,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
         report["error"] = f"hard cap of {args.hard_cap:g} s reached"
         status = 2
     report["wall_s"] = round(time.monotonic() - started, 1)
+    report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    report["other_activity_at_end"] = kit.other_activity()
     report["verdicts"] = verdicts(args, report)
     print_report(args, report)
     path = kit.write_json(args.out, report)

@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import cProfile
 import io
+import os
 import pstats
 import random
 import sys
@@ -51,6 +52,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=500.0, help="events per second")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to send")
     parser.add_argument("--senders", type=int, default=8, help="concurrent sender lanes")
+    parser.add_argument(
+        "--open-loop",
+        action="store_true",
+        help="as Slack does: every event at its time, answered or not (up to --connections)",
+    )
+    parser.add_argument("--connections", type=int, default=512, help="cap with --open-loop")
     parser.add_argument("--retry-fraction", type=float, default=0.05)
     parser.add_argument("--database", default=None, help="PostgreSQL URL (default: SQLite)")
     parser.add_argument("--drain-timeout", type=float, default=30.0)
@@ -63,7 +70,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def build_events(rate: float, seconds: float, lanes: int) -> tuple[list[Any], list[str]]:
+def build_events(rate: float, seconds: float, lanes: int | None) -> tuple[list[Any], list[str]]:
     """The plan's events and each one's message platform id; ts unique and increasing."""
     count = int(rate * seconds)
     step_us = max(2, int(1_000_000 / rate))
@@ -73,7 +80,7 @@ def build_events(rate: float, seconds: float, lanes: int) -> tuple[list[Any], li
         ts = kit.slack_ts(t0_us + i * step_us)
         user = kit.SLACK_USERS[i % len(kit.SLACK_USERS)]
         body = event_body(kit.slack_message(kit.SLACK_CHANNEL, user, ts, kit.message_text(i)))
-        events.append((i / rate, i % lanes, body, 0))
+        events.append((i / rate, i if lanes is None else i % lanes, body, 0))
         pids.append(f"{kit.SLACK_CHANNEL}:{ts}")
     return events, pids
 
@@ -104,10 +111,16 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 await sender.recv(timeout=60)  # ("ready", pid)
 
                 # ---- pass 1: unique events at the fixed rate ----
-                events, pids = build_events(args.rate, args.seconds, args.senders)
-                start_at = time.monotonic() + 0.5
+                lanes = None if args.open_loop else args.senders
+                events, pids = build_events(args.rate, args.seconds, lanes)
+                start_at = time.monotonic() + 1.0
                 plan = kit.SlackPlan(
-                    server.url, events, args.senders, start_at, start_at + args.seconds + 5
+                    server.url,
+                    events,
+                    len(events) if args.open_loop else args.senders,
+                    start_at,
+                    start_at + args.seconds + 5,
+                    max_connections=args.connections if args.open_loop else 0,
                 )
                 sender.send(("send", plan))
                 profiler = cProfile.Profile() if args.profile else None
@@ -257,7 +270,16 @@ def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
     v = report.get("verdicts", {})
     mark = {True: "met", False: "MISSED"}
     rows = [
-        ("target rate / duration", f"{args.rate:g} ev/s for {args.seconds:g} s", ""),
+        (
+            "target rate / duration / senders",
+            f"{args.rate:g} ev/s for {args.seconds:g} s / "
+            + (
+                f"open loop (<= {args.connections} connections)"
+                if args.open_loop
+                else f"{args.senders} lanes, each waits for its answer"
+            ),
+            "",
+        ),
         (
             "events planned / sent / answered 200",
             f"{p1.get('events')} / {p1.get('sent')} / {p1.get('ok')}",
@@ -319,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
         report["error"] = f"hard cap of {args.hard_cap:g} s reached"
         status = 2
     report["wall_s"] = round(time.monotonic() - started, 1)
+    report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    report["other_activity_at_end"] = kit.other_activity()
     report["verdicts"] = verdicts(args, report)
     print_report(args, report)
     path = kit.write_json(args.out, report)

@@ -151,7 +151,32 @@ def run_meta(database_url: str) -> dict[str, Any]:
         "aiohttp": aiohttp.__version__,
         "slack_bolt": slack_bolt.version.__version__,
         "discord.py": discord.__version__,
+        "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
+        "other_activity_at_start": other_activity(),
     }
+
+
+def other_activity() -> list[str]:
+    """Other test or benchmark processes running now (they would share the CPUs)."""
+    mine = {os.getpid(), os.getppid()}
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) in mine:
+            continue
+        try:
+            parts = (entry / "cmdline").read_bytes().split(b"\0")
+            stat = (entry / "stat").read_text().split()
+        except OSError:
+            continue
+        if len(stat) > 3 and int(stat[3]) in mine:
+            continue  # a child of this run (the sender, the fake Discord)
+        line = " ".join(p.decode(errors="replace") for p in parts if p)
+        if any(word in line for word in ("pytest", "benchmarks/", "summarybot", "postgres:")):
+            postgres = line.startswith("postgres:")
+            if postgres and ("(" not in line or line.rstrip().endswith("idle")):
+                continue  # the server's own processes, and idle client connections
+            found.append(f"{entry.name}: {line[:120]}")
+    return found
 
 
 class LogCounter(logging.Handler):
@@ -335,6 +360,18 @@ class StoreProbe:
 
     def call_durations(self, since: float = 0.0, until: float = float("inf")) -> list[float]:
         return [end - start for start, end, _ in self.calls if since <= start <= until]
+
+    def stalls(self, since: float = 0.0, over: float = 0.020) -> dict[str, Any]:
+        """Store calls slower than `over` seconds: how many, and when (s after `since`).
+        Each blocks the event loop, so every event that arrives meanwhile waits too."""
+        slow = [(start, end - start) for start, end, _ in self.calls if start >= since]
+        slow = [(start, took) for start, took in slow if took > over]
+        return {
+            "over_ms": over * 1000,
+            "count": len(slow),
+            "at_s": [round(start - since, 2) for start, _ in slow[:40]],
+            "took_ms": [round(took * 1000, 1) for _, took in slow[:40]],
+        }
 
 
 async def backfilling(coro_factory: Callable[[], Any]) -> Any:
@@ -529,6 +566,7 @@ class SlackPlan:
     # connection): delays after each failed attempt. Slack waits ~0 s, 1 min, 5 min; empty:
     # no retries (the load test sends its own).
     retry_delays: tuple[float, ...] = ()
+    max_connections: int = 0  # 0: one per lane
 
 
 def slack_sender_main(conn: Any) -> None:
@@ -557,7 +595,7 @@ async def _send_plan(plan: SlackPlan) -> tuple[list[Any], list[Any]]:
     lanes: list[list[int]] = [[] for _ in range(plan.lanes)]
     for index, event in enumerate(plan.events):
         lanes[event[1]].append(index)
-    connector = aiohttp.TCPConnector(limit=plan.lanes)
+    connector = aiohttp.TCPConnector(limit=plan.max_connections or plan.lanes)
     timeout = aiohttp.ClientTimeout(total=plan.timeout)
 
     reasons = {TIMEOUT: "http_timeout", CONN_ERROR: "connection_failed"}
