@@ -15,11 +15,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import httpx
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+
+from bot.httpclient import ClosingClient
 
 __all__ = ["Fetched", "GitHubClient", "GitHubItem"]
 
@@ -75,7 +76,7 @@ class _Unavailable(Exception):
         self.problem = problem
 
 
-class GitHubClient:
+class GitHubClient(ClosingClient):
     """GitHub REST, bounded in concurrency, patient with outages, never waiting out a rate limit.
 
     Use as ``async with GitHubClient(token=...) as github: fetched = await github.item(...)``.
@@ -120,20 +121,6 @@ class GitHubClient:
         self._blocked_until: float | None = None  # epoch seconds: the primary rate limit's reset
         self.requests_made = 0
         self.last_problem: str | None = None  # the latest "unavailable" reason, for logs
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
 
     # -- the three questions -------------------------------------------------------------------
 

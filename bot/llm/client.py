@@ -29,8 +29,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import httpx
 from tenacity import (
@@ -40,6 +39,8 @@ from tenacity import (
     stop_after_attempt,
     wait_exponential,
 )
+
+from bot.httpclient import ClosingClient
 
 __all__ = ["Completion", "LLMClient", "TokenBudget", "Usage", "estimate_tokens"]
 
@@ -168,7 +169,7 @@ class _Unavailable(Exception):
         self.problem = problem
 
 
-class LLMClient:
+class LLMClient(ClosingClient):
     """Chat completions from an OpenAI-compatible server, bounded, patient, never raising.
 
     Use as ``async with LLMClient(base_url="http://127.0.0.1:8000/v1", model=...) as llm:``
@@ -219,20 +220,6 @@ class LLMClient:
         self._exponential = wait_exponential(multiplier=backoff, max=max_wait)
         self.requests_made = 0  # HTTP requests sent, retries included
         self.last_problem: str | None = None  # the latest problem line, for logs
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
 
     # -- the one question ----------------------------------------------------------------------
 
