@@ -43,6 +43,7 @@ import sqlite3
 import sys
 import threading
 import time
+import traceback
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -639,6 +640,10 @@ def main(argv: list[str] | None = None) -> int:
     except TimeoutError:
         report["error"] = f"hard cap of {args.hard_cap:g} s reached"
         status = 2
+    except Exception as error:  # still print and write what was measured
+        traceback.print_exc()
+        report["error"] = f"{type(error).__name__}: {error}"
+        status = 1
     report["wall_s"] = round(time.monotonic() - started, 1)
     report["other_activity_at_end"] = kit.other_activity()
     print_report(args, report)

@@ -12,7 +12,9 @@ Measured:
   message (`Core.store` is wrapped in this process), and the store calls alone;
 * the backlog the bot builds (time from the last dispatch until everything is stored);
 * exactly once: rows, distinct ids, missing, extra, text mismatches; then 5% of the same
-  message objects (same ids) are dispatched again, which must add no rows.
+  message objects (same ids) are dispatched again, which must add no rows;
+* where the tail comes from: store calls over 20 ms, full garbage collections (gen 2) and
+  the worst seconds; --gc-freeze shows the effect of `gc.freeze()` after start-up.
 
     python benchmarks/load_discord.py --rate 500 --seconds 60
 
@@ -25,10 +27,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import sys
 import time
+import traceback
 from typing import Any
 
 import loadkit as kit
@@ -52,6 +56,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--database", default=None, help="PostgreSQL URL (default: SQLite)")
     parser.add_argument("--drain-timeout", type=float, default=30.0)
     parser.add_argument("--hard-cap", type=float, default=120.0, help="seconds, whole run")
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="gc.freeze() in the bot process before the timed phase (what the bot would gain "
+        "by freezing its start-up objects: no long full collections)",
+    )
     parser.add_argument("--out", default="load_discord.json", help="file name in benchmarks/out")
     args = parser.parse_args(argv)
     if not 0 < args.rate <= 5000 or not 0 < args.seconds <= 600:
@@ -67,6 +77,7 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
         report["meta"] = kit.run_meta(url)
         engine, sessions = kit.open_database(url)
         probe = kit.StoreProbe().install()
+        gc_monitor = kit.GcMonitor().install()
         fake = kit.Child(kit.discord_fake_main, "fake-discord")
         client: Any = None
         task: asyncio.Task[None] | None = None
@@ -93,6 +104,9 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
             start_at = time.monotonic() + 1.0 + count / 20_000  # the fake builds them first
             stop_at = start_at + args.seconds + 5
             fake.send(("send", args.rate, args.seconds, start_at, stop_at))
+            if args.gc_freeze:
+                gc.collect()
+                gc.freeze()
             sampler.start()
             cpu0, wall0 = time.process_time(), time.monotonic()
             _, results = await fake.recv(timeout=stop_at - time.monotonic() + 30)
@@ -124,6 +138,12 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 "slip_ms": kit.dist_ms(slips),
                 "storage_latency_ms": kit.dist_ms(storage),
                 "store_call_ms": kit.dist_ms(probe.call_durations(since=start_at)),
+                "store_stalls": probe.stalls(since=start_at),
+                "worst_seconds": kit.worst_seconds(
+                    [(dispatched[m], probe.first_stored[m] - dispatched[m]) for m in stored_ids],
+                    start_at,
+                ),
+                "gc": gc_monitor.summary(since=start_at, until=time.monotonic()),
                 "drained": drained,
                 "backlog_at_end_s": round(last_store - last_sent, 3) if last_store else None,
                 "max_tasks": max(sampler.samples, default=None),
@@ -144,6 +164,7 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
             rng = random.Random(1)
             chosen = rng.sample(sorted(stored_ids), int(len(stored_ids) * args.dup_fraction))
             calls_before, counts_before = len(probe.calls), dict(probe.counts)
+            chosen_before = len(set(chosen) & kit.stored_messages(sessions, "discord").keys())
             span = len(chosen) / args.rate
             fake.send(("redispatch", chosen, args.rate, time.monotonic() + span + 5))
             _, dup_results = await fake.recv(timeout=span + 30)
@@ -152,13 +173,15 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 lambda: len(probe.calls) - calls_before >= redispatched, args.drain_timeout
             )
             rows2, distinct2 = kit.row_counts(sessions, "discord")
+            chosen_after = len(set(chosen) & kit.stored_messages(sessions, "discord").keys())
             report["pass2_duplicates"] = {
                 "redispatched": redispatched,
                 "store_calls": len(probe.calls) - calls_before,
                 "new": probe.counts["new"] - counts_before.get("new", 0),
                 "updated": probe.counts["updated"] - counts_before.get("updated", 0),
                 "unchanged": probe.counts["unchanged"] - counts_before.get("unchanged", 0),
-                "rows_added": rows2 - rows,
+                "rows_added": chosen_after - chosen_before,  # all stored before: 0 expected
+                "rows_added_total": rows2 - rows,  # > 0 only if pass 1 had not drained
                 "duplicate_rows": rows2 - distinct2,
             }
         finally:
@@ -172,6 +195,7 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
             fake.close()
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
             probe.uninstall()
+            gc_monitor.uninstall()
             engine.dispose()
             report["store_errors"] = dict(probe.errors)
             report["log_counts"] = dict(logs.counts)
@@ -193,6 +217,19 @@ def verdicts(args: argparse.Namespace, report: dict[str, Any]) -> dict[str, Any]
         and p2.get("rows_added") == 0
         and p2.get("duplicate_rows") == 0,
     }
+
+
+def stalls(p1: dict[str, Any]) -> str:
+    found = p1.get("store_stalls") or {}
+    if not found:
+        return "-"
+    took = found.get("took_ms") or []
+    return f"{found.get('count')}" + (f" (longest {max(took):.0f} ms)" if took else "")
+
+
+def gc_full(p1: dict[str, Any]) -> str:
+    full = (p1.get("gc") or {}).get("gen2") or {}
+    return f"{full.get('count')}, {kit.fmt(full.get('max_ms'))} ms" if full else "-"
 
 
 def ms3(d: dict[str, Any]) -> str:
@@ -224,6 +261,8 @@ def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
             mark.get(v.get("storage_p99_under_50ms")),
         ),
         ("Core.store call p50 / p99 / max", ms3(p1.get("store_call_ms", {})), ""),
+        ("store calls > 20 ms (each blocks the loop)", stalls(p1), ""),
+        ("full GC (gen 2) pauses: count, longest", gc_full(p1), ""),
         ("backlog after last dispatch", kit.fmt(p1.get("backlog_at_end_s"), " s"), ""),
         ("max asyncio tasks (backlog)", p1.get("max_tasks"), ""),
         ("bot process CPU while dispatching", kit.fmt(p1.get("bot_cpu_pct"), " %"), ""),
@@ -239,6 +278,7 @@ def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
             mark.get(v.get("zero_duplicates")),
         ),
         ("store errors", report.get("store_errors") or "none", ""),
+        ("gc.freeze() before the timed phase", args.gc_freeze, ""),
     ]
     print(
         f"\n## Discord gateway load ({meta.get('database')}, {meta.get('cpus')} CPUs, "
@@ -257,6 +297,10 @@ def main(argv: list[str] | None = None) -> int:
     except TimeoutError:
         report["error"] = f"hard cap of {args.hard_cap:g} s reached"
         status = 2
+    except Exception as error:  # still print and write what was measured
+        traceback.print_exc()
+        report["error"] = f"{type(error).__name__}: {error}"
+        status = 1
     report["wall_s"] = round(time.monotonic() - started, 1)
     report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     report["other_activity_at_end"] = kit.other_activity()

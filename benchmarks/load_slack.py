@@ -3,7 +3,10 @@
 The bot runs as `summarybot run` serves it (a Bolt `AsyncApp` behind aiohttp at /slack/events,
 here on 127.0.0.1:0) with a fresh database; its Web API client talks to the fake Slack of
 tests/fakeslack.py. A load generator in a separate process sends correctly signed `message`
-events over real HTTP at a fixed rate from a few concurrent senders, each with a unique ts.
+events over real HTTP at a fixed rate, each with a unique ts: by default from a few concurrent
+sender lanes (each waits for its answer before its next event, so a slow bot is sent less and
+the shortfall shows as "not sent"); with --open-loop every event goes at its time whether or
+not earlier ones were answered, as Slack does (up to --connections at once).
 
 Measured:
 
@@ -15,10 +18,15 @@ Measured:
   so the script waits (bounded) for the store to catch up and reports how long that took;
 * exactly once: rows, distinct ids, missing and extra ids, text mismatches; then a second
   pass re-sends 5% of the events as Slack retries (`X-Slack-Retry-Num: 1`, same event_id),
-  which must add no rows.
+  which must add no rows;
+* where the tail comes from: store calls over 20 ms, full garbage collections (gen 2) and
+  the worst seconds; --profile writes a cProfile of the bot process while sending;
+  --gc-freeze shows the effect of `gc.freeze()` after start-up.
 
     python benchmarks/load_slack.py --rate 500 --seconds 60
-    python benchmarks/load_slack.py --seconds 10 --database postgresql+psycopg://postgres@127.0.0.1:5432/test
+    python benchmarks/load_slack.py --rate 500 --seconds 60 --open-loop
+    python benchmarks/load_slack.py --seconds 10 \
+        --database postgresql+psycopg://postgres@127.0.0.1:5432/test
 
 A Markdown table goes to stdout, the figures to benchmarks/out/load_slack.json (or --out).
 Every phase is bounded; the whole run is cancelled after --hard-cap seconds.
@@ -29,12 +37,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import io
 import os
 import pstats
 import random
 import sys
 import time
+import traceback
 from typing import Any
 
 import loadkit as kit
@@ -62,6 +72,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--database", default=None, help="PostgreSQL URL (default: SQLite)")
     parser.add_argument("--drain-timeout", type=float, default=30.0)
     parser.add_argument("--hard-cap", type=float, default=120.0, help="seconds, whole run")
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="gc.freeze() in the bot process before the timed phase (what the bot would gain "
+        "by freezing its start-up objects: no long full collections)",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile the bot while sending")
     parser.add_argument("--out", default="load_slack.json", help="file name in benchmarks/out")
     args = parser.parse_args(argv)
@@ -92,6 +108,7 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
         report["meta"] = kit.run_meta(url)
         engine, sessions = kit.open_database(url)
         probe = kit.StoreProbe().install()
+        gc_monitor = kit.GcMonitor().install()
         sender = kit.Child(kit.slack_sender_main, "slack-sender")
         server: kit.SlackServer | None = None
         sampler = kit.TaskSampler()
@@ -124,6 +141,9 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 )
                 sender.send(("send", plan))
                 profiler = cProfile.Profile() if args.profile else None
+                if args.gc_freeze:
+                    gc.collect()
+                    gc.freeze()
                 sampler.start()
                 cpu0, wall0 = time.process_time(), time.monotonic()
                 if profiler:
@@ -144,9 +164,8 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 stored_times = [probe.first_stored[p] for p in acked if p in probe.first_stored]
                 last_store = max(stored_times, default=None)
                 sent_at = {pids[i]: r[1] for i, r in enumerate(results) if r[1] is not None}
-                storage = [
-                    probe.first_stored[p] - sent_at[p] for p in acked & probe.first_stored.keys()
-                ]
+                stored_acked = acked & probe.first_stored.keys()
+                storage = [probe.first_stored[p] - sent_at[p] for p in stored_acked]
                 first_sent = sends.get("first_sent", start_at)
                 stored_span = (last_store - first_sent) if last_store else None
                 rows, distinct = kit.row_counts(sessions, "slack")
@@ -161,6 +180,12 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                     else None,
                     "storage_latency_ms": kit.dist_ms(storage),
                     "store_call_ms": kit.dist_ms(probe.call_durations()),
+                    "store_stalls": probe.stalls(since=start_at),
+                    "worst_seconds": kit.worst_seconds(
+                        [(sent_at[p], probe.first_stored[p] - sent_at[p]) for p in stored_acked],
+                        start_at,
+                    ),
+                    "gc": gc_monitor.summary(since=start_at, until=drain_done),
                     "drained": drained,
                     "ack_to_store_lag_s": round(last_store - sends["last_answered"], 3)
                     if last_store and "last_answered" in sends
@@ -182,7 +207,7 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 }
                 report["pass1"] = pass1
                 if profiler:
-                    report["profile"] = write_profile(profiler)
+                    report["profile"] = write_profile(profiler, args.out)
 
                 # ---- pass 2: 5% again as Slack retries (same body and event_id) ----
                 rng = random.Random(1)
@@ -193,6 +218,10 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 ]
                 calls_before = len(probe.calls)
                 counts_before = dict(probe.counts)
+                chosen_pids = {pids[i] for i in chosen}
+                chosen_rows_before = len(
+                    chosen_pids & kit.stored_messages(sessions, "slack").keys()
+                )
                 start_at = time.monotonic() + 0.3
                 span = len(retry_events) / args.rate
                 sender.send(
@@ -209,6 +238,7 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                     lambda: len(probe.calls) - calls_before >= retried_ok, args.drain_timeout
                 )
                 rows2, distinct2 = kit.row_counts(sessions, "slack")
+                chosen_rows_after = len(chosen_pids & kit.stored_messages(sessions, "slack").keys())
                 report["pass2_retries"] = {
                     "resent": len(retry_events),
                     "ok": retried_ok,
@@ -217,7 +247,9 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                     "new": probe.counts["new"] - counts_before.get("new", 0),
                     "updated": probe.counts["updated"] - counts_before.get("updated", 0),
                     "unchanged": probe.counts["unchanged"] - counts_before.get("unchanged", 0),
-                    "rows_added": rows2 - rows,
+                    # rows of the re-sent messages: all were stored before, so 0 expected
+                    "rows_added": chosen_rows_after - chosen_rows_before,
+                    "rows_added_total": rows2 - rows,  # > 0 only if pass 1 had not drained
                     "duplicate_rows": rows2 - distinct2,
                 }
         finally:
@@ -226,18 +258,19 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 await server.stop()
             sender.close()
             probe.uninstall()
+            gc_monitor.uninstall()
             engine.dispose()
             report["store_errors"] = dict(probe.errors)
             report["log_counts"] = dict(logs.counts)
 
 
-def write_profile(profiler: cProfile.Profile) -> dict[str, Any]:
+def write_profile(profiler: cProfile.Profile, out_name: str) -> dict[str, Any]:
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out)
     stats.sort_stats("tottime").print_stats(30)
     out.write("\n\n---- by cumulative time ----\n")
     stats.sort_stats("cumulative").print_stats(40)
-    path = kit.OUT_DIR / "load_slack_profile.txt"
+    path = kit.OUT_DIR / (out_name.removesuffix(".json") + "_profile.txt")
     kit.OUT_DIR.mkdir(parents=True, exist_ok=True)
     path.write_text(out.getvalue())
     return {"file": str(path.relative_to(kit.REPO))}
@@ -298,6 +331,8 @@ def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
         ("HTTP latency p50 / p99 / max", ms3(http), ""),
         ("storage latency p50 / p99 / max", ms3(store), mark.get(v.get("storage_p99_under_50ms"))),
         ("Core.store call p50 / p99 / max", ms3(calls), ""),
+        ("store calls > 20 ms (each blocks the loop)", stalls(p1), ""),
+        ("full GC (gen 2) pauses: count, longest", gc_full(p1), ""),
         ("ack-to-store lag at end", kit.fmt(p1.get("ack_to_store_lag_s"), " s"), ""),
         ("max asyncio tasks (backlog)", p1.get("max_tasks"), ""),
         ("rows / distinct ids", f"{p1.get('rows')} / {p1.get('distinct_ids')}", ""),
@@ -313,6 +348,7 @@ def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
             mark.get(v.get("zero_duplicates")),
         ),
         ("store errors", report.get("store_errors") or "none", ""),
+        ("gc.freeze() before the timed phase", args.gc_freeze, ""),
         ("process_before_response", meta.get("process_before_response"), ""),
     ]
     print(
@@ -320,6 +356,19 @@ def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
         f"git {meta.get('git_head')})\n"
     )
     print(kit.markdown_table(["metric", "value", "target"], rows))
+
+
+def stalls(p1: dict[str, Any]) -> str:
+    found = p1.get("store_stalls") or {}
+    if not found:
+        return "-"
+    took = found.get("took_ms") or []
+    return f"{found.get('count')}" + (f" (longest {max(took):.0f} ms)" if took else "")
+
+
+def gc_full(p1: dict[str, Any]) -> str:
+    full = (p1.get("gc") or {}).get("gen2") or {}
+    return f"{full.get('count')}, {kit.fmt(full.get('max_ms'))} ms" if full else "-"
 
 
 def fmt_rate(value: float | None) -> str:
@@ -340,6 +389,10 @@ def main(argv: list[str] | None = None) -> int:
     except TimeoutError:
         report["error"] = f"hard cap of {args.hard_cap:g} s reached"
         status = 2
+    except Exception as error:  # still print and write what was measured
+        traceback.print_exc()
+        report["error"] = f"{type(error).__name__}: {error}"
+        status = 1
     report["wall_s"] = round(time.monotonic() - started, 1)
     report["loadavg_at_end"] = [round(x, 2) for x in os.getloadavg()]
     report["other_activity_at_end"] = kit.other_activity()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import gc
 import hashlib
 import hmac
 import json
@@ -99,6 +100,21 @@ def dist_ms(seconds: Sequence[float]) -> dict[str, Any]:
         "max": ms(max(seconds)),
         "mean": ms(sum(seconds) / len(seconds)),
     }
+
+
+def worst_seconds(
+    samples: Sequence[tuple[float, float]], since: float, top: int = 5
+) -> list[dict[str, Any]]:
+    """(time, latency s) samples grouped by whole second after `since`: the `top` seconds
+    with the highest p99, to show whether the tail is spread out or a few stalls."""
+    buckets: dict[int, list[float]] = {}
+    for at, latency in samples:
+        buckets.setdefault(int(at - since), []).append(latency)
+    ranked = sorted(buckets.items(), key=lambda kv: percentile(kv[1], 99) or 0, reverse=True)
+    return [
+        {"second": second, "n": len(values), **{k: dist_ms(values)[k] for k in ("p99", "max")}}
+        for second, values in ranked[:top]
+    ]
 
 
 def fmt(value: Any, unit: str = "") -> str:
@@ -372,6 +388,43 @@ class StoreProbe:
             "at_s": [round(start - since, 2) for start, _ in slow[:40]],
             "took_ms": [round(took * 1000, 1) for _, took in slow[:40]],
         }
+
+
+class GcMonitor:
+    """Times the garbage collector's pauses in this process (gc.callbacks), by generation."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
+        self._started: float | None = None
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if phase == "start":
+            self._started = now
+        elif self._started is not None:
+            self.pauses[info["generation"]].append((self._started, now - self._started))
+            self._started = None
+
+    def install(self) -> GcMonitor:
+        gc.callbacks.append(self)
+        return self
+
+    def uninstall(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self)
+
+    def summary(self, since: float = 0.0, until: float = float("inf")) -> dict[str, Any]:
+        result = {}
+        for generation, pauses in self.pauses.items():
+            took = [p for start, p in pauses if since <= start <= until]
+            result[f"gen{generation}"] = {
+                "count": len(took),
+                "total_ms": round(sum(took) * 1000, 1),
+                "max_ms": round(max(took) * 1000, 1) if took else None,
+            }
+        full = [start for start, _ in self.pauses[2] if since <= start <= until]
+        result["gen2_at_s"] = [round(start - since, 2) for start in full[:40]]
+        return result
 
 
 async def backfilling(coro_factory: Callable[[], Any]) -> Any:
