@@ -71,7 +71,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--database", default=None, help="PostgreSQL URL (default: SQLite)")
     parser.add_argument("--allow-pg-restart", action="store_true")
     parser.add_argument("--only", default="", help="comma-separated fault names")
-    parser.add_argument("--hard-cap", type=float, default=180.0, help="seconds, whole run")
+    parser.add_argument("--hard-cap", type=float, default=120.0, help="seconds, whole run")
     parser.add_argument("--out", default="faults.json", help="file name in benchmarks/out")
     args = parser.parse_args(argv)
     if not 0 < args.rate <= 1000 or not 2 <= args.seconds <= 60 or not 0 < args.outage <= 10:

@@ -146,7 +146,7 @@ def run_meta(database_url: str) -> dict[str, Any]:
             result = subprocess.run(
                 ["git", *args], cwd=REPO, capture_output=True, text=True, timeout=10
             )
-            return result.stdout.strip()
+            return result.stdout.rstrip()
         except (OSError, subprocess.SubprocessError):
             return ""
 
@@ -156,8 +156,8 @@ def run_meta(database_url: str) -> dict[str, Any]:
 
     return {
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
-        "git_head": git("rev-parse", "--short", "HEAD"),
-        "git_subject": git("log", "-1", "--format=%s"),
+        "git_head": git("rev-parse", "--short", "HEAD").strip(),
+        "git_subject": git("log", "-1", "--format=%s").strip(),
         "git_dirty_files": [line[3:] for line in git("status", "--porcelain").splitlines()],
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
