@@ -43,10 +43,6 @@ from bot.discord.port import DiscordPort
 from bot.discord.run import point_at
 from storage.records import WorkspaceRecord
 
-TARGET_RATE = 500.0
-TARGET_SECONDS = 60.0
-TARGET_STORE_P99_MS = 50.0
-
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -206,11 +202,11 @@ def verdicts(args: argparse.Namespace, report: dict[str, Any]) -> dict[str, Any]
     store_p99 = (p1.get("storage_latency_ms") or {}).get("p99")
     return {
         "rate_held": bool(p1)
-        and args.rate >= TARGET_RATE
-        and args.seconds >= TARGET_SECONDS
+        and args.rate >= kit.TARGET_RATE
+        and args.seconds >= kit.TARGET_SECONDS
         and p1.get("not_dispatched") == 0
-        and (p1.get("stored_rate") or 0) >= 0.98 * TARGET_RATE,
-        "storage_p99_under_50ms": store_p99 is not None and store_p99 < TARGET_STORE_P99_MS,
+        and (p1.get("stored_rate") or 0) >= 0.98 * kit.TARGET_RATE,
+        "storage_p99_under_50ms": store_p99 is not None and store_p99 < kit.TARGET_STORE_P99_MS,
         "zero_loss": bool(p1) and p1.get("missing") == 0,
         "zero_duplicates": bool(p1)
         and p1.get("duplicate_rows") == 0

@@ -52,10 +52,6 @@ from fakeslack import FakeSlack, event_body
 
 from storage.records import WorkspaceRecord
 
-TARGET_RATE = 500.0
-TARGET_SECONDS = 60.0
-TARGET_STORE_P99_MS = 50.0
-
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -283,11 +279,11 @@ def verdicts(args: argparse.Namespace, report: dict[str, Any]) -> dict[str, Any]
     lost = p1.get("missing_sent")
     return {
         "rate_held": bool(p1)
-        and args.rate >= TARGET_RATE
-        and args.seconds >= TARGET_SECONDS
-        and p1.get("held_rate", 0) >= 0.98 * TARGET_RATE
+        and args.rate >= kit.TARGET_RATE
+        and args.seconds >= kit.TARGET_SECONDS
+        and p1.get("held_rate", 0) >= 0.98 * kit.TARGET_RATE
         and p1.get("ok") == p1.get("events"),
-        "storage_p99_under_50ms": store_p99 is not None and store_p99 < TARGET_STORE_P99_MS,
+        "storage_p99_under_50ms": store_p99 is not None and store_p99 < kit.TARGET_STORE_P99_MS,
         "zero_loss": lost == 0 and p1.get("missing_acked") == 0,
         "zero_duplicates": bool(p1)
         and p1.get("duplicate_rows") == 0

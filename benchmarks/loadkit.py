@@ -46,6 +46,11 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 OUT_DIR = REPO / "benchmarks" / "out"
+
+# The targets on 2 cores with SQLite, for both load scripts.
+TARGET_RATE = 500.0
+TARGET_SECONDS = 60.0
+TARGET_STORE_P99_MS = 50.0
 for _path in (str(REPO / "tests"), str(REPO)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
