@@ -1,236 +1,473 @@
-"""The default drafter: offline and deterministic, built from the messages' own sentences.
+"""The default drafter: offline and deterministic, one bullet per work item.
 
-Each topic's conversations (threads, reply chains, and conversations sharing a PR) become one
-bullet each, most salient first, until the topic's share of the length budget is spent. A bullet
-keeps the sentences that carry PRs and figures, names who said them, and cites every PR of the
-conversation. Introductions get one line per newcomer in their own words.
+A work item is a conversation (a thread, a reply chain, or conversations citing the same PR)
+that changed something: a PR, a figure, a decision. Its bullet is led by who did it and says
+what changed in one or two of the item's own sentences, turned to the third person, with the
+item's figures and every PR it cites. Within the length budget the drafter picks the bullets
+that cover the most PRs and figures per word, so a busy week cites nearly all its PRs instead
+of quoting a few conversations at length. Integration bots are never quoted as people: their
+posts lend PR titles, and a PR only a bot mentions gets a short line from its title.
+Introductions get one complete line per newcomer.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from summarizer.conversations import conversations
-from summarizer.figures import count_figures
+from summarizer.figures import find_figures
 from summarizer.grouping import INTRODUCTIONS
-from summarizer.noise import is_acknowledgement
-from summarizer.text import defuse_pings, sentences, shorten, similarity, words
+from summarizer.noise import is_acknowledgement, is_review_chatter
+from summarizer.phrasing import clean_sentence, is_fallback, third_person, they
+from summarizer.text import (
+    chat_lines,
+    defuse_pings,
+    sentences,
+    similarity,
+    visible_length,
+    words,
+)
 from summarizer.types import PRMention, Section, SourceMessage, Topic
 
-# A bullet holds about three sentences, more for a long conversation: enough to say who did
-# what and why, with the numbers.
-BULLET_BASE_CHARS = 250
-BULLET_CHARS_PER_DOUBLING = 80
-BULLET_MAX_CHARS = 650
-MIN_BULLET_CHARS = 150
-MAX_ALSO_PRS = 6  # PRs of a conversation cited after its sentences, when theirs were left out
-INTRO_CHARS = 200
-INTRO_OPENER_CHARS = 25
-MIN_SECTION_CHARS = 500
-FULL = 0.8  # a section this close to its budget had more to say
+MIN_FACT_WORDS = 5
+MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
+BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
+INTRO_WORDS = 50
+MAX_TRAILING_PRS = 8
+STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
 NEAR_DUPLICATE = 0.6
-MIN_SENTENCE_CHARS = 20
+PR_GAIN = 3.0
+FIGURE_GAIN = 1.5
+DECISION_GAIN = 1.0
 
-_GREETING_RE = re.compile(
-    r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening))\b[^.!?\n]*?"
-    r"(?:[,.!:]+|\s+(?=i'?m|i am|my name))\s*",
+# Verbs that say something changed or was settled: such a sentence is news without a PR.
+_DECISION_RE = re.compile(
+    r"\b(?:fix(?:ed|es)?|merged?|landed|lands|shipped|added|adds|moved|switched|decided|"
+    r"root[- ]?caused|found|finished|completed?|released|enabled|disabled|reverted|upgraded|"
+    r"migrated|deprecated|removed|replaced|launched|started|resolved|filed|opened|closed|"
+    r"validated|confirmed|proposed|measured|reached|refactored|published|registered|"
+    r"now (?:\w+s|runs|has|is|uses))\b",
     re.IGNORECASE,
 )
-
-
-_CLOSING = ".!?:;…"
+# A bot's post about a PR: "[org/repo] Pull request opened: #12 Title".
+_BOT_PR_RE = re.compile(
+    r"(?:pull request|PR)\s+(?:opened|merged|closed|reopened|ready for review)\s*[:\-]?\s*"
+    r"#(?P<number>\d+)\s+(?P<title>[^\n]+)",
+    re.IGNORECASE,
+)
+_GREETING_RE = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening|afternoon))\b"
+    r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
+    re.IGNORECASE,
+)
+# Openers of opinion and agreement: such a sentence is news only with a PR or a figure.
+_WEAK_OPENER_RE = re.compile(
+    r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i think|i guess|maybe|probably|not sure|"
+    r"would|could|should|wonder|hopefully|looks like|seems)\b",
+    re.IGNORECASE,
+)
+# Openers that point back at something said before: weak as the lead of a bullet.
+_ANAPHORA_RE = re.compile(r"^(?:right now )?(?:this|that|it|they|these|those|which)\b", re.I)
+ANAPHORA_PENALTY = 2.0
+FILLER_SHARE = 0.5  # bullets citing no new PR fill at most this share of the budget
+_CLOSING = ".!?"
+_URL_END_RE = re.compile(r"(?<!\]\()https?://[^\s()]+$")
 
 
 @dataclass(slots=True)
-class _Sentence:
+class _Fact:
+    """A sentence that can carry a bullet."""
+
     text: str
     message: SourceMessage
-    order: tuple[float, int]  # message time, position in the message
-    score: float
+    prs: tuple[PRMention, ...]
+    figures: frozenset[str]
     words: frozenset[str]
-    opening: bool  # the conversation's first sentence: it usually says what it is about
+    n_words: int
+    decision: bool
+    time: float
+
+    @property
+    def gain(self) -> float:
+        value = PR_GAIN * len(self.prs) + FIGURE_GAIN * len(self.figures) + self.decision
+        return value - ANAPHORA_PENALTY * bool(_ANAPHORA_RE.match(self.text))
+
+
+@dataclass(slots=True)
+class _Bullet:
+    """One work item as it would be written, with what it covers."""
+
+    topic: str
+    markdown: str
+    prs: dict[str, PRMention]
+    figures: frozenset[str]
+    people: list[str]
+    sources: list[str]
+    reactions: int
+    time: float
+    author: str | None
+    words: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def value(self) -> float:
+        """What the bullet brings on its own: PRs, figures, and how people reacted."""
+        return (
+            PR_GAIN * len(self.prs)
+            + FIGURE_GAIN * len(self.figures)
+            + 0.5 * math.log1p(self.reactions)
+        )
+
+    @property
+    def cost(self) -> int:
+        return max(visible_length(self.markdown), 40)
 
 
 def draft_sections(
     grouped: Mapping[str, Sequence[SourceMessage]], topics: Sequence[Topic], max_chars: int
 ) -> list[Section]:
-    """One section per non-empty topic, in topic order, sharing `max_chars` between them.
+    """One section per non-empty topic, in topic order, within about `max_chars` of text.
 
-    Introductions take the room they need (a line per newcomer); the other topics share the
-    rest by how much was said in them, and room a quiet topic leaves goes to the busy ones.
+    Introductions take the room they need (a line per newcomer). The other topics' bullets
+    are chosen together, each topic's best first, then whatever covers the most new PRs
+    and figures per character, until the budget is spent.
     """
-    drafted: dict[str, Section] = {}
+    sections: dict[str, Section] = {}
     remaining = max_chars
-    busy = [t for t in topics if grouped.get(t.id)]
-    for topic in busy:
+    candidates: list[_Bullet] = []
+    for topic in topics:
+        messages = grouped.get(topic.id) or []
+        if not messages:
+            continue
         if topic.id == INTRODUCTIONS:
-            drafted[topic.id] = _introductions(topic, grouped[topic.id])
-            remaining -= len(drafted[topic.id].markdown)
-    others = [t for t in busy if t.id != INTRODUCTIONS]
-    budgets = _budgets(grouped, others, remaining)
-    for topic in others:
-        drafted[topic.id] = _topic_section(topic, grouped[topic.id], budgets[topic.id])
-
-    spare = remaining - sum(len(drafted[t.id].markdown) for t in others)
-    hungry = [t for t in others if len(drafted[t.id].markdown) >= FULL * budgets[t.id]]
-    if spare > 0 and hungry:
-        extra = _budgets(grouped, hungry, spare)
-        for topic in hungry:
-            budget = budgets[topic.id] + extra[topic.id]
-            drafted[topic.id] = _topic_section(topic, grouped[topic.id], budget)
-    return [drafted[t.id] for t in busy if drafted[t.id].markdown]
+            sections[topic.id] = _introductions(topic, messages)
+            remaining -= visible_length(sections[topic.id].markdown)
+        else:
+            candidates += _bullets(topic.id, messages)
+    chosen = _choose(candidates, remaining)
+    for topic in topics:
+        if topic.id == INTRODUCTIONS or topic.id not in chosen:
+            continue
+        sections[topic.id] = _section(topic, chosen[topic.id])
+    return [sections[t.id] for t in topics if t.id in sections and sections[t.id].markdown]
 
 
-def _budgets(
-    grouped: Mapping[str, Sequence[SourceMessage]], topics: Sequence[Topic], max_chars: int
-) -> dict[str, int]:
-    """Each topic's share of `max_chars`: more was said, more room, never a starved topic."""
-    weights = {t.id: math.sqrt(len(grouped.get(t.id, ()))) for t in topics}
-    total = sum(weights.values()) or 1.0
-    return {tid: max(MIN_SECTION_CHARS, int(max_chars * w / total)) for tid, w in weights.items()}
+def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bullet]]:
+    """The bullets to write, per topic: each topic's best, then by new coverage per cost."""
+    covered_prs: set[str] = set()
+    covered_figures: set[str] = set()
+    chosen: dict[str, list[_Bullet]] = {}
+    left = list(candidates)
+    used = 0
+
+    def gain(bullet: _Bullet) -> float:
+        return (
+            PR_GAIN * len(bullet.prs.keys() - covered_prs)
+            + FIGURE_GAIN * len(bullet.figures - covered_figures)
+            + 0.5 * math.log1p(bullet.reactions)
+            + DECISION_GAIN
+        )
+
+    def take(bullet: _Bullet) -> None:
+        nonlocal used
+        chosen.setdefault(bullet.topic, []).append(bullet)
+        covered_prs.update(bullet.prs)
+        covered_figures.update(bullet.figures)
+        used += bullet.cost
+        left.remove(bullet)
+
+    for topic in dict.fromkeys(b.topic for b in candidates):
+        best = max((b for b in left if b.topic == topic), key=gain)
+        if used + best.cost <= budget:
+            take(best)
+    while left:
+        best = max(left, key=lambda b: (gain(b) / b.cost, -b.cost))
+        if not best.prs.keys() - covered_prs and used + best.cost > budget * FILLER_SHARE:
+            # Nothing new to cite: only worth its words while the draft is short.
+            left.remove(best)
+            continue
+        if used + best.cost > budget:
+            left.remove(best)
+            continue
+        take(best)
+    return chosen
 
 
-def _salience(message: SourceMessage) -> float:
-    return (
-        2.0 * len(message.prs)
-        + 1.5 * count_figures(message.text)
-        + math.log1p(message.reactions)
-        + 0.5 * math.log1p(message.replies)
-        + min(len(message.text) / 300, 1.0)
-    )
-
-
-def _topic_section(topic: Topic, messages: Sequence[SourceMessage], budget: int) -> Section:
-    items = [[messages[i] for i in members] for members in conversations(messages, by_pr=True)]
-    ranked = sorted(items, key=lambda item: -sum(_salience(m) for m in item))
-    bullets: list[str] = []
-    chosen: list[_Sentence] = []
+def _section(topic: Topic, bullets: Sequence[_Bullet]) -> Section:
+    ordered = sorted(bullets, key=lambda b: (-b.value, b.time))
     cited: dict[str, None] = {}
     people: dict[str, None] = {}
     sources: dict[str, None] = {}
-    used = 0
-    for item in ranked:
-        room = budget - used
-        if room < MIN_BULLET_CHARS:
-            break
-        if not _worth_reporting(item):
-            continue
-        picked = _pick_sentences(item, chosen, min(_bullet_limit(item), room))
-        if not picked:
-            continue
-        chosen.extend(picked)
-        mentions = _mentions(item)
-        bullet = _render_bullet(picked, mentions, cited)
-        bullets.append(bullet)
-        used += len(bullet)
-        for s in picked:
-            if not s.message.is_bot:
-                people.setdefault(s.message.author)
-        for message in item:
-            if message.prs or any(s.message is message for s in picked):
-                sources.setdefault(message.id)
+    for bullet in ordered:
+        cited.update(dict.fromkeys(bullet.prs))
+        people.update(dict.fromkeys(bullet.people))
+        sources.update(dict.fromkeys(bullet.sources))
     return Section(
         topic=topic.id,
         title=topic.title,
-        markdown="\n".join(bullets),
+        markdown="\n".join(b.markdown for b in ordered),
         prs=list(cited),
         people=list(people),
         sources=list(sources),
     )
 
 
-def _bullet_limit(item: Sequence[SourceMessage]) -> int:
-    size = BULLET_BASE_CHARS + BULLET_CHARS_PER_DOUBLING * math.log2(1 + len(item))
-    return int(min(BULLET_MAX_CHARS, size))
+# --- work items ----------------------------------------------------------------------------
 
 
-def _worth_reporting(item: Sequence[SourceMessage]) -> bool:
-    """A conversation with a PR, a figure, some substance or some reactions."""
-    return any(
-        m.prs or m.reactions >= 2 or len(m.text) >= 60 or count_figures(m.text) for m in item
+def _bullets(topic: str, messages: Sequence[SourceMessage]) -> list[_Bullet]:
+    """Every work item of a topic written as a bullet; stale statuses give way to newer."""
+    bullets = []
+    for members in conversations(messages, by_pr=True):
+        bullet = _item_bullet(topic, [messages[i] for i in members])
+        if bullet is not None:
+            bullets.append(bullet)
+    return _drop_stale(bullets)
+
+
+def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
+    mentions = _mentions(item)
+    facts = _facts(item)
+    reactions = sum(m.reactions for m in item)
+    time = max(m.created_at.timestamp() for m in item)
+    if not facts:
+        return _bot_bullet(topic, item, mentions, reactions, time)
+    picked = _pick(facts)
+    text = _render(picked, mentions)
+    return _Bullet(
+        topic=topic,
+        markdown=text,
+        prs=mentions,
+        figures=frozenset().union(*(f.figures for f in picked)),
+        people=list(dict.fromkeys(f.message.author for f in sorted(picked, key=_time))),
+        sources=[m.id for m in item if m.prs or any(f.message is m for f in picked)],
+        reactions=reactions,
+        time=time,
+        author=picked[0].message.author,
+        words=frozenset().union(*(f.words for f in picked)),
     )
 
 
-def _pick_sentences(
-    item: Sequence[SourceMessage], already: Sequence[_Sentence], limit: int
-) -> list[_Sentence]:
-    """The item's best sentences within `limit` characters, in the order they were said."""
-    candidates = [
-        c
-        for c in _candidates(item)
-        if all(similarity(c.words, a.words) < NEAR_DUPLICATE for a in already)
+def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
+    """The item's sentences that say something: a PR, a figure or a decision, by a person.
+
+    Questions, sentences that introduce a list or code block, list lines and chatter are
+    left out; so are opinions without a PR or a figure."""
+    facts = []
+    for message in item:
+        if message.is_bot:
+            continue
+        for sentence in _sentences(message.text):
+            fact = _fact(sentence, message)
+            if fact is None or not (fact.prs or fact.figures or fact.decision):
+                continue
+            if not (fact.prs or fact.figures) and _WEAK_OPENER_RE.match(fact.text):
+                continue
+            facts.append(fact)
+    return facts
+
+
+def _sentences(text: str) -> Iterable[str]:
+    """The message's prose sentences: no list lines, no code, nothing that introduces them.
+    A very short sentence ("Fix in #12.") is kept with the one before it."""
+    kept: list[str] = []
+    for line in chat_lines(text):
+        for sentence in sentences(line):
+            if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
+                continue
+            if is_review_chatter(sentence):
+                continue
+            if kept and len(sentence.split()) < MIN_FACT_WORDS:
+                kept[-1] = f"{_full_stop(kept[-1])} {sentence}"
+            else:
+                kept.append(sentence)
+    return kept
+
+
+def _fact(sentence: str, message: SourceMessage) -> _Fact | None:
+    text = clean_sentence(sentence)
+    n_words = len(text.split())
+    if not MIN_FACT_WORDS <= n_words <= MAX_FACT_WORDS:
+        return None
+    prs = tuple(p for p in message.prs if p.raw in text)
+    figures = frozenset(find_figures(text))
+    decision = bool(_DECISION_RE.search(text))
+    return _Fact(
+        text=text,
+        message=message,
+        prs=prs,
+        figures=figures,
+        words=words(text),
+        n_words=n_words,
+        decision=decision,
+        time=message.created_at.timestamp(),
+    )
+
+
+def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
+    """The lead fact (most PRs and figures; the newest of near-equals), and a second one
+    that adds a PR or figure while the bullet stays short, in the order they were said."""
+    lead = max(facts, key=lambda f: (f.gain, f.time))
+    # A later sentence saying the same thing with fresher numbers replaces the lead.
+    newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
+    if newer:
+        lead = max(newer, key=lambda f: (f.gain, f.time))
+    picked = [lead]
+    seen_prs = {p.ref for p in lead.prs}
+    extra = [
+        f
+        for f in facts
+        if f is not lead
+        and lead.n_words + f.n_words <= BULLET_WORDS
+        and ({p.ref for p in f.prs} - seen_prs or f.figures - lead.figures)
+        and similarity(f.words, lead.words) < NEAR_DUPLICATE
+        and _joins(f, lead)
     ]
-    candidates.sort(key=lambda c: (not c.opening, -c.score))
-    picked: list[_Sentence] = []
-    length = 0
-    for candidate in candidates:
-        if length + len(candidate.text) > limit and picked:
-            continue
-        if any(similarity(candidate.words, p.words) >= NEAR_DUPLICATE for p in picked):
-            continue
-        if not picked and len(candidate.text) > limit:
-            candidate.text = shorten(candidate.text, limit)
-        picked.append(candidate)
-        length += len(candidate.text) + 1
-    return sorted(picked, key=lambda s: s.order)
+    if extra:
+        picked.append(max(extra, key=lambda f: (f.gain, f.time)))
+    picked.sort(key=lambda f: f.time)
+    second = picked[-1]
+    if second.message.author != picked[0].message.author and is_fallback(
+        third_person(second.text, second.message.author), second.message.author
+    ):
+        picked.reverse()  # a labelled quote reads better first than after a sentence
+    return picked
 
 
-def _candidates(item: Sequence[SourceMessage]) -> list[_Sentence]:
-    result = []
-    for message in item:
-        reaction_bonus = 0.5 * math.log1p(message.reactions)
-        raws = [p.raw for p in message.prs]
-        for position, text in enumerate(sentences(message.text)):
-            prs = sum(1 for raw in raws if raw in text)
-            figures = count_figures(text)
-            if not prs and not figures and len(text) < MIN_SENTENCE_CHARS:
-                continue
-            if is_acknowledgement(text):
-                continue
-            score = 3.0 * prs + 2.0 * figures + min(len(text) / 150, 1.0) + reaction_bonus
-            if text.endswith("?"):
-                score -= 1.0
-            order = (message.created_at.timestamp(), position)
-            opening = message is item[0] and position == 0
-            result.append(_Sentence(text, message, order, score, words(text), opening))
-    return result
+def _joins(fact: _Fact, lead: _Fact) -> bool:
+    """A second sentence joins the lead when it reads as a sentence of the summary: the same
+    person's, or another's that can be turned to the third person (not a labelled quote)."""
+    author = fact.message.author
+    if author == lead.message.author:
+        return not _ANAPHORA_RE.match(fact.text) or bool(fact.prs)
+    return not is_fallback(third_person(fact.text, author), author)
 
 
-def _mentions(item: Sequence[SourceMessage]) -> list[PRMention]:
-    seen: dict[str, PRMention] = {}
-    for message in item:
-        for mention in message.prs:
-            seen.setdefault(mention.ref, mention)
-    return list(seen.values())
+def _time(fact: _Fact) -> float:
+    return fact.time
 
 
-def _render_bullet(
-    picked: Sequence[_Sentence], mentions: Sequence[PRMention], cited: dict[str, None]
-) -> str:
-    """`- **Ana Ruiz**: what she said. **Ben Cho**: what he added. (also #12)`"""
-    parts: list[str] = []
+def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
+    """`- **Ana Ruiz** fixed X ([#12](...)). **Ben Cho** measured Y. ([#13](...))`"""
+    parts = []
     author = None
-    for sentence in picked:
-        if sentence.message.author != author:
-            author = sentence.message.author
-            parts.append(f"**{author}**:")
-        text = _link_prs(sentence.text, sentence.message.prs)
-        # Lines of a list carry no full stop; without one they would run together.
-        parts.append(text if text[-1] in _CLOSING else text + ".")
-    text = " ".join(parts)
-    missing = []
-    for mention in mentions:
-        if mention.raw in text or mention.ref in text:
-            cited.setdefault(mention.ref)
-        elif len(missing) < MAX_ALSO_PRS:
-            missing.append(_link(mention))
-            cited.setdefault(mention.ref)
-    if missing:
-        text += f" (also {', '.join(missing)})"
-    return "- " + defuse_pings(text)
+    for fact in picked:
+        text = _link_prs(fact.text, fact.message.prs)
+        if fact.message.author == author:
+            text = they(text)
+        else:
+            author = fact.message.author
+            text = third_person(text, author)
+        parts.append(_full_stop(text))
+    body = " ".join(parts)
+    trailing = [
+        _link(m) for m in mentions.values() if m.raw not in body and f"[{m.ref}]" not in body
+    ][:MAX_TRAILING_PRS]
+    return "- " + defuse_pings(_with_refs(body, trailing))
+
+
+def _with_refs(text: str, links: Sequence[str]) -> str:
+    """`text` with `links` in parentheses before its full stop."""
+    if not links:
+        return text
+    refs = f"({', '.join(links)})"
+    return f"{text[:-1]} {refs}." if text.endswith(".") else f"{text} {refs}"
+
+
+def _full_stop(text: str) -> str:
+    """A sentence ends with its punctuation; a bare URL at the end is left as it is, so the
+    full stop does not become part of the link."""
+    if text[-1] in _CLOSING or _URL_END_RE.search(text):
+        return text
+    return text + "."
+
+
+def _bot_bullet(
+    topic: str,
+    item: Sequence[SourceMessage],
+    mentions: Mapping[str, PRMention],
+    reactions: int,
+    time: float,
+) -> _Bullet | None:
+    """A line for PRs only an integration bot mentioned: their titles, never the bot."""
+    titles = _bot_titles(item)
+    lines = []
+    for ref, mention in mentions.items():
+        title = mention.title or titles.get(ref.rpartition("#")[2])
+        if title:
+            lines.append(f"{_full_stop(title.strip())[:-1]} ({_link(mention)})")
+    if not lines:
+        return None
+    return _Bullet(
+        topic=topic,
+        markdown="- " + defuse_pings("; ".join(lines)) + ".",
+        prs=dict(mentions),
+        figures=frozenset(),
+        people=[],
+        sources=[m.id for m in item if m.prs],
+        reactions=reactions,
+        time=time,
+        author=None,
+    )
+
+
+def _bot_titles(item: Sequence[SourceMessage]) -> dict[str, str]:
+    """PR number -> title, from integration posts ("Pull request opened: #12 Title")."""
+    titles = {}
+    for message in item:
+        if message.is_bot:
+            for match in _BOT_PR_RE.finditer(message.text):
+                titles.setdefault(match["number"], match["title"].strip())
+    return titles
+
+
+def _drop_stale(bullets: list[_Bullet]) -> list[_Bullet]:
+    """A status replaced by a newer one from the same person on the same subject goes; its
+    PRs are kept on the newer bullet."""
+    kept: list[_Bullet] = []
+    for bullet in sorted(bullets, key=lambda b: -b.time):
+        newer = next(
+            (
+                k
+                for k in kept
+                if k.author is not None and k.author == bullet.author and _same_subject(k, bullet)
+            ),
+            None,
+        )
+        if newer is None:
+            kept.append(bullet)
+            continue
+        lost = [m for ref, m in bullet.prs.items() if ref not in newer.prs]
+        if lost:
+            newer.prs.update((m.ref, m) for m in lost)
+            newer.markdown = _with_refs(newer.markdown, [_link(m) for m in lost])
+        newer.sources += [s for s in bullet.sources if s not in newer.sources]
+    return sorted(kept, key=lambda b: b.time)
+
+
+def _same_subject(newer: _Bullet, older: _Bullet) -> bool:
+    """Two statuses of one thing: similar words, or a shared figure and a shared long word
+    ("backfill at 1.42B of 1.9B" and later "backfill finished: 1.9B")."""
+    if similarity(newer.words, older.words) >= STALE:
+        return True
+    shared = {w for w in newer.words & older.words if len(w) >= 5 and w.isalpha()}
+    return bool(newer.figures & older.figures and shared)
+
+
+def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:
+    """Every PR the item cites, people's mentions before bots' (theirs carry titles)."""
+    seen: dict[str, PRMention] = {}
+    for message in sorted(item, key=lambda m: m.is_bot):
+        for mention in message.prs:
+            known = seen.get(mention.ref)
+            if known is None or (known.title is None and mention.title):
+                seen[mention.ref] = mention
+    return seen
+
+
+# --- links ---------------------------------------------------------------------------------
 
 
 def _link(mention: PRMention) -> str:
@@ -257,22 +494,23 @@ def _link_prs(text: str, mentions: Sequence[PRMention]) -> str:
     return text
 
 
+# --- introductions -------------------------------------------------------------------------
+
+
 def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
-    """One line per newcomer, in their own words, the first time they introduced themselves."""
+    """One complete line per newcomer: who they are, from where, working on what."""
     lines = []
     people: dict[str, None] = {}
     sources = []
     for message in messages:
         if message.author in people:
             continue
+        line = _introduction(message)
+        if not line:
+            continue
         people[message.author] = None
         sources.append(message.id)
-        about = sentences(_GREETING_RE.sub("", message.text.strip(), count=1))
-        # "Hola! Ximena here. I run ...": skip the short openers to reach what they do.
-        while len(about) > 1 and len(about[0]) < INTRO_OPENER_CHARS:
-            about.pop(0)
-        first = " ".join(about[:2])
-        lines.append(f"- **{message.author}**: {defuse_pings(shorten(first, INTRO_CHARS))}")
+        lines.append("- " + defuse_pings(line))
     return Section(
         topic=topic.id,
         title=topic.title,
@@ -280,6 +518,57 @@ def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
         people=list(people),
         sources=sources,
     )
+
+
+def _introduction(message: SourceMessage) -> str:
+    """"**Ana Ruiz**, a data engineer in Lagos. They build ..." from the newcomer's words."""
+    name = message.author
+    about = [
+        clean_sentence(s)
+        for line in chat_lines(_GREETING_RE.sub("", message.text.strip(), count=1))
+        for s in sentences(line)
+        if not s.endswith("?") and not is_acknowledgement(s)
+    ]
+    # "Hola!", "Hi all 👋": greetings in any language are short and name nobody.
+    about = [s for s in about if len(s.split()) >= 3 or name.split()[0] in s]
+    if not about:
+        return ""
+    lead = _self_named(about[0], name)
+    if lead == f"**{name}**" and len(about) > 1:
+        about.pop(0)
+        lead = None
+    if lead is None:
+        lead = third_person(about[0], name)
+        if is_fallback(lead, name):
+            lead = f"**{name}** wrote: {about[0]}"
+    parts = [_full_stop(lead)]
+    n_words = len(lead.split())
+    for sentence in about[1:]:
+        if n_words + len(sentence.split()) > INTRO_WORDS:
+            break
+        parts.append(_full_stop(they(sentence)))
+        n_words += len(sentence.split())
+    return " ".join(parts)
+
+
+_SELF_NAME_RE = r"^(?:i'?m|i am|my name is|this is|it'?s)?\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
+_SELF_PRONOUNS = frozenset("i i'm i've i'd i'll my we we're our".split())
+
+
+def _self_named(sentence: str, name: str) -> str | None:
+    """"I'm Ana Ruiz, a data engineer" -> "**Ana Ruiz**, a data engineer"; just the bold name
+    when nothing follows it; None if the sentence does not open with the newcomer's name."""
+    for form in (re.escape(name), re.escape(name.split()[0])):
+        match = re.match(_SELF_NAME_RE.format(name=form), sentence, re.IGNORECASE)
+        if not match:
+            continue
+        rest = sentence[match.end() :]
+        if not rest:
+            return f"**{name}**"
+        if rest.split(" ", 1)[0].lower().replace("’", "'") in _SELF_PRONOUNS:
+            return third_person(rest, name)
+        return f"**{name}**, {rest}"
+    return None
 
 
 def add_merged(

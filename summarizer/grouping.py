@@ -21,12 +21,25 @@ CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
 PR_WEIGHT = 2.0  # a cited PR's label or touched path points to a topic
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
 PR_CONTEXT_WEIGHT = 0.5
+# Who talks about what: a conversation with little evidence of its own leans towards the
+# topics its people talked about elsewhere that week (what places it in one busy #general).
+AUTHOR_WEIGHT = 0.75  # less than one keyword: words the conversation says come first
+WEAK_EVIDENCE = 2.0
 INTRODUCTIONS = "introductions"
+INTRO_SCORE = 3
 
 _GREETING_RE = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening))\b", re.IGNORECASE
 )
-_SELF_RE = re.compile(r"\b(?:i'?m|i am|my name is|myself)\b", re.IGNORECASE)
+_SELF_RE = re.compile(
+    r"\b(?:i'?m an? |i am an? |my name is|myself|i'?m [A-Z]|i am [A-Z])", re.IGNORECASE
+)
+_NEWCOMER_RE = re.compile(
+    r"\b(?:new here|just joined|first (?:post|message)|long[- ]time lurker|been lurking|"
+    r"introduce myself|quick intro|glad to be here|excited to (?:be here|join))\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
 _WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
 _ABOUT_RE = re.compile(
     r"\b(?:work(?:ing)? (?:on|at|in)|research|phd|student|engineer|scientist|interested in|"
@@ -100,15 +113,31 @@ def _touches(paths: Sequence[str], globs: Sequence[str]) -> bool:
 
 
 def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] = ()) -> bool:
-    """A newcomer saying who they are: in an introductions channel, or greeting + "I'm ..."."""
+    """A newcomer saying who they are: in an introductions channel, any statement about
+    themselves; elsewhere, enough signs of one (a greeting, "I'm a ...", their own name,
+    "new here", what they work on) and no PR (that is work talk)."""
     if message.is_bot or message.reply_to_id:
         return False
-    head = message.text[:300]
+    head = message.text[:400]
     if message.channel in intro_channels:
-        # Newcomers introduce themselves in many ways ("Ximena here. I run ..."); what is not
-        # a reply and not a welcome in that channel is taken as an introduction.
-        return len(head) >= 40 and not _WELCOME_RE.match(head)
-    return bool(_GREETING_RE.search(head) and _SELF_RE.search(head) and _ABOUT_RE.search(head))
+        # Newcomers introduce themselves in many ways ("Ximena here. I run ..."); what is a
+        # statement about oneself, not a reply, a welcome or a question, counts.
+        return (
+            len(head) >= 40
+            and not _WELCOME_RE.match(head)
+            and not head.rstrip().endswith("?")
+            and bool(_FIRST_PERSON_RE.search(head) or message.author.split()[0] in head)
+        )
+    if message.prs:
+        return False
+    score = (
+        bool(_GREETING_RE.search(head))
+        + 2 * bool(_SELF_RE.search(head))
+        + 2 * bool(_NEWCOMER_RE.search(head))
+        + 2 * (message.author.split()[0].lower() in head.lower()[:80])
+        + bool(_ABOUT_RE.search(head))
+    )
+    return score >= INTRO_SCORE
 
 
 def group_by_topic(
@@ -164,15 +193,44 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
         for ref in refs:
             by_pr[ref] = [a + b for a, b in zip(by_pr[ref], totals[root], strict=True)]
 
-    decided: dict[int, str] = {}
+    evidence: dict[int, list[float]] = {}
     for root, own in totals.items():
         scores = list(own)
         for ref in prs_of[root]:
             for t in range(n_topics):
                 scores[t] += PR_CONTEXT_WEIGHT * (by_pr[ref][t] - own[t])
+        evidence[root] = scores
+
+    profiles = _author_profiles(messages, root_of, evidence, n_topics)
+    decided: dict[int, str] = {}
+    for root, scores in evidence.items():
+        if max(scores) < WEAK_EVIDENCE and (max(scores) > 0 or prs_of[root]):
+            lean = profiles.get(messages[root].author_id)
+            if lean is not None:
+                scores = [a + AUTHOR_WEIGHT * b for a, b in zip(scores, lean, strict=True)]
         best = max(range(n_topics), key=lambda t: (scores[t], -t))
         decided[root] = scorer.topics[best].id if scores[best] > 0 else catch_all
     return [decided[root_of[i]] for i in range(len(messages))]
+
+
+def _author_profiles(
+    messages: Sequence[SourceMessage],
+    root_of: dict[int, int],
+    evidence: dict[int, list[float]],
+    n_topics: int,
+) -> dict[str, list[float]]:
+    """Each author's share of clearly placed conversations per topic (sums to 1)."""
+    counts: dict[str, list[float]] = defaultdict(lambda: [0.0] * n_topics)
+    for i, message in enumerate(messages):
+        scores = evidence[root_of[i]]
+        best = max(range(n_topics), key=lambda t: scores[t])
+        if scores[best] >= WEAK_EVIDENCE:
+            counts[message.author_id][best] += 1
+    return {
+        author: [c / total for c in row]
+        for author, row in counts.items()
+        if (total := sum(row)) > 0
+    }
 
 
 def place_merged(

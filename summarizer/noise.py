@@ -1,29 +1,76 @@
-"""Telling chit-chat, acknowledgements and instructions aimed at the bot from content."""
+"""Telling chit-chat, acknowledgements and instructions aimed at the bot from content.
+
+Every check here sees text any member can write, so each runs in linear time: the
+acknowledgement check splits the text into words and matches them against a vocabulary with
+a small dynamic programme, instead of one regex with nested repetition (which backtracked
+exponentially on "kkkk…k x").
+"""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from summarizer.figures import FIGURE_RE
 from summarizer.types import SourceMessage
 
-_ACK_WORDS = (
-    r"thanks?|thank you|thx|ty|tysm|lol|lmao|haha+|hah|nice|cool|great|awesome|amazing|wow|"
-    r"ok(?:ay)?|kk?|yes|yep|yeah|yup|no|nope|sure|agreed|same|same here|\+1|\+100|lgtm|"
-    r"congrats|congratulations|welcome|welcome aboard|good morning|gm|gn|good night|"
-    r"sounds good|makes sense|got it|will do|on it|done|noted|np|no worries|this|so true|"
-    r"exactly|indeed|love it|love this|huge|let'?s go|ship it|woo+|yay|oh no|ouch|oof"
+# Replies that carry no content of their own, as word sequences.
+_ACK_PHRASES = frozenset(
+    tuple(phrase.split())
+    for phrase in (
+        "thanks thank thx ty tysm lol lmao hah nice cool great awesome amazing wow "
+        "ok okay k kk yes yep yeah yup no nope sure agreed same +1 +100 lgtm congrats "
+        "congratulations welcome gm gn done noted np exactly indeed this huge ship it yay "
+        "ouch oof so much a lot all everyone folks team guys y'all true love it too also"
+    ).split()
 )
-# A message made only of acknowledgements, names and punctuation ("thanks @Ana!", "lol +1").
-_EMOJI = r":[\w+-]+:|[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]"
-# A mention such as "@ana" or "@Ana Ruiz" (a second word only when capitalised, like a name).
-_MENTION = r"@[\w'.-]+(?:\s[A-Z][\w'.-]*)?"
-_ACK_RE = re.compile(
-    rf"^(?:(?:{_ACK_WORDS})(?:\s+(?:so much|a lot|all|everyone|folks|team|guys|y'all))?"
-    rf"(?:[\s!.,:;)(~-]|{_MENTION}|{_EMOJI})*)+$",
+_ACK_MULTI = frozenset(
+    tuple(phrase.split())
+    for phrase in (
+        "thank you",
+        "welcome aboard",
+        "good morning",
+        "good night",
+        "sounds good",
+        "makes sense",
+        "got it",
+        "will do",
+        "on it",
+        "no worries",
+        "so true",
+        "love it",
+        "love this",
+        "let's go",
+        "lets go",
+        "ship it",
+        "oh no",
+        "same here",
+        "so much",
+        "a lot",
+        "thanks a lot",
+        "well done",
+        "great work",
+        "nice work",
+        "great job",
+        "nice one",
+    )
+)
+_ACK_MAX_WORDS = 3  # the longest phrase above
+_LAUGH_RE = re.compile(r"(?:ha)+h?|(?:he)+|wo+|yay+|lo+l|o+k|k+")
+_ACK_SPLIT_RE = re.compile(r"[\s!.,:;)(~*_-]+")
+# "@ana", "@Ana Ruiz" (a second word only when capitalised, like a name), "<@U123>".
+_MENTION_RE = re.compile(r"<[@#!][^<>\s]{1,80}>|@[\w'.-]{1,80}(?: [A-Z][\w'.-]{0,80})?")
+_EMOJI_RE = re.compile(
+    r":[\w+-]{1,60}:|[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]"
+)
+# Review chatter: it names a PR but says nothing about it.
+_REVIEW_RE = re.compile(
+    r"^\W{0,3}(?:lgtm|ptal|approved?|reviewed|reviewing|r\+|looks good(?: to me)?|"
+    r"left (?:a few |some |a couple of )?(?:comments|notes|a review)|will (?:review|take a look)|"
+    r"taking a look|having a look|looking now|on it)\b",
     re.IGNORECASE,
 )
-_EMOJI_ONLY_RE = re.compile(rf"^(?:\s|{_EMOJI}|[!?.])+$")
+_REVIEW_MAX_WORDS = 8
 # Chat that addresses the summarizer with instructions: data, never orders, never facts.
 _INSTRUCTION_RE = re.compile(
     r"\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,40}\b(?:previous|prior|above|earlier|"
@@ -33,24 +80,58 @@ _INSTRUCTION_RE = re.compile(
     r"|\bsystem prompt\b|\bin (?:the|this week'?s|your) summary,? (?:say|write|report|state)\b",
     re.IGNORECASE,
 )
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
 def is_acknowledgement(text: str) -> bool:
     """Thanks, +1, lol, emoji and other replies that carry no content of their own."""
-    stripped = text.strip()
-    return not stripped or bool(_ACK_RE.match(stripped) or _EMOJI_ONLY_RE.match(stripped))
+    stripped = _EMOJI_RE.sub(" ", _MENTION_RE.sub(" ", text).lower())
+    tokens = [t for t in _ACK_SPLIT_RE.split(stripped) if t and t not in "?"]
+    return _all_acknowledgements(tokens)
+
+
+def _all_acknowledgements(tokens: list[str]) -> bool:
+    """Whether `tokens` split into acknowledgement phrases (a dynamic programme: linear)."""
+    if len(tokens) > 12:
+        return False
+    ok = [True] + [False] * len(tokens)
+    for end in range(1, len(tokens) + 1):
+        for size in range(1, min(_ACK_MAX_WORDS, end) + 1):
+            phrase = tuple(tokens[end - size : end])
+            if ok[end - size] and _is_ack_phrase(phrase):
+                ok[end] = True
+                break
+    return ok[-1]
+
+
+def _is_ack_phrase(phrase: tuple[str, ...]) -> bool:
+    if phrase in _ACK_PHRASES or phrase in _ACK_MULTI:
+        return True
+    return len(phrase) == 1 and bool(_LAUGH_RE.fullmatch(phrase[0][:40]))
+
+
+def is_review_chatter(text: str) -> bool:
+    """"LGTM on #12", "left comments on #12": a PR named, nothing said about it."""
+    return len(text.split()) <= _REVIEW_MAX_WORDS and bool(_REVIEW_RE.match(text.strip()))
+
+
+def normalise_for_matching(text: str) -> str:
+    """Text as a filter should see it: compatibility forms folded (NFKC: full-width letters,
+    ligatures) and invisible characters removed, so look-alikes cannot slip past."""
+    return unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
 
 
 def is_instruction_to_bot(text: str) -> bool:
     """Whether the text tries to instruct the summarizer (prompt injection)."""
-    return bool(_INSTRUCTION_RE.search(text))
+    return bool(_INSTRUCTION_RE.search(normalise_for_matching(text)))
 
 
 def is_noise(message: SourceMessage) -> bool:
     """Messages a weekly summary never draws on."""
-    if is_acknowledgement(message.text) or is_instruction_to_bot(message.text):
+    text = message.text
+    if is_acknowledgement(text) or is_review_chatter(text) or is_instruction_to_bot(text):
         return True
     if message.is_bot:
         # Bot chatter counts only when it carries a PR or a figure (CI and deploy pings do not).
-        return not (message.prs or FIGURE_RE.search(message.text))
+        return not (message.prs or FIGURE_RE.search(text))
     return False

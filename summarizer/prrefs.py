@@ -122,6 +122,14 @@ _KEYWORD_HINT = re.compile(r"(?i)\b(?:prs?|pull[ -]?requests?)\b")
 # Short names that are words, not repos: "PR#12", "issue#12" are bare references.
 _NOT_REPO_WORDS = frozenset({"pr", "prs", "pull", "issue", "issues"})
 
+# Look-alikes only the whole message reveals: a numbered list written "#1 ..., #2 ..." and an
+# all-digit hex colour ("#112233") among colours or colour words.
+_COLOUR_HINT = re.compile(
+    r"(?i:\b(?:colou?rs?|hex|rgba?|palette|css|theme|background|foreground|fill|stroke)\b)"
+    r"|#[0-9a-fA-F]{0,5}[a-fA-F][0-9a-fA-F]{0,5}\b"
+)
+_COLOUR_DIGITS = (3, 6, 8)
+
 # A normalised reference that names a full repo.
 _NORMALISED_FULL = re.compile(rf"(?P<repo>{_OWNER}/{_REPO})#(?P<num>{_NUM})")
 
@@ -144,7 +152,7 @@ def parse_pr_refs(text: str) -> list[PRRef]:
         return []
     seen: set[tuple[str | None, int]] = set()
     refs: list[PRRef] = []
-    for ref in _scan(text):
+    for ref in _without_lookalikes(list(_scan(text)), text):
         key = (ref.repo.lower() if ref.repo is not None else None, ref.number)
         if key not in seen:
             seen.add(key)
@@ -217,6 +225,26 @@ def _scan(text: str) -> Iterator[PRRef]:
         elif kind == "mdlink":
             yield from _link_refs(m["md_url"], m["md_label"], m[0])
         # fence, code, mention: consumed so that nothing inside them counts.
+
+
+def _without_lookalikes(refs: list[PRRef], text: str) -> list[PRRef]:
+    """`refs` less the bare ones that number a list ("#1 ..., #2 ...": the numbers 1..k,
+    k >= 2) or are digit-only hex colours beside other colours or colour words."""
+    bare = {r.number for r in refs if r.repo is None and r.raw.startswith("#")}
+    listed = set(range(1, len(bare) + 1)) if {1, 2} <= bare else set()
+    listed &= bare
+    while listed and max(listed) not in bare:
+        listed.discard(max(listed))
+    colours = bool(_COLOUR_HINT.search(text))
+    return [
+        r
+        for r in refs
+        if not (
+            r.repo is None
+            and r.raw.startswith("#")
+            and (r.number in listed or colours and len(r.raw) - 1 in _COLOUR_DIGITS)
+        )
+    ]
 
 
 def _url_refs(url: str, raw: str) -> Iterator[PRRef]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
@@ -9,6 +10,14 @@ _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*_#@])|\n+")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['.][a-z0-9]+)*")
 _WS_RE = re.compile(r"[ \t]+")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•]|\d+[.)]|#{1,6})\s+")
+# Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices.
+_NOT_PROSE_RE = re.compile(
+    r"^\s*(?:[-*•+]\s|\d{1,2}[.)]\s|#\d{1,2}\s|>|\||\S+ (?:uploaded|shared) a file\b)"
+)
+# Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
+_EMOJI_CODE_RE = re.compile(r":[a-z0-9_+-]*[a-z_][a-z0-9_+-]*:")
+_MASS_MENTION_RE = re.compile(r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b")
+_MARKDOWN_LINK_RE = re.compile(r"\[([^\]\n]*)\]\([^)\s]*(?:\s\"[^\"]*\")?\)")
 
 # Anything that would notify people if published as-is on Discord or Slack.
 _PING_RES = (
@@ -22,6 +31,21 @@ _PING_RES = (
 def strip_code_blocks(text: str) -> str:
     """The text without fenced code blocks (their content is not prose)."""
     return _CODE_BLOCK_RE.sub(" ", text)
+
+
+def chat_lines(text: str) -> list[str]:
+    """The prose lines of a chat message, ready to split into sentences: code blocks, list
+    items, quotes and file-upload notices left out; HTML entities decoded; emoji codes and
+    mass mentions ("@here", "<!channel>") removed."""
+    text = _MASS_MENTION_RE.sub("", html.unescape(strip_code_blocks(text)))
+    text = _EMOJI_CODE_RE.sub("", text).replace("\u00a0", " ")
+    lines = (_WS_RE.sub(" ", line).strip() for line in text.splitlines())
+    return [line for line in lines if line and not _NOT_PROSE_RE.match(line)]
+
+
+def visible_length(markdown: str) -> int:
+    """How long `markdown` reads: links count as their labels, bold marks not at all."""
+    return len(_MARKDOWN_LINK_RE.sub(r"\1", markdown).replace("**", ""))
 
 
 def sentences(text: str) -> list[str]:
@@ -48,11 +72,3 @@ def defuse_pings(text: str) -> str:
     for pattern, replacement in _PING_RES:
         text = pattern.sub(replacement, text)
     return text
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` cut at a word boundary to at most `limit` characters, with an ellipsis if cut."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:-–— ")
-    return cut + "…"

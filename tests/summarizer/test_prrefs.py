@@ -299,8 +299,8 @@ def test_mixed_message_in_order() -> None:
 
 
 def test_first_occurrence_wins() -> None:
-    refs = parse_pr_refs("#2 then #1 then #2 again and PR 1")
-    assert refs == [PRRef(None, 2, "#2"), PRRef(None, 1, "#1")]
+    refs = parse_pr_refs("#12 then #11 then #12 again and PR 11")
+    assert refs == [PRRef(None, 12, "#12"), PRRef(None, 11, "#11")]
 
 
 def test_dedupe_compares_repo_case_insensitively_and_keeps_first_spelling() -> None:
@@ -540,3 +540,23 @@ def test_a_repo_name_that_starts_like_the_pr_keyword_is_a_short_ref() -> None:
     # Found by Hypothesis: "PR1#1" once read as the keyword "PR" and a bare #1.
     assert parse_pr_refs("PR1#1") == [PRRef("PR1", 1, "PR1#1")]
     assert parse_pr_refs("PR 1") == [PRRef(None, 1, "PR 1")]
+
+
+# --- look-alikes only the whole message reveals ------------------------------------------
+
+
+def test_a_numbered_list_is_not_a_list_of_prs() -> None:
+    text = "How you can help: #1 keep an eye on the dashboard, #2 be patient, #3 file bugs"
+    assert parse_pr_refs(text) == []
+    assert parse_pr_refs("#1 and #2 are done, the real fix is #8538") == [PRRef(None, 8538, "#8538")]
+
+
+def test_a_lone_small_number_is_still_a_pr() -> None:
+    assert parse_pr_refs("see #8538 and #2") == [PRRef(None, 8538, "#8538"), PRRef(None, 2, "#2")]
+
+
+def test_digit_only_hex_colours_among_colours_are_not_prs() -> None:
+    assert parse_pr_refs("theme: #112233 text on #ff8800") == []
+    assert parse_pr_refs("set the background to #123456") == []
+    assert parse_pr_refs("#123456 fixes the theme loader") == []  # a colour word nearby
+    assert parse_pr_refs("#123456 fixes the loader") == [PRRef(None, 123456, "#123456")]

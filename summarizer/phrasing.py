@@ -1,0 +1,211 @@
+"""Turning a chat sentence into a summary's clause: who did it leads, in the third person.
+
+"I raised the fanout to 1024 (#8486)" said by Russell Power becomes "**Russell Power** raised
+the fanout to 1024 (#8486)". Openers that carry nothing ("FYI", "ok so", "Update:") go, and
+so does trailing emoji. A sentence that cannot be turned safely keeps its words and gets its
+author as a label.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Fillers and status labels chat puts before the news; they say nothing in a summary.
+_OPENER_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|update|quick update|status|"
+    r"small update|good news|bad news|update on [^:,]{1,40}|re|note|tl;?dr|ah|oh|hmm+|yeah|"
+    r"yep|alright|anyway|and|but|plus|ps)\b[\s,:!.—–-]*)+",
+    re.IGNORECASE,
+)
+_TRAILING_JUNK_RE = re.compile(r"[\s🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-]+$")
+# What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
+_PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
+_IRREGULAR_PAST = frozenset(
+    "found left made ran put got wrote built took sent began brought caught chose drew drove "
+    "fed felt fought forgot froze gave held kept knew led lost meant met paid read rode rose "
+    "saw sold set shot shut slept spent split spun stood struck swept taught thought threw "
+    "told understood woke won wound cut hit landed shipped merged fixed opened".split()
+)
+# Verbs whose third-person form is not the base form plus "s".
+_THIRD_PERSON = {
+    "am": "is",
+    "are": "is",
+    "have": "has",
+    "do": "does",
+    "go": "goes",
+    "were": "was",
+    "don't": "doesn't",
+    "haven't": "hasn't",
+    "aren't": "isn't",
+    **{modal: modal for modal in "can could will would should might must may".split()},
+    **{past: past for past in "was did had".split()},
+}
+_I_CONTRACTIONS = {"i'm": "is", "i've": "has", "i'll": "will", "i'd": "would"}
+_WE_CONTRACTIONS = {"we're": "is", "we've": "has", "we'll": "will", "we'd": "would"}
+# Words that are not verbs although they follow "I" ("I also", "I just", "I finally").
+_ADVERBS = frozenset(
+    "also just finally now still already then really actually only even mostly first "
+    "accidentally quickly".split()
+)
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+
+
+def is_fallback(clause: str, author: str) -> bool:
+    """Whether `third_person` could only label the sentence with its author."""
+    return clause.startswith(f"**{author}**: ")
+
+
+# "Dedup audit (#12): I checked 600 pairs": a label before a first-person clause.
+_LABEL_RE = re.compile(r"^(?P<label>[^:\n]{3,60}):\s+(?=(?:I|I'm|I've|We|We're|We've)\b)")
+_LABEL_REF_RE = re.compile(r"[\w/.-]*#\d+")
+
+
+def clean_sentence(text: str) -> str:
+    """The sentence without filler openers, labels before a first-person clause, and
+    trailing emoji; a label's PR references move to the end."""
+    stripped = _OPENER_RE.sub("", text.strip()).strip()
+    label = _LABEL_RE.match(stripped)
+    if label:
+        refs = _LABEL_REF_RE.findall(label["label"])
+        stripped = stripped[label.end() :].rstrip(" .")
+        stripped += f" ({', '.join(refs)})." if refs else "."
+    stripped = _TRAILING_JUNK_RE.sub("", stripped)
+    if not stripped:
+        return text.strip()
+    if stripped[0].islower() and text.strip()[0].isupper():
+        stripped = stripped[0].upper() + stripped[1:]
+    return stripped
+
+
+def third_person(sentence: str, author: str) -> str:
+    """`sentence`, said by `author`, as a clause with the author (in bold) as its subject.
+
+    "I fixed X" -> "**Ana** fixed X"; "We moved X" -> "**Ana**'s team moved X"; "Fixed X" ->
+    "**Ana** fixed X"; "#12 adds X" -> "**Ana**'s #12 adds X"; anything else -> "**Ana**: X".
+    """
+    name = f"**{author}**"
+    head, _, rest = sentence.partition(" ")
+    lower = head.translate(_APOSTROPHES).lower().rstrip(",")
+    if lower == "i":
+        return f"{name} {_verb_agree(_plural_pronouns(rest))}".rstrip()
+    if lower in _I_CONTRACTIONS:
+        return f"{name} {_I_CONTRACTIONS[lower]} {_plural_pronouns(rest)}".rstrip()
+    if lower == "we":
+        return f"{name}'s team {_verb_agree(_plural_pronouns(rest))}".rstrip()
+    if lower in _WE_CONTRACTIONS:
+        return f"{name}'s team {_WE_CONTRACTIONS[lower]} {_plural_pronouns(rest)}".rstrip()
+    if lower == "my":
+        return f"{name}'s {_pronouns(rest)}"
+    if lower == "our":
+        return f"{name}'s team's {_plural_pronouns(rest)}"
+    if head.startswith("#"):
+        return f"{name}'s {sentence}"
+    if (_PAST_RE.match(lower) or lower in _IRREGULAR_PAST) and not _is_noun_phrase(rest):
+        return f"{name} {_lower_first(_plural_pronouns(sentence))}"
+    if _is_gerund_clause(lower, rest):
+        return f"{name} is {_lower_first(_pronouns(sentence))}"
+    return f"{name}: {sentence}"
+
+
+# What follows a verb in "-ing" that starts a clause ("Trying that", "Running the sweep"),
+# unlike a noun in "-ing" ("Embedding backfill status").
+_AFTER_GERUND = frozenset(
+    "the a an that this it them on to with for out up back through over into our my some "
+    "more longer all both".split()
+)
+
+
+def _is_gerund_clause(lower: str, rest: str) -> bool:
+    return (
+        lower.endswith("ing")
+        and len(lower) > 5
+        and rest.split(" ", 1)[0].lower().rstrip(",") in _AFTER_GERUND
+    )
+
+
+_FINITE = frozenset("is are was were has have had does do goes go will can".split())
+
+
+def _is_noun_phrase(rest: str) -> bool:
+    """Whether a verb follows within two words: "Retokenized shards are ..." is a subject."""
+    return any(word.lower() in _FINITE for word in rest.split(" ", 3)[:3])
+
+
+def _verb_agree(rest: str) -> str:
+    """The first verb of `rest` agreeing with a singular subject ("Ana", "Ana's team")."""
+    words = rest.split(" ")
+    for index, word in enumerate(words):
+        bare = word.translate(_APOSTROPHES).lower()
+        if bare in _ADVERBS:
+            continue
+        if bare in _THIRD_PERSON:
+            words[index] = _THIRD_PERSON[bare]
+        elif bare.isalpha() and not _PAST_RE.match(bare) and bare not in _IRREGULAR_PAST:
+            words[index] = _add_s(word)
+        break
+    return " ".join(words)
+
+
+def _add_s(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+_PRONOUN_RE = re.compile(r"(?<![\w'-])(?:my|me|I|I'm|I've|I'll|I'd|myself)(?![\w'-])")
+_PRONOUNS = {
+    "my": "their",
+    "me": "them",
+    "I": "they",
+    "I'm": "they're",
+    "I've": "they've",
+    "I'll": "they'll",
+    "I'd": "they'd",
+    "myself": "themselves",
+}
+_PLURAL_RE = re.compile(r"(?<![\w'-])(?:our|us|we|we're|we've|ourselves)(?![\w'-])", re.I)
+_PLURALS = {
+    "our": "their",
+    "us": "them",
+    "we": "they",
+    "we're": "they're",
+    "we've": "they've",
+    "ourselves": "themselves",
+}
+
+
+def _pronouns(text: str) -> str:
+    """Later first-person singular words in the sentence, in the third person."""
+    return _PRONOUN_RE.sub(lambda m: _PRONOUNS[m.group(0)], text.translate(_APOSTROPHES))
+
+
+def _plural_pronouns(text: str) -> str:
+    """Later first-person words, singular and plural, in the third person."""
+    return _PLURAL_RE.sub(lambda m: _PLURALS[m.group(0).lower()], _pronouns(text))
+
+
+def _lower_first(text: str) -> str:
+    """`text` with its first letter lower-cased, unless the first word is an acronym."""
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and first[1:].lower() != first[1:]:
+        return text
+    return text[:1].lower() + text[1:]
+
+
+_THEY = {"i": "They", "i'm": "They're", "i've": "They've", "i'll": "They'll", "i'd": "They'd"}
+_THEY_PLURAL = {"we": "They", "we're": "They're", "we've": "They've", "we'll": "They'll"}
+
+
+def they(sentence: str) -> str:
+    """A further sentence by the same person: "I also ran X" -> "They also ran X"."""
+    head, _, rest = sentence.partition(" ")
+    lower = head.translate(_APOSTROPHES).lower()
+    if lower in _THEY:
+        return f"{_THEY[lower]} {_plural_pronouns(rest)}"
+    if lower in _THEY_PLURAL:
+        return f"{_THEY_PLURAL[lower]} {_plural_pronouns(rest)}"
+    if lower in ("my", "our"):
+        return f"Their {_plural_pronouns(rest)}"
+    return _plural_pronouns(sentence)
