@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -29,10 +30,13 @@ from summarizer.render import QUIET_WEEK
 __all__ = [
     "Evaluation",
     "SectionScore",
+    "cut_sentences",
     "evaluate",
     "report",
+    "rouge_n",
     "split_paragraphs",
     "split_sections",
+    "word_count",
 ]
 
 # A draft section whose best reference section shares no PR and less than this share of its
@@ -497,6 +501,75 @@ def _slug(title: str) -> str:
 
 def _share(part: int, whole: int) -> float:
     return part / whole if whole else 1.0
+
+
+# --- text figures: length, ROUGE, cut sentences ----------------------------------------
+
+
+def word_count(markdown: str) -> int:
+    """The words of `markdown` as a reader counts them: no link targets, URLs or markup,
+    nor HTML comments and notes for the editor."""
+    return len(_words(_clean(markdown)))
+
+
+def rouge_n(candidate: str, reference: str, n: int = 1) -> float:
+    """ROUGE-N F1 of `candidate` against `reference`: the harmonic mean of the shares of
+    each text's word n-grams (case-folded, counted with multiplicity) found in the other.
+    Link targets, URLs, HTML comments and notes for the editor are left out."""
+    grams = [_ngrams(_words(_clean(text)), n) for text in (candidate, reference)]
+    overlap = sum((grams[0] & grams[1]).values())
+    if not overlap:
+        return 0.0
+    precision = overlap / sum(grams[0].values())
+    recall = overlap / sum(grams[1].values())
+    return 2 * precision * recall / (precision + recall)
+
+
+def _ngrams(words: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
+    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+
+
+# A line ends a sentence when its last character, after closing quotes, brackets and
+# emphasis, is one of these.
+_TERMINAL = (".", "!", "?")
+_CLOSERS = "\"')]}*_`’”"
+_ELLIPSIS = ("…", "...")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# Inside a line: an ellipsis or a colon right before a bolded speaker label ("tweak them:
+# **Ana**: ..."), where a quote was cut or the list or code it announced was dropped.
+_CUT_INSIDE = re.compile(r"(?:…|\.\.\.|:)\s+\*\*[^*\n]+\*\*:")
+
+
+def cut_sentences(markdown: str) -> list[str]:
+    """The lines of `markdown` that stop mid-sentence: every bullet or prose line that
+    ends with an ellipsis ("…", "...") or without terminal punctuation (".", "!", "?",
+    possibly followed by closing quotes, brackets or emphasis), such as "tweak them:", and
+    every line where an ellipsis or a colon runs straight into a bolded speaker label
+    ("tweak them: **Ana**: ...").
+
+    Headings, blank lines, code fences and their contents, tables, block quotes and the
+    "# " title are not sentences and are never reported. A prose paragraph wrapped over
+    several lines is judged on its last line only.
+    """
+    cut: list[str] = []
+    lines = _clean(markdown).split("\n")
+    fence: str | None = None
+    for index, line in enumerate(lines):
+        fence_match = _FENCE.match(line)
+        if fence_match:
+            fence = None if fence and fence_match[1][0] == fence[0] else fence or fence_match[1]
+            continue
+        stripped = line.strip()
+        if fence or not stripped or stripped.startswith(("#", "|", ">")):
+            continue
+        following = lines[index + 1].strip() if index + 1 < len(lines) else ""
+        continues = following and not following.startswith(("#", "|", ">", "`", "~"))
+        wrapped = continues and not _LIST_ITEM.match(following)  # judged on its last line
+        end = stripped.rstrip(_CLOSERS).rstrip()
+        ends_cut = end.endswith(_ELLIPSIS) or not end.endswith(_TERMINAL)
+        if (ends_cut and not wrapped) or _CUT_INSIDE.search(line):
+            cut.append(stripped)
+    return cut
 
 
 # --- report ------------------------------------------------------------------------------

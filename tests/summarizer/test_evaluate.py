@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.evaluate import evaluate, report, split_paragraphs, split_sections
+from summarizer.evaluate import (
+    cut_sentences,
+    evaluate,
+    report,
+    rouge_n,
+    split_paragraphs,
+    split_sections,
+    word_count,
+)
 from summarizer.prrefs import normalise, parse_pr_refs
 from summarizer.render import to_markdown
 from summarizer.types import Draft, Section
@@ -324,3 +332,49 @@ def test_removing_a_paragraph_loses_exactly_its_prs(example: str) -> None:
     assert result.unmatched_reference == [removed]
     assert result.placement == 1.0
     assert all(s.change == 0.0 and s.reference_title != removed for s in result.sections)
+
+
+# --- text figures ------------------------------------------------------------------------
+
+
+def test_word_count_ignores_link_targets_comments_and_notes() -> None:
+    text = (
+        "<!-- draft -->\n## Hero run\n\n- **Ana Ruiz** fixed it ([#12](https://x.io/pull/12)).\n\n"
+        "> Note for the editor: ignore me please\n"
+    )
+    assert word_count(text) == 7  # Hero run Ana Ruiz fixed it 12
+    assert word_count("") == 0
+
+
+def test_rouge_n_f1() -> None:
+    assert rouge_n("the cat sat", "the cat sat", 1) == 1.0
+    assert rouge_n("the cat sat", "the cat sat", 2) == 1.0
+    assert rouge_n("a b", "c d", 1) == 0.0
+    assert rouge_n("", "c d", 2) == 0.0
+    # Candidate "the cat" against "the cat sat": unigrams P=1, R=2/3; bigrams P=1, R=1/2.
+    assert rouge_n("The cat", "the cat sat", 1) == pytest.approx(0.8)
+    assert rouge_n("The cat", "the cat sat", 2) == pytest.approx(2 / 3)
+    # Counts are clipped: a repeated word is matched at most as often as the reference has it.
+    assert rouge_n("the the the", "the cat", 1) == pytest.approx(2 * (1 / 3) * 0.5 / (1 / 3 + 0.5))
+
+
+def test_cut_sentences() -> None:
+    text = (
+        "# Title\n\n## Hero run\n\n"
+        "- **Ana** raised the fanout from 64 to 1024 ([#8486](https://x.io/8486)).\n"
+        "- **Bo** introduced himself: I work on genomic models and…\n"
+        "- **Cy** said to tweak them: **Dee**: looks right.\n"
+        "- **Eve** asked whether it works\n"
+        "- **Fay** shipped it (finally!)\n"
+        "A paragraph wrapped\nover two lines ends here.\n"
+        "```\nno punctuation in code\n```\n"
+        "| a | b |\n> quoted\n"
+        "Ends with dots...\n"
+    )
+    assert cut_sentences(text) == [
+        "- **Bo** introduced himself: I work on genomic models and…",
+        "- **Cy** said to tweak them: **Dee**: looks right.",
+        "- **Eve** asked whether it works",
+        "Ends with dots...",
+    ]
+    assert cut_sentences("") == []

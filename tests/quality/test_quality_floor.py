@@ -1,0 +1,44 @@
+"""The draft-quality floor: no figure of benchmarks/quality.py may fall below its record.
+
+Runs the same measurement as `python benchmarks/quality.py` (build every dev week's three
+shapes, import and draft each with the real CLI) and compares the figures, never timings,
+with `benchmarks/devset/floor.json`. Raise the floor with `quality.py --write-floor` when
+the drafter gets better.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quality() -> ModuleType:
+    return _load("devset_quality", ROOT / "benchmarks" / "quality.py")
+
+
+def test_checked_in_truth_matches_the_source(quality: ModuleType, tmp_path: Path) -> None:
+    for folder in quality.build.weeks():
+        built = quality.build.build_week(folder, tmp_path / folder.name)
+        assert json.loads((folder / "truth.json").read_text()) == built, folder.name
+
+
+def test_draft_quality_is_no_worse_than_the_floor(quality: ModuleType) -> None:
+    floor = json.loads(quality.FLOOR.read_text())
+    results = quality.run()
+    assert set(floor) == set(results)
+    assert quality.regressions(results, floor) == []
