@@ -64,6 +64,7 @@ EMOJI = {
     "wave": "\U0001f44b",
     "joy": "\U0001f602",
     "beers": "\U0001f37b",
+    "sweat_smile": "\U0001f605",
 }
 
 
@@ -129,7 +130,8 @@ def parse(path: Path) -> Week:
             section = words[0]
             if section == "channel":
                 channel, thread = words[1], None
-                week.channels.append(channel)
+                if channel not in week.channels:  # a channel may have several sections
+                    week.channels.append(channel)
             elif section == "thread":
                 channel, thread = words[1], words[2]
                 week.threads[thread] = (channel, words[3])
@@ -275,10 +277,11 @@ def _discord_message(
     if m.embed:
         title, _, description = text.partition("\n")
         number = re.search(r"#(\d+)", title)
+        repo = re.match(r"\[([\w.-]+/[\w.-]+)\]", title)  # "[owner/repo] Pull request ..."
         embeds.append(
             {
                 "title": title,
-                "url": f"https://github.com/{week.meta.get('repo', 'marin-community/marin')}"
+                "url": f"https://github.com/{repo[1] if repo else week.meta.get('repo', '')}"
                 f"/pull/{number[1] if number else ''}",
                 "timestamp": None,
                 "description": description,
