@@ -87,7 +87,7 @@ class TopicConfig(_Strict):
 
 
 class DraftConfig(_Strict):
-    max_chars: int = Field(default=12000, ge=1000)
+    max_chars: int = Field(default=10000, ge=1000)
 
 
 class GitHubConfig(_Strict):

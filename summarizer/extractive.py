@@ -21,7 +21,7 @@ from summarizer.conversations import conversations
 from summarizer.figures import find_figures
 from summarizer.grouping import INTRODUCTIONS
 from summarizer.noise import is_acknowledgement, is_review_chatter
-from summarizer.phrasing import clean_sentence, is_fallback, third_person, they
+from summarizer.phrasing import clean_sentence, is_fallback, they, third_person
 from summarizer.text import (
     chat_lines,
     defuse_pings,
@@ -33,6 +33,7 @@ from summarizer.text import (
 from summarizer.types import PRMention, Section, SourceMessage, Topic
 
 MIN_FACT_WORDS = 5
+MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 INTRO_WORDS = 50
@@ -71,9 +72,20 @@ _WEAK_OPENER_RE = re.compile(
 )
 # Openers that point back at something said before: weak as the lead of a bullet.
 _ANAPHORA_RE = re.compile(r"^(?:right now )?(?:this|that|it|they|these|those|which)\b", re.I)
-ANAPHORA_PENALTY = 2.0
-FILLER_SHARE = 0.5  # bullets citing no new PR fill at most this share of the budget
+# Requests and suggestions: someone asking, not something done.
+_REQUEST_RE = re.compile(
+    r"\b(?:could|should|would you|please|can someone|anyone|use your eyes|let me know)\b", re.I
+)
+WEAK_PENALTY = 2.0
+# About 18 words per PR and 5 per figure, on top of a few sentences.
+BASE_CHARS = 1000
+CHARS_PER_PR = 110
+CHARS_PER_FIGURE = 30
+RECAP_PRS = 3
+RECAP_PR_GAIN = 1.0
+FILLER_SHARE = 0.5  # bullets with no new PR or figure fill at most this share of the budget
 _CLOSING = ".!?"
+_SHORT_REF_RE = re.compile(r"[\w.-]{0,40}#\d+")
 _URL_END_RE = re.compile(r"(?<!\]\()https?://[^\s()]+$")
 
 
@@ -92,8 +104,12 @@ class _Fact:
 
     @property
     def gain(self) -> float:
-        value = PR_GAIN * len(self.prs) + FIGURE_GAIN * len(self.figures) + self.decision
-        return value - ANAPHORA_PENALTY * bool(_ANAPHORA_RE.match(self.text))
+        # A recap listing many PRs repeats the week's other items: it leads only if nothing
+        # else can.
+        pr_gain = PR_GAIN if len(self.prs) <= RECAP_PRS else RECAP_PR_GAIN
+        value = pr_gain * len(self.prs) + FIGURE_GAIN * len(self.figures) + self.decision
+        weak = _ANAPHORA_RE.match(self.text) or _REQUEST_RE.search(self.text)
+        return value - WEAK_PENALTY * bool(weak)
 
 
 @dataclass(slots=True)
@@ -110,12 +126,18 @@ class _Bullet:
     time: float
     author: str | None
     words: frozenset[str] = field(default_factory=frozenset)
+    recap: bool = False  # led by a sentence listing many PRs
+
+    @property
+    def pr_gain(self) -> float:
+        """What citing one of its PRs is worth: less for a recap that lists them all."""
+        return RECAP_PR_GAIN if self.recap else PR_GAIN
 
     @property
     def value(self) -> float:
         """What the bullet brings on its own: PRs, figures, and how people reacted."""
         return (
-            PR_GAIN * len(self.prs)
+            self.pr_gain * len(self.prs)
             + FIGURE_GAIN * len(self.figures)
             + 0.5 * math.log1p(self.reactions)
         )
@@ -146,12 +168,19 @@ def draft_sections(
             remaining -= visible_length(sections[topic.id].markdown)
         else:
             candidates += _bullets(topic.id, messages)
-    chosen = _choose(candidates, remaining)
+    chosen = _choose(candidates, min(remaining, _news_budget(candidates)))
     for topic in topics:
         if topic.id == INTRODUCTIONS or topic.id not in chosen:
             continue
         sections[topic.id] = _section(topic, chosen[topic.id])
     return [sections[t.id] for t in topics if t.id in sections and sections[t.id].markdown]
+
+
+def _news_budget(candidates: Sequence[_Bullet]) -> int:
+    """The room a week's news needs: a quiet week gets a short draft, not a padded one."""
+    prs = {ref for bullet in candidates for ref in bullet.prs}
+    figures = {f for bullet in candidates for f in bullet.figures}
+    return BASE_CHARS + CHARS_PER_PR * len(prs) + CHARS_PER_FIGURE * len(figures)
 
 
 def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bullet]]:
@@ -164,7 +193,7 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
 
     def gain(bullet: _Bullet) -> float:
         return (
-            PR_GAIN * len(bullet.prs.keys() - covered_prs)
+            bullet.pr_gain * len(bullet.prs.keys() - covered_prs)
             + FIGURE_GAIN * len(bullet.figures - covered_figures)
             + 0.5 * math.log1p(bullet.reactions)
             + DECISION_GAIN
@@ -184,7 +213,8 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
             take(best)
     while left:
         best = max(left, key=lambda b: (gain(b) / b.cost, -b.cost))
-        if not best.prs.keys() - covered_prs and used + best.cost > budget * FILLER_SHARE:
+        news = best.prs.keys() - covered_prs or best.figures - covered_figures
+        if not news and used + best.cost > budget * FILLER_SHARE:
             # Nothing new to cite: only worth its words while the draft is short.
             left.remove(best)
             continue
@@ -247,6 +277,7 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
         time=time,
         author=picked[0].message.author,
         words=frozenset().union(*(f.words for f in picked)),
+        recap=any(len(f.prs) > RECAP_PRS for f in picked),
     )
 
 
@@ -271,7 +302,8 @@ def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
 
 def _sentences(text: str) -> Iterable[str]:
     """The message's prose sentences: no list lines, no code, nothing that introduces them.
-    A very short sentence ("Fix in #12.") is kept with the one before it."""
+    A short message is one statement and stays whole; in a longer one, a very short
+    sentence ("Fix in #12.") is kept with the one before it."""
     kept: list[str] = []
     for line in chat_lines(text):
         for sentence in sentences(line):
@@ -283,15 +315,17 @@ def _sentences(text: str) -> Iterable[str]:
                 kept[-1] = f"{_full_stop(kept[-1])} {sentence}"
             else:
                 kept.append(sentence)
+    if len(kept) > 1 and sum(len(k.split()) for k in kept) <= BULLET_WORDS:
+        return [" ".join(_full_stop(k) for k in kept)]
     return kept
 
 
 def _fact(sentence: str, message: SourceMessage) -> _Fact | None:
     text = clean_sentence(sentence)
     n_words = len(text.split())
-    if not MIN_FACT_WORDS <= n_words <= MAX_FACT_WORDS:
-        return None
     prs = tuple(p for p in message.prs if p.raw in text)
+    if not (MIN_PR_FACT_WORDS if prs else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
+        return None
     figures = frozenset(find_figures(text))
     decision = bool(_DECISION_RE.search(text))
     return _Fact(
@@ -354,18 +388,21 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     parts = []
     author = None
     for fact in picked:
-        text = _link_prs(fact.text, fact.message.prs)
         if fact.message.author == author:
-            text = they(text)
+            text = they(fact.text)
         else:
             author = fact.message.author
-            text = third_person(text, author)
-        parts.append(_full_stop(text))
+            text = third_person(_capitalised(fact.text), author)
+        parts.append(_full_stop(_link_prs(text, fact.message.prs)))
     body = " ".join(parts)
     trailing = [
         _link(m) for m in mentions.values() if m.raw not in body and f"[{m.ref}]" not in body
     ][:MAX_TRAILING_PRS]
     return "- " + defuse_pings(_with_refs(body, trailing))
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _with_refs(text: str, links: Sequence[str]) -> str:
@@ -472,7 +509,8 @@ def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:
 
 def _link(mention: PRMention) -> str:
     """`[#12](url "Title, by login")`: the PR's meaning on the link when GitHub gave it."""
-    return f"[{mention.ref}]({mention.url}{_title(mention)})" if mention.url else mention.ref
+    label = mention.raw if _SHORT_REF_RE.fullmatch(mention.raw) else mention.ref
+    return f"[{label}]({mention.url}{_title(mention)})" if mention.url else label
 
 
 def _title(mention: PRMention) -> str:
@@ -521,7 +559,7 @@ def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
 
 
 def _introduction(message: SourceMessage) -> str:
-    """"**Ana Ruiz**, a data engineer in Lagos. They build ..." from the newcomer's words."""
+    """ "**Ana Ruiz**, a data engineer in Lagos. They build ..." from the newcomer's words."""
     name = message.author
     about = [
         clean_sentence(s)
@@ -552,11 +590,11 @@ def _introduction(message: SourceMessage) -> str:
 
 
 _SELF_NAME_RE = r"^(?:i'?m|i am|my name is|this is|it'?s)?\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
-_SELF_PRONOUNS = frozenset("i i'm i've i'd i'll my we we're our".split())
+_SELF_PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "our"])
 
 
 def _self_named(sentence: str, name: str) -> str | None:
-    """"I'm Ana Ruiz, a data engineer" -> "**Ana Ruiz**, a data engineer"; just the bold name
+    """ "I'm Ana Ruiz, a data engineer" -> "**Ana Ruiz**, a data engineer"; just the bold name
     when nothing follows it; None if the sentence does not open with the newcomer's name."""
     for form in (re.escape(name), re.escape(name.split()[0])):
         match = re.match(_SELF_NAME_RE.format(name=form), sentence, re.IGNORECASE)

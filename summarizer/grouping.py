@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fnmatch import fnmatch
 
 from summarizer.conversations import conversations
@@ -24,7 +24,9 @@ PR_CONTEXT_WEIGHT = 0.5
 # Who talks about what: a conversation with little evidence of its own leans towards the
 # topics its people talked about elsewhere that week (what places it in one busy #general).
 AUTHOR_WEIGHT = 0.75  # less than one keyword: words the conversation says come first
+CHANNEL_PRIOR_WEIGHT = 1.5  # a channel whose conversations go to one topic (#evals: other)
 WEAK_EVIDENCE = 2.0
+MAX_LENDING_PRS = 3
 INTRODUCTIONS = "introductions"
 INTRO_SCORE = 3
 
@@ -187,50 +189,59 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
                 row[t] += score
             refs.update(p.ref for p in messages[i].prs)
 
-    # A PR discussed in several conversations lends each of them the others' evidence.
+    # A PR discussed in several conversations lends each of them the others' evidence; a
+    # recap citing many PRs lends none (it would pull them all to its own topic).
     by_pr: dict[str, list[float]] = defaultdict(lambda: [0.0] * n_topics)
     for root, refs in prs_of.items():
-        for ref in refs:
-            by_pr[ref] = [a + b for a, b in zip(by_pr[ref], totals[root], strict=True)]
+        if len(refs) <= MAX_LENDING_PRS:
+            for ref in refs:
+                by_pr[ref] = [a + b for a, b in zip(by_pr[ref], totals[root], strict=True)]
 
     evidence: dict[int, list[float]] = {}
     for root, own in totals.items():
         scores = list(own)
+        lends = len(prs_of[root]) <= MAX_LENDING_PRS
         for ref in prs_of[root]:
             for t in range(n_topics):
-                scores[t] += PR_CONTEXT_WEIGHT * (by_pr[ref][t] - own[t])
+                scores[t] += PR_CONTEXT_WEIGHT * (by_pr[ref][t] - lends * own[t])
         evidence[root] = scores
 
-    profiles = _author_profiles(messages, root_of, evidence, n_topics)
+    first = {root: _best(scores) for root, scores in evidence.items()}
+    by_author = _shares(first, lambda m: m.author_id, messages, n_topics)
+    by_channel = _shares(first, lambda m: m.channel, messages, n_topics)
     decided: dict[int, str] = {}
     for root, scores in evidence.items():
-        if max(scores) < WEAK_EVIDENCE and (max(scores) > 0 or prs_of[root]):
-            lean = profiles.get(messages[root].author_id)
-            if lean is not None:
-                scores = [a + AUTHOR_WEIGHT * b for a, b in zip(scores, lean, strict=True)]
-        best = max(range(n_topics), key=lambda t: (scores[t], -t))
+        if 0 < max(scores) < WEAK_EVIDENCE or (max(scores) == 0 and prs_of[root]):
+            # Little to go on: lean towards what its author and its channel were about.
+            author = by_author[messages[root].author_id]
+            channel = by_channel[messages[root].channel]
+            scores = [
+                s + AUTHOR_WEIGHT * a + CHANNEL_PRIOR_WEIGHT * c
+                for s, a, c in zip(scores, author, channel, strict=True)
+            ]
+        best = _best(scores)
         decided[root] = scorer.topics[best].id if scores[best] > 0 else catch_all
     return [decided[root_of[i]] for i in range(len(messages))]
 
 
-def _author_profiles(
+def _best(scores: Sequence[float]) -> int:
+    """The index of the topic with the most evidence; the catch-all (last) without any."""
+    best = max(range(len(scores)), key=lambda t: (scores[t], -t))
+    return best if scores[best] > 0 else len(scores) - 1
+
+
+def _shares(
+    first: dict[int, int],
+    key: Callable[[SourceMessage], str],
     messages: Sequence[SourceMessage],
-    root_of: dict[int, int],
-    evidence: dict[int, list[float]],
     n_topics: int,
 ) -> dict[str, list[float]]:
-    """Each author's share of clearly placed conversations per topic (sums to 1)."""
+    """Per author id or channel (`key` of a conversation's first message), the share of its
+    conversations that went to each topic on their own evidence (catch-all included)."""
     counts: dict[str, list[float]] = defaultdict(lambda: [0.0] * n_topics)
-    for i, message in enumerate(messages):
-        scores = evidence[root_of[i]]
-        best = max(range(n_topics), key=lambda t: scores[t])
-        if scores[best] >= WEAK_EVIDENCE:
-            counts[message.author_id][best] += 1
-    return {
-        author: [c / total for c in row]
-        for author, row in counts.items()
-        if (total := sum(row)) > 0
-    }
+    for root, topic in first.items():
+        counts[key(messages[root])][topic] += 1
+    return {k: [c / sum(row) for c in row] for k, row in counts.items()}
 
 
 def place_merged(

@@ -17,12 +17,70 @@ from summarizer.types import SourceMessage
 # Replies that carry no content of their own, as word sequences.
 _ACK_PHRASES = frozenset(
     tuple(phrase.split())
-    for phrase in (
-        "thanks thank thx ty tysm lol lmao hah nice cool great awesome amazing wow "
-        "ok okay k kk yes yep yeah yup no nope sure agreed same +1 +100 lgtm congrats "
-        "congratulations welcome gm gn done noted np exactly indeed this huge ship it yay "
-        "ouch oof so much a lot all everyone folks team guys y'all true love it too also"
-    ).split()
+    for phrase in [
+        "thanks",
+        "thank",
+        "thx",
+        "ty",
+        "tysm",
+        "lol",
+        "lmao",
+        "hah",
+        "nice",
+        "cool",
+        "great",
+        "awesome",
+        "amazing",
+        "wow",
+        "ok",
+        "okay",
+        "k",
+        "kk",
+        "yes",
+        "yep",
+        "yeah",
+        "yup",
+        "no",
+        "nope",
+        "sure",
+        "agreed",
+        "same",
+        "+1",
+        "+100",
+        "lgtm",
+        "congrats",
+        "congratulations",
+        "welcome",
+        "gm",
+        "gn",
+        "done",
+        "noted",
+        "np",
+        "exactly",
+        "indeed",
+        "this",
+        "huge",
+        "ship",
+        "it",
+        "yay",
+        "ouch",
+        "oof",
+        "so",
+        "much",
+        "a",
+        "lot",
+        "all",
+        "everyone",
+        "folks",
+        "team",
+        "guys",
+        "y'all",
+        "true",
+        "love",
+        "it",
+        "too",
+        "also",
+    ]
 )
 _ACK_MULTI = frozenset(
     tuple(phrase.split())
@@ -111,7 +169,7 @@ def _is_ack_phrase(phrase: tuple[str, ...]) -> bool:
 
 
 def is_review_chatter(text: str) -> bool:
-    """"LGTM on #12", "left comments on #12": a PR named, nothing said about it."""
+    """ "LGTM on #12", "left comments on #12": a PR named, nothing said about it."""
     return len(text.split()) <= _REVIEW_MAX_WORDS and bool(_REVIEW_RE.match(text.strip()))
 
 

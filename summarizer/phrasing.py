@@ -14,17 +14,76 @@ import re
 _OPENER_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|update|quick update|status|"
     r"small update|good news|bad news|update on [^:,]{1,40}|re|note|tl;?dr|ah|oh|hmm+|yeah|"
-    r"yep|alright|anyway|and|but|plus|ps)\b[\s,:!.—–-]*)+",
+    r"yep|alright|anyway|and|but|plus|ps|sure|separately|small one|also|meanwhile|"
+    r"in other news|for the record|heads up)\b[\s,:!.—–-]*)+",
     re.IGNORECASE,
 )
 _TRAILING_JUNK_RE = re.compile(r"[\s🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-]+$")
 # What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
 _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
 _IRREGULAR_PAST = frozenset(
-    "found left made ran put got wrote built took sent began brought caught chose drew drove "
-    "fed felt fought forgot froze gave held kept knew led lost meant met paid read rode rose "
-    "saw sold set shot shut slept spent split spun stood struck swept taught thought threw "
-    "told understood woke won wound cut hit landed shipped merged fixed opened".split()
+    [
+        "found",
+        "left",
+        "made",
+        "ran",
+        "put",
+        "got",
+        "wrote",
+        "built",
+        "took",
+        "sent",
+        "began",
+        "brought",
+        "caught",
+        "chose",
+        "drew",
+        "drove",
+        "fed",
+        "felt",
+        "fought",
+        "forgot",
+        "froze",
+        "gave",
+        "held",
+        "kept",
+        "knew",
+        "led",
+        "lost",
+        "meant",
+        "met",
+        "paid",
+        "read",
+        "rode",
+        "rose",
+        "saw",
+        "sold",
+        "set",
+        "shot",
+        "shut",
+        "slept",
+        "spent",
+        "split",
+        "spun",
+        "stood",
+        "struck",
+        "swept",
+        "taught",
+        "thought",
+        "threw",
+        "told",
+        "understood",
+        "woke",
+        "won",
+        "wound",
+        "cut",
+        "hit",
+        "landed",
+        "shipped",
+        "merged",
+        "fixed",
+        "opened",
+    ]
 )
 # Verbs whose third-person form is not the base form plus "s".
 _THIRD_PERSON = {
@@ -37,15 +96,33 @@ _THIRD_PERSON = {
     "don't": "doesn't",
     "haven't": "hasn't",
     "aren't": "isn't",
-    **{modal: modal for modal in "can could will would should might must may".split()},
-    **{past: past for past in "was did had".split()},
+    **{
+        modal: modal
+        for modal in ["can", "could", "will", "would", "should", "might", "must", "may"]
+    },
+    **{past: past for past in ["was", "did", "had"]},
 }
 _I_CONTRACTIONS = {"i'm": "is", "i've": "has", "i'll": "will", "i'd": "would"}
 _WE_CONTRACTIONS = {"we're": "is", "we've": "has", "we'll": "will", "we'd": "would"}
 # Words that are not verbs although they follow "I" ("I also", "I just", "I finally").
 _ADVERBS = frozenset(
-    "also just finally now still already then really actually only even mostly first "
-    "accidentally quickly".split()
+    [
+        "also",
+        "just",
+        "finally",
+        "now",
+        "still",
+        "already",
+        "then",
+        "really",
+        "actually",
+        "only",
+        "even",
+        "mostly",
+        "first",
+        "accidentally",
+        "quickly",
+    ]
 )
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
@@ -110,8 +187,32 @@ def third_person(sentence: str, author: str) -> str:
 # What follows a verb in "-ing" that starts a clause ("Trying that", "Running the sweep"),
 # unlike a noun in "-ing" ("Embedding backfill status").
 _AFTER_GERUND = frozenset(
-    "the a an that this it them on to with for out up back through over into our my some "
-    "more longer all both".split()
+    [
+        "the",
+        "a",
+        "an",
+        "that",
+        "this",
+        "it",
+        "them",
+        "on",
+        "to",
+        "with",
+        "for",
+        "out",
+        "up",
+        "back",
+        "through",
+        "over",
+        "into",
+        "our",
+        "my",
+        "some",
+        "more",
+        "longer",
+        "all",
+        "both",
+    ]
 )
 
 
@@ -123,7 +224,9 @@ def _is_gerund_clause(lower: str, rest: str) -> bool:
     )
 
 
-_FINITE = frozenset("is are was were has have had does do goes go will can".split())
+_FINITE = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "does", "do", "goes", "go", "will", "can"]
+)
 
 
 def _is_noun_phrase(rest: str) -> bool:

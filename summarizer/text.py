@@ -16,7 +16,9 @@ _NOT_PROSE_RE = re.compile(
 )
 # Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
 _EMOJI_CODE_RE = re.compile(r":[a-z0-9_+-]*[a-z_][a-z0-9_+-]*:")
-_MASS_MENTION_RE = re.compile(r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b")
+_MASS_MENTION_RE = re.compile(
+    r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b"
+)
 _MARKDOWN_LINK_RE = re.compile(r"\[([^\]\n]*)\]\([^)\s]*(?:\s\"[^\"]*\")?\)")
 
 # Anything that would notify people if published as-is on Discord or Slack.

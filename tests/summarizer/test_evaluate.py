@@ -95,18 +95,18 @@ def test_a_draft_identical_to_the_reference_scores_full_marks() -> None:
 def test_partial_recall_is_the_exact_share_and_lists_what_is_missing() -> None:
     reference = doc(
         "Week",
-        Hero_run="Ana Ruiz took the run to 23.9% MFU (#1, #2). Bo Chen fixed #3.",
-        Data="Cy Diaz sped up the shuffle 3× with #4.",
+        Hero_run="Ana Ruiz took the run to 23.9% MFU (#101, #102). Bo Chen fixed #103.",
+        Data="Cy Diaz sped up the shuffle 3× with #104.",
     )
     draft = doc(
         "Week",
-        Hero_run="Ana Ruiz: 23.9% MFU with #1 and #2, also #7.",
-        Data="Bo Chen fixed #3 and the shuffle got faster.",
+        Hero_run="Ana Ruiz: 23.9% MFU with #101 and #102, also #107.",
+        Data="Bo Chen fixed #103 and the shuffle got faster.",
     )
     result = evaluate(draft, reference, people=["Ana Ruiz", "Bo Chen", "Cy Diaz", "Di Ng"])
     assert result.pr_recall == 3 / 4
-    assert result.missing_prs == ["#4"]
-    assert result.extra_prs == ["#7"]
+    assert result.missing_prs == ["#104"]
+    assert result.extra_prs == ["#107"]
     assert result.people_recall == 2 / 3  # Di Ng is known but not in the reference
     assert result.missing_people == ["Cy Diaz"]
     assert result.figure_recall == 1 / 2
@@ -155,19 +155,19 @@ def test_editor_notes_and_the_quiet_week_placeholder_are_not_part_of_the_draft()
             Section(
                 "hero-run",
                 "Hero run",
-                "Landed #1.",
+                "Landed #101.",
                 drafter="llm",
-                warnings=["removed a sentence citing #3:\nAna Ruiz said 99% for #4"],
+                warnings=["removed a sentence citing #103:\nAna Ruiz said 99% for #104"],
             )
         ],
-        notes=["GitHub details are missing for 1 PR(s): marin-community/marin#2."],
+        notes=["GitHub details are missing for 1 PR(s): marin-community/marin#102."],
     )
-    reference = "# Week\n\n## Hero run\n\nLanded #1 and #2.\n"
+    reference = "# Week\n\n## Hero run\n\nLanded #101 and #102.\n"
     markdown = to_markdown(draft)
     assert "> Note for the editor (llm): removed" in markdown
     result = evaluate(markdown, reference, people=["Ana Ruiz"], default_repo=REPO)
-    assert result.missing_prs == [f"{REPO}#2"]
-    assert result.extra_prs == []  # not #3 or #4 from the notes
+    assert result.missing_prs == [f"{REPO}#102"]
+    assert result.extra_prs == []  # not #103 or #104 from the notes
     # "landed 1" against "landed 1 and 2": 2 matching words out of 2 + 4.
     assert result.sections[0].change == pytest.approx(1 - 2 * 2 / 6)
     quiet = Draft("ws", date(2026, 11, 16), date(2026, 11, 23), "Week")
@@ -182,9 +182,9 @@ def test_editor_notes_and_the_quiet_week_placeholder_are_not_part_of_the_draft()
 
 
 def test_placement_counts_prs_the_draft_puts_under_the_wrong_section() -> None:
-    reference = doc("Week", Hero_run="Landed #1 and #2.", Iris="Shipped #3.")
-    right = doc("Week", Hero_run="Landed #1, then #2.", Iris="Shipped #3.")
-    wrong = doc("Week", Hero_run="Landed #1.", Iris="Shipped #3, and #2 too.")
+    reference = doc("Week", Hero_run="Landed #101 and #102.", Iris="Shipped #103.")
+    right = doc("Week", Hero_run="Landed #101, then #102.", Iris="Shipped #103.")
+    wrong = doc("Week", Hero_run="Landed #101.", Iris="Shipped #103, and #102 too.")
     assert evaluate(right, reference).placement == 1.0
     result = evaluate(wrong, reference)
     assert result.pr_recall == 1.0
@@ -266,22 +266,25 @@ def test_both_empty() -> None:
 def test_the_report_is_a_table_of_the_figures_sections_and_what_is_missing() -> None:
     reference = doc(
         "Week",
-        Hero_run="Ana Ruiz: 23.9% MFU (#1, #2). Bo Chen fixed #3.",
-        Data="Cy Diaz sped up the shuffle 3× with #4. " + " ".join(f"#{n}" for n in range(10, 30)),
+        Hero_run="Ana Ruiz: 23.9% MFU (#101, #102). Bo Chen fixed #103.",
+        Data="Cy Diaz sped up the shuffle 3× with #104. "
+        + " ".join(f"#{n}" for n in range(10, 30)),
     )
-    draft = doc("Week", Hero_run="Ana Ruiz: 23.9% MFU with #1 and #2.", Iris="Bo Chen fixed #3.")
+    draft = doc(
+        "Week", Hero_run="Ana Ruiz: 23.9% MFU with #101 and #102.", Iris="Bo Chen fixed #103."
+    )
     result = evaluate(draft, reference, people=["Ana Ruiz", "Bo Chen", "Cy Diaz"])
     text = report(result)
     lines = text.splitlines()
     assert " ".join(lines[0].split()) == "PR recall 12.5% 3 of 24 reference PRs cited"
     assert lines[1].startswith("People recall") and "66.7%" in lines[1]
     assert lines[2].startswith("Figure recall") and "50.0%" in lines[2]
-    # The draft's Iris section shares #3 with the reference's Hero run, so it matches it.
+    # The draft's Iris section shares #103 with the reference's Hero run, so it matches it.
     assert lines[3].split()[:3] == ["Placement", "100.0%", "3"]
     assert lines[5].split() == ["Section", "Reference", "section", "Change"]
     assert lines[6].split() == ["hero-run", "Hero", "run", "30.0%"]
     assert lines[7].split()[:3] == ["iris", "Hero", "run"]
-    assert "Missing PRs (21): #4, #10, #11" in text
+    assert "Missing PRs (21): #104, #10, #11" in text
     assert ", #23, and 6 more\n" in text  # at most 15 listed
     assert "Missing people (1): Cy Diaz" in text
     assert "Missing figures (1): 3×" in text

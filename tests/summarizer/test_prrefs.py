@@ -548,7 +548,9 @@ def test_a_repo_name_that_starts_like_the_pr_keyword_is_a_short_ref() -> None:
 def test_a_numbered_list_is_not_a_list_of_prs() -> None:
     text = "How you can help: #1 keep an eye on the dashboard, #2 be patient, #3 file bugs"
     assert parse_pr_refs(text) == []
-    assert parse_pr_refs("#1 and #2 are done, the real fix is #8538") == [PRRef(None, 8538, "#8538")]
+    assert parse_pr_refs("#1 and #2 are done, the real fix is #8538") == [
+        PRRef(None, 8538, "#8538")
+    ]
 
 
 def test_a_lone_small_number_is_still_a_pr() -> None:

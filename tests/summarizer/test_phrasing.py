@@ -1,0 +1,47 @@
+"""Chat sentences turned into a summary's clauses: the person leads, in the third person."""
+
+from __future__ import annotations
+
+import pytest
+
+from summarizer.phrasing import clean_sentence, third_person, they
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clause"),
+    [
+        ("I raised the fanout to 1024 in #12", "**Ana** raised the fanout to 1024 in #12"),
+        ("I run the batch cluster in Lagos", "**Ana** runs the batch cluster in Lagos"),
+        ("I'm presenting the poster", "**Ana** is presenting the poster"),
+        ("I don't see it on my racks", "**Ana** doesn't see it on their racks"),
+        ("We save every 200 steps", "**Ana**'s team saves every 200 steps"),
+        ("We're upgrading the controller", "**Ana**'s team is upgrading the controller"),
+        ("Restarted the run on rack 3", "**Ana** restarted the run on rack 3"),
+        ("Root-caused the crash", "**Ana** root-caused the crash"),
+        ("Trying that on the next run", "**Ana** is trying that on the next run"),
+        ("#9206 logs reward variance", "**Ana**'s #9206 logs reward variance"),
+        ("My thesis is on optimizers", "**Ana**'s thesis is on optimizers"),
+        # Nothing safe to turn: the author labels the sentence as it was written.
+        ("Node agent now exports XID counters", "**Ana**: Node agent now exports XID counters"),
+        ("Retokenized shards are 2 GiB each", "**Ana**: Retokenized shards are 2 GiB each"),
+        ("Embedding backfill status: 31%", "**Ana**: Embedding backfill status: 31%"),
+    ],
+)
+def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
+    assert third_person(sentence, "Ana") == clause
+
+
+def test_a_later_sentence_of_the_same_person_says_they() -> None:
+    assert they("I also moved our shards to us-east") == "They also moved their shards to us-east"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cleaned"),
+    [
+        ("FYI: ok so the run finished 🎉", "The run finished"),
+        ("Separately, the fused backend works", "The fused backend works"),
+        ("Dedup audit (#12): I checked 600 pairs.", "I checked 600 pairs (#12)."),
+    ],
+)
+def test_fillers_labels_and_emoji_go(sentence: str, cleaned: str) -> None:
+    assert clean_sentence(sentence) == cleaned
