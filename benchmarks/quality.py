@@ -41,6 +41,7 @@ FLOOR = DEVSET / "floor.json"
 sys.path[:0] = [str(ROOT), str(DEVSET)]
 
 import build  # noqa: E402  (benchmarks/devset/build.py)
+
 from summarizer.evaluate import cut_sentences, rouge_n, word_count  # noqa: E402
 
 CLI = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from summarizer.phrasing import clean_sentence, third_person, they
+from summarizer.phrasing import clean_sentence, they, third_person
 
 
 @pytest.mark.parametrize(
