@@ -40,7 +40,7 @@ DEVSET = ROOT / "benchmarks" / "devset"
 FLOOR = DEVSET / "floor.json"
 sys.path[:0] = [str(ROOT), str(DEVSET)]
 
-import build  # noqa: E402  (benchmarks/devset/build.py)
+import devweeks  # noqa: E402  (benchmarks/devset/devweeks.py)
 
 from summarizer.evaluate import cut_sentences, rouge_n, word_count  # noqa: E402
 
@@ -149,10 +149,10 @@ def run(weeks: list[Path] | None = None) -> dict[str, dict[str, dict[str, Any]]]
     results: dict[str, dict[str, dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="devset-") as tmp, ThreadPoolExecutor(2) as pool:
         workdir = Path(tmp)
-        for folder in weeks or build.weeks():
-            truth = build.build_week(folder, workdir / folder.name)
+        for folder in weeks or devweeks.weeks():
+            truth = devweeks.build_week(folder, workdir / folder.name)
             config = folder / "config.toml"
-            default_repo = build.tomllib.loads(config.read_text()).get("default_repo", "")
+            default_repo = devweeks.tomllib.loads(config.read_text()).get("default_repo", "")
             reference = (folder / "reference.md").read_text(encoding="utf-8")
             drafts = {
                 shape: pool.submit(
@@ -162,7 +162,7 @@ def run(weeks: list[Path] | None = None) -> dict[str, dict[str, dict[str, Any]]]
                     truth["week"],
                     workdir / folder.name,
                 )
-                for shape in build.SHAPES
+                for shape in devweeks.SHAPES
             }
             results[folder.name] = {
                 shape: measure(job.result(), truth, shape, reference, default_repo)

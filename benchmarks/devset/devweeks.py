@@ -28,7 +28,7 @@ themselves), `embed` (a bot post whose text is only in an embed: first line titl
 description), `file=NAME` (an attached file), `+emoji:N` (a reaction). In the text, `<@handle>`
 mentions a person, `<!channel>` notifies the channel, `:code:` is an emoji.
 
-Run `python benchmarks/devset/build.py OUT` to write every week's shapes under OUT, and with
+Run `python benchmarks/devset/devweeks.py OUT` to write every week's shapes under OUT, and with
 `--update-truth` to refresh the checked-in `truth.json` files.
 """
 
