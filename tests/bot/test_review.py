@@ -73,7 +73,7 @@ def add_sweep(sessions) -> None:
     with sessions.begin() as session:
         for n in range(8):
             text = f"Sweep arm {n} reached {20 + n}.1% MFU at {n + 2}x batch size (#9{n})."
-            store_batch(session, say("hero-run", f"h{n}", "Ana Ruiz", text, 30 + n))
+            store_batch(session, say("hero-run", f"h{n}", f"Member {n}", text, 30 + n))
 
 
 @pytest.fixture
