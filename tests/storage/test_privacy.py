@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import storage.privacy
-from bot.ingest import store_batch
+from bot.core.ingest import store_batch
 from storage.drafts import save_draft
 from storage.models import Draft, DraftSection, Message, Person, PRRefRow, Workspace
 from storage.privacy import (
