@@ -148,7 +148,7 @@ class PRRefRow(Base):
     message: Mapped[Message] = relationship(back_populates="pr_refs")
 
 
-class Draft(Base):
+class DraftRow(Base):
     """The summary of one workspace's week, through its life:
     drafted -> in_review -> approved -> published, or discarded.
 
@@ -211,7 +211,7 @@ class DraftSection(Base):
     # What the grounding check removed from a model's text, or why the model was not used.
     warnings: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
 
-    draft: Mapped[Draft] = relationship(back_populates="sections")
+    draft: Mapped[DraftRow] = relationship(back_populates="sections")
     revisions: Mapped[list[SectionRevision]] = relationship(
         back_populates="section",
         cascade="all, delete-orphan",

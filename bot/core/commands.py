@@ -165,7 +165,7 @@ class SummarizerSet:
 
 
 @dataclass(frozen=True, slots=True)
-class Draft:
+class StartDraft:
     """`draft [YYYY-MM-DD]`: draft the week now (the week containing `day`, or the last one)."""
 
     day: date | None = None
@@ -246,7 +246,7 @@ Command = (
     | RepoSet
     | RetentionSet
     | SummarizerSet
-    | Draft
+    | StartDraft
     | Approve
     | Publish
     | Regenerate
@@ -576,11 +576,11 @@ def _parse_retention(verb: str, tokens: list[str]) -> Command:
 def _parse_draft(verb: str, tokens: list[str]) -> Command:
     _at_most(verb, tokens, 1)
     if not tokens:
-        return Draft()
+        return StartDraft()
     try:
         if not _DATE_RE.fullmatch(tokens[0]):
             raise ValueError
-        return Draft(date.fromisoformat(tokens[0]))
+        return StartDraft(date.fromisoformat(tokens[0]))
     except ValueError:
         raise _fail(verb, f"{tokens[0]!r} is not a date; write it as YYYY-MM-DD.") from None
 

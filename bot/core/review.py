@@ -31,7 +31,7 @@ from storage.drafts import (
     get_section,
     record_delivery,
 )
-from storage.models import Draft, DraftSection, Workspace
+from storage.models import DraftRow, DraftSection, Workspace
 from summarizer.text import defuse_pings
 
 log = logging.getLogger(__name__)
@@ -151,7 +151,7 @@ class ReviewWorkflow:
         return Reply(f"The draft of the week of {week} is up for review.")
 
     @staticmethod
-    def _quiet_week_text(draft: Draft) -> str:
+    def _quiet_week_text(draft: DraftRow) -> str:
         end = draft.week_start + timedelta(days=6)
         return (
             f"**{draft.title}**\nA quiet week: nothing worth summarising was logged between "
@@ -351,7 +351,7 @@ class ReviewWorkflow:
         return workspace_settings(session, self.config, workspace_id)
 
     @staticmethod
-    def _header_text(draft: Draft) -> str:
+    def _header_text(draft: DraftRow) -> str:
         prs = {p for s in draft.sections for p in s.prs}
         people = {p for s in draft.sections for p in s.people}
         end = draft.week_start + timedelta(days=6)
@@ -375,7 +375,7 @@ class ReviewWorkflow:
         return "\n".join(lines)
 
     @staticmethod
-    def _header_buttons(draft: Draft) -> list[Button]:
+    def _header_buttons(draft: DraftRow) -> list[Button]:
         return [
             Button("Approve", f"approve:{draft.id}"),
             Button("Regenerate", f"regenerate:{draft.id}"),
@@ -406,7 +406,7 @@ class ReviewWorkflow:
 
 def open_draft(
     session: Session, config: Config, draft_id: int, caller: Caller, action: str
-) -> tuple[Draft | None, Reply | None]:
+) -> tuple[DraftRow | None, Reply | None]:
     """The draft if `caller` may `action` it now, else the refusal to give them."""
     draft = get_draft_by_id(session, draft_id)
     if draft is None:
@@ -423,7 +423,7 @@ def open_draft(
 
 def approve_draft(
     session: Session, config: Config, draft_id: int, caller: Caller, at: datetime
-) -> tuple[Draft | None, Reply | None]:
+) -> tuple[DraftRow | None, Reply | None]:
     """Mark a draft approved by `caller`, or say why not (and change nothing)."""
     draft, refusal = open_draft(session, config, draft_id, caller, "approve")
     if refusal:
@@ -439,7 +439,7 @@ def approve_draft(
     return draft, None
 
 
-def published_markdown(draft: Draft) -> str:
+def published_markdown(draft: DraftRow) -> str:
     """The summary as published: title, then each section's current text; nobody pinged."""
     parts = [f"# {draft.title}"]
     parts += [f"## {s.title}\n\n{s.markdown}" for s in draft.sections]

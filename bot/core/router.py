@@ -202,7 +202,7 @@ class Core:
                 return self.status(workspace_id)
             case cmd.ForgetMe():
                 return privacy.forget_me(self.sessions, workspace_id, caller, self.clock())
-            case cmd.Draft(day=day):
+            case cmd.StartDraft(day=day):
                 if not self._is_editor(workspace_id, caller):
                     return Reply.refuse("Only editors can start a draft.")
                 return await self.review.draft_and_post(workspace_id, day or self._last_week())

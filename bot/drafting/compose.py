@@ -17,12 +17,11 @@ from bot.drafting.week import week_bounds, week_start
 from storage.drafts import get_draft, save_draft
 from storage.github import cached_items, merged_between
 from storage.messages import find_workspaces, messages_between, refs_between
-from storage.models import Draft as StoredDraft
-from storage.models import GitHubItemRow, Workspace
+from storage.models import DraftRow, GitHubItemRow, Workspace
 from storage.privacy import forgotten_names
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise
-from summarizer.types import Draft, PRMention, Section, SourceMessage
+from summarizer.types import DraftSummary, PRMention, Section, SourceMessage
 
 
 class DraftingError(Exception):
@@ -158,7 +157,7 @@ class WeekDraft:
 
     workspace: Workspace
     settings: WorkspaceSettings
-    draft: Draft
+    draft: DraftSummary
     messages: list[SourceMessage]
 
 
@@ -189,7 +188,7 @@ def compose_week(session: Session, config: Config, workspace: Workspace, day: da
     return WeekDraft(workspace, settings, draft, messages)
 
 
-def store_week(session: Session, week: WeekDraft) -> StoredDraft:
+def store_week(session: Session, week: WeekDraft) -> DraftRow:
     """Store a composed week. Drafting a week again replaces its sections but keeps those
     an editor has edited."""
     draft = week.draft
@@ -212,14 +211,14 @@ def store_week(session: Session, week: WeekDraft) -> StoredDraft:
     )
 
 
-def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> StoredDraft:
+def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> DraftRow:
     """Draft the week holding `day` with the extractive drafter and store it."""
     return store_week(session, compose_week(session, config, workspace, day))
 
 
-def as_summary(draft: StoredDraft, workspace_name: str) -> Draft:
+def as_summary(draft: DraftRow, workspace_name: str) -> DraftSummary:
     """A stored draft (with its editors' changes) in the summarizer's terms, for rendering."""
-    return Draft(
+    return DraftSummary(
         workspace=workspace_name,
         week_start=draft.week_start,
         week_end=draft.week_start + timedelta(days=7),

@@ -35,10 +35,9 @@ from bot.ops.formats import EXPORT_FORMATS, FORMATS
 from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, migrate
 from storage.drafts import get_draft, get_draft_by_id, list_drafts
 from storage.messages import find_workspaces
-from storage.models import Draft as StoredDraft
-from storage.models import Workspace
+from storage.models import DraftRow, Workspace
 from summarizer.render import to_json, to_markdown
-from summarizer.types import Draft
+from summarizer.types import DraftSummary
 
 SAMPLE_WEEK = date(2026, 11, 16)
 
@@ -233,7 +232,7 @@ def draft_command(
 
 def _draft_with_llm(
     sessions: sessionmaker[Session], config: Config, workspace_id: int, day: date
-) -> StoredDraft:
+) -> DraftRow:
     import asyncio
 
     from bot.drafting.llm.week import LLMNotConfigured, draft_week_llm, llm_client_for
@@ -273,7 +272,7 @@ def _parse_day(value: str) -> date:
         fail(f"--week {value!r} is not a date; use YYYY-MM-DD, e.g. 2026-11-16")
 
 
-def _emit(draft: Draft, fmt: OutputFormat, output: Path | None) -> None:
+def _emit(draft: DraftSummary, fmt: OutputFormat, output: Path | None) -> None:
     if fmt is OutputFormat.json:
         text = json.dumps(to_json(draft), indent=2, ensure_ascii=False) + "\n"
         for note in draft.notes:  # the JSON contract has no place for them
@@ -405,7 +404,7 @@ def export_command(
     _write(text, output)
 
 
-def _stored(session: Session, draft_id: int) -> StoredDraft:
+def _stored(session: Session, draft_id: int) -> DraftRow:
     draft = get_draft_by_id(session, draft_id)
     if draft is None:
         fail(f"there is no draft {draft_id}; `summarybot drafts list` shows them")

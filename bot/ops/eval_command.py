@@ -19,8 +19,7 @@ from bot.core.settings import workspace_settings
 from bot.drafting.compose import DraftingError, as_summary, resolve_workspace
 from bot.drafting.week import week_start
 from storage.drafts import get_draft
-from storage.models import Draft as StoredDraft
-from storage.models import Person
+from storage.models import DraftRow, Person
 from summarizer.evaluate import evaluate, report
 from summarizer.render import to_markdown
 
@@ -101,7 +100,7 @@ def eval_command(
     sys.stdout.write(report(evaluation))
 
 
-def _summary_text(stored: StoredDraft, workspace_name: str) -> str:
+def _summary_text(stored: DraftRow, workspace_name: str) -> str:
     """The draft as its editors left it, without the notes for them: those are not part of
     the summary (and name PRs, people and figures, e.g. what a grounding check removed)."""
     summary = as_summary(stored, workspace_name)

@@ -22,7 +22,6 @@ from bot.core.commands import (
     Command,
     CommandError,
     Discard,
-    Draft,
     Edit,
     EditorsAdd,
     EditorsList,
@@ -38,6 +37,7 @@ from bot.core.commands import (
     ReviewChannelSet,
     ScheduleSet,
     ScheduleShow,
+    StartDraft,
     Status,
     TopicsAdd,
     TopicsList,
@@ -130,8 +130,8 @@ PARSED: list[tuple[str, Command]] = [
     ("retention 0", RetentionSet(0)),  # admin refuses it
     ("retention -5", RetentionSet(-5)),  # admin refuses it
     # the review workflow
-    ("draft", Draft(None)),
-    ("draft 2026-11-16", Draft(date(2026, 11, 16))),
+    ("draft", StartDraft(None)),
+    ("draft 2026-11-16", StartDraft(date(2026, 11, 16))),
     ("approve", Approve(None)),
     ("approve 12", Approve(12)),
     ("approve #12", Approve(12)),

@@ -17,7 +17,7 @@ from bot.core.settings import change_setting
 from bot.ops.config import load_config
 from storage.db import make_engine, make_sessionmaker
 from storage.drafts import list_drafts
-from storage.models import Delivery, Draft, SectionRevision
+from storage.models import Delivery, DraftRow, SectionRevision
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
 from tests.fakes.fakeport import FakePort, InjectedFailure
 
@@ -86,7 +86,7 @@ def flow(week, port) -> ReviewWorkflow:
     return ReviewWorkflow(week, CONFIG, port)
 
 
-def draft_of(sessions) -> Draft:
+def draft_of(sessions) -> DraftRow:
     with sessions() as session:
         (draft,) = list_drafts(session, 1)
         draft.sections  # noqa: B018 (load them before the session closes)
@@ -294,6 +294,6 @@ def test_two_processes_racing_produce_one_draft(week, database_url) -> None:
     for engine in engines:
         engine.dispose()
     with week() as session:
-        assert session.scalar(select(func.count()).select_from(Draft)) == 1
+        assert session.scalar(select(func.count()).select_from(DraftRow)) == 1
     assert sum(len(p.in_channel("C-review")) for p in ports) == 1
     assert any("already drafted" in r.text or "another process" in r.text for r in replies)

@@ -21,7 +21,7 @@ from bot.core.settings import WorkspaceSettings, change_setting, cron_trigger
 from bot.drafting.config import Config
 from bot.ops.config import load_config
 from storage.messages import upsert_workspace
-from storage.models import Draft, Workspace
+from storage.models import DraftRow, Workspace
 from storage.records import WorkspaceRecord
 from storage.settings import save_setting
 
@@ -45,7 +45,7 @@ def add_workspace(sessions: sessionmaker[Session], platform_id: str) -> int:
 def add_draft(sessions: sessionmaker[Session], workspace_id: int, week: date) -> None:
     with sessions.begin() as session:
         session.add(
-            Draft(
+            DraftRow(
                 workspace_id=workspace_id,
                 week_start=week,
                 title="t",

@@ -10,7 +10,7 @@ from sqlalchemy import create_engine, func, select
 from typer.testing import CliRunner
 
 from bot.ops.cli import app
-from storage.models import Draft, DraftSection, Message
+from storage.models import DraftRow, DraftSection, Message
 from tests.support.realdata import real_data
 
 runner = CliRunner()
@@ -96,7 +96,7 @@ def test_import_then_draft_json_follows_the_contract(tmp_path: Path, export_dir:
     assert hero["prs"] == ["#812", "#815"] and hero["people"] == ["Ana Ruiz"]
     assert sorted(hero["sources"]) == ["101", "102"]
     assert "21.4% MFU" in hero["markdown"]
-    assert stored(db, Draft) == 1 and stored(db, DraftSection) == 2
+    assert stored(db, DraftRow) == 1 and stored(db, DraftSection) == 2
 
 
 def test_importing_twice_changes_nothing(tmp_path: Path, export_dir: Path) -> None:
@@ -107,7 +107,7 @@ def test_importing_twice_changes_nothing(tmp_path: Path, export_dir: Path) -> No
     assert "0 new message(s), 0 updated, 3 unchanged" in result.stderr
     assert stored(db, Message) == 3
     assert invoke(db, "draft", "--week", "2026-11-16", "--format", "json").stdout == first
-    assert stored(db, Draft) == 1  # drafting the week again replaces its draft
+    assert stored(db, DraftRow) == 1  # drafting the week again replaces its draft
 
 
 def test_a_config_file_sets_the_default_repo_and_name(tmp_path: Path, export_dir: Path) -> None:

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from bot.ops import cli
 from bot.ops.eval_command import eval_command
-from storage.models import Draft
+from storage.models import DraftRow
 
 runner = CliRunner()
 WEEK = "2026-11-16"
@@ -109,7 +109,9 @@ def test_the_published_text_is_the_default_reference(tmp_path: Path, db: str) ->
     url = f"sqlite:///{copy}"
     engine = create_engine(url)
     with engine.begin() as connection:
-        connection.execute(update(Draft).values(status="published", published_markdown=REFERENCE))
+        connection.execute(
+            update(DraftRow).values(status="published", published_markdown=REFERENCE)
+        )
     engine.dispose()
     result = run_eval(url, "--week", WEEK)
     assert result.exit_code == 0, result.output

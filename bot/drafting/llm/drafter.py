@@ -18,7 +18,7 @@ from bot.drafting.llm.client import LLMClient, TokenBudget, estimate_tokens
 from summarizer.grounding import ground
 from summarizer.grouping import group_by_topic
 from summarizer.prrefs import normalise, parse_pr_refs
-from summarizer.types import Draft, Section, SourceMessage, Topic
+from summarizer.types import DraftSummary, Section, SourceMessage, Topic
 
 LLM = "llm"
 SECTION_INPUT_TOKENS = 6000  # the messages one section may show the model
@@ -35,7 +35,7 @@ SCHEMA = {
 
 
 async def rewrite_draft(
-    draft: Draft,
+    draft: DraftSummary,
     messages: Sequence[SourceMessage],
     topics: Sequence[Topic],
     client: LLMClient,
@@ -44,7 +44,7 @@ async def rewrite_draft(
     prompt: str,
     default_repo: str | None = None,
     repo_aliases: Mapping[str, str] | None = None,
-) -> Draft:
+) -> DraftSummary:
     """The draft with each section rewritten by the model where it could be, grounded."""
     grouped = group_by_topic(messages, topics)
     sections = await asyncio.gather(

@@ -15,8 +15,7 @@ from bot.drafting.config import Config
 from bot.drafting.llm.client import LLMClient, TokenBudget
 from bot.drafting.llm.drafter import rewrite_draft
 from bot.ops.env import Environment
-from storage.models import Draft as StoredDraft
-from storage.models import Workspace
+from storage.models import DraftRow, Workspace
 
 MakeClient = Callable[[], LLMClient]
 
@@ -50,7 +49,7 @@ async def draft_week_llm(
     workspace_id: int,
     day: date,
     make_client: MakeClient,
-) -> StoredDraft:
+) -> DraftRow:
     """Draft the week holding `day` with the model, grounded, and store it."""
     with sessions() as session:
         week = compose_week(session, config, session.get(Workspace, workspace_id), day)
