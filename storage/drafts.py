@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from storage.db import dialect_insert
-from storage.models import Delivery, DraftRow, DraftSection, SectionRevision
+from storage.models import Delivery, DraftRow, DraftSection, DraftStatus, SectionRevision
 
 
 class SectionLike(Protocol):
@@ -48,7 +48,7 @@ def claim_draft(
             title=title,
             summarizer="",
             created_at=at,
-            status="drafted",
+            status=DraftStatus.DRAFTED,
         )
         .on_conflict_do_nothing(index_elements=["workspace_id", "week_start"])
         .returning(DraftRow.__table__.c.id)
@@ -91,7 +91,9 @@ def save_draft(
     links = links or {}
     draft = get_draft(session, workspace_id, week_start)
     if draft is None:
-        draft = DraftRow(workspace_id=workspace_id, week_start=week_start, status="drafted")
+        draft = DraftRow(
+            workspace_id=workspace_id, week_start=week_start, status=DraftStatus.DRAFTED
+        )
         session.add(draft)
     draft.title = title
     draft.summarizer = summarizer

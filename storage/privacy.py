@@ -18,10 +18,17 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from storage.db import dialect_insert
-from storage.models import DeletedMessage, DraftRow, DraftSection, Message, Person, PRRefRow
+from storage.models import (
+    FINISHED,
+    DeletedMessage,
+    DraftRow,
+    DraftSection,
+    DraftStatus,
+    Message,
+    Person,
+    PRRefRow,
+)
 
-# Draft statuses whose sections are left alone: what was published stays as published.
-FINISHED_STATUSES = ("published", "discarded")
 OPTED_OUT_FLAG = "a member opted out; check this section does not name them"
 DELETED_SOURCE_FLAG = "a source message was deleted: {id}"
 # Published weeks per DELETE statement (two bound parameters each).
@@ -139,7 +146,7 @@ def purge_expired(
     zone = ZoneInfo(timezone)
     published = session.scalars(
         select(DraftRow.week_start)
-        .where(DraftRow.workspace_id == workspace_id, DraftRow.status == "published")
+        .where(DraftRow.workspace_id == workspace_id, DraftRow.status == DraftStatus.PUBLISHED)
         .order_by(DraftRow.week_start)
     ).all()
     ranges = [_week_range(week, zone) for week in published]
@@ -200,7 +207,7 @@ def _delete_messages(session: Session, message_ids: Select[tuple[int]]) -> int:
 
 
 def _open_sections(session: Session, workspace_id: int) -> Sequence[DraftSection]:
-    unfinished: ColumnElement[bool] = DraftRow.status.not_in(FINISHED_STATUSES)
+    unfinished: ColumnElement[bool] = DraftRow.status.not_in(FINISHED)
     return session.scalars(
         select(DraftSection)
         .join(DraftRow, DraftRow.id == DraftSection.draft_id)

@@ -31,12 +31,11 @@ from storage.drafts import (
     get_section,
     record_delivery,
 )
-from storage.models import DraftRow, DraftSection, Workspace
+from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
 from summarizer.text import defuse_pings
 
 log = logging.getLogger(__name__)
 
-EDITABLE = ("drafted", "in_review")
 MAX_LINKS_SHOWN = 10
 
 
@@ -147,7 +146,7 @@ class ReviewWorkflow:
             with self.sessions.begin() as session:
                 get_section(session, section_id).review_message_ids = [p.message_id for p in posted]
         with self.sessions.begin() as session:
-            get_draft_by_id(session, draft_id).status = "in_review"
+            get_draft_by_id(session, draft_id).status = DraftStatus.IN_REVIEW
         return Reply(f"The draft of the week of {week} is up for review.")
 
     @staticmethod
@@ -303,7 +302,7 @@ class ReviewWorkflow:
         first chunk not yet delivered."""
         with self.sessions.begin() as session:
             draft = get_draft_by_id(session, draft_id)
-            if draft is None or draft.status not in ("approved", "published"):
+            if draft is None or draft.status not in LOCKED:
                 return Reply.refuse("Only an approved summary is published.")
             settings = self._settings(session, draft.workspace_id)
             markdown = published_markdown(draft)
@@ -331,7 +330,7 @@ class ReviewWorkflow:
                     )
         with self.sessions.begin() as session:
             draft = get_draft_by_id(session, draft_id)
-            draft.status = "published"
+            draft.status = DraftStatus.PUBLISHED
             draft.published_at = draft.published_at or self.clock()
             draft.published_markdown = markdown
         return Reply(f"Published to {len(channels)} channel(s) in {len(chunks)} message(s).")
@@ -342,7 +341,7 @@ class ReviewWorkflow:
             draft, refusal = open_draft(session, self.config, draft_id, caller, "discard")
             if refusal:
                 return refusal
-            draft.status = "discarded"
+            draft.status = DraftStatus.DISCARDED
         return Reply(f"The draft of the week of {draft.week_start} was discarded.")
 
     # --- rendering ----------------------------------------------------------------------------
@@ -356,11 +355,11 @@ class ReviewWorkflow:
         people = {p for s in draft.sections for p in s.people}
         end = draft.week_start + timedelta(days=6)
         lines = [
-            f"**{draft.title}**: draft {draft.id}, {draft.status.replace('_', ' ')}",
+            f"**{draft.title}**: draft {draft.id}, {draft.status.words}",
             f"Week {draft.week_start} to {end}: {len(draft.sections)} sections, "
             f"{len(prs)} PRs, {len(people)} people.",
         ]
-        if draft.status == "approved":
+        if draft.status == DraftStatus.APPROVED:
             lines.append(f"Approved by {draft.approved_by}; publishing.")
         else:
             lines.append(
@@ -433,7 +432,7 @@ def approve_draft(
             "No publish channel is set; an admin can add one with "
             "`/summary publish add #channel`. The draft was not approved."
         )
-    draft.status = "approved"
+    draft.status = DraftStatus.APPROVED
     draft.approved_by = caller.display_name
     draft.approved_at = at
     return draft, None

@@ -46,6 +46,7 @@ from storage.messages import (
     latest_message_time,
     upsert_workspace,
 )
+from storage.models import UNFINISHED, DraftStatus
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, WorkspaceRecord
 from summarizer.prrefs import parse_pr_refs
 
@@ -274,10 +275,10 @@ class Core:
             unfinished = [
                 (d.id, d.status)
                 for d in list_drafts(session)
-                if d.workspace_id in mine and d.status in ("drafted", "in_review", "approved")
+                if d.workspace_id in mine and d.status in UNFINISHED
             ]
         for draft_id, status in unfinished:
-            if status == "approved":
+            if status == DraftStatus.APPROVED:
                 reply = await self.review.publish(draft_id)
             else:
                 reply = await self.review.post_for_review(draft_id)
@@ -295,8 +296,7 @@ class Core:
                 f"Schedule: {settings.schedule} ({settings.timezone}).",
             ]
             lines += [
-                f"Week of {d.week_start}: draft {d.id}, {d.status.replace('_', ' ')}"
-                for d in drafts
+                f"Week of {d.week_start}: draft {d.id}, {d.status.words}" for d in drafts
             ] or ["No drafts yet."]
         upcoming = self.scheduler.jobs().get(workspace_id)
         if upcoming is not None:
@@ -313,7 +313,7 @@ class Core:
         """The newest draft still open for review, if any."""
         with self.sessions.begin() as session:
             for draft in list_drafts(session, workspace_id):
-                if draft.status in ("drafted", "in_review", "approved"):
+                if draft.status in UNFINISHED:
                     return draft.id
         return None
 

@@ -17,7 +17,7 @@ from bot.drafting.week import week_bounds, week_start
 from storage.drafts import get_draft, save_draft
 from storage.github import cached_items, merged_between
 from storage.messages import find_workspaces, messages_between, refs_between
-from storage.models import DraftRow, GitHubItemRow, Workspace
+from storage.models import LOCKED, DraftRow, GitHubItemRow, Workspace
 from storage.privacy import forgotten_names
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise
@@ -84,9 +84,6 @@ def load_week(
         )
         for row in messages_between(session, workspace.id, start, end)
     ]
-
-
-LOCKED = ("approved", "published")
 
 
 def pr_key(ref: str) -> tuple[str, int] | None:

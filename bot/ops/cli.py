@@ -399,7 +399,7 @@ def export_command(
     except DraftingError as error:
         fail(str(error))
     if text is None:
-        state = draft.status.replace("_", " ") if draft else "not drafted"
+        state = draft.status.words if draft else "not drafted"
         fail(f"the week of {week_start(day)} is not published yet (it is {state})")
     _write(text, output)
 

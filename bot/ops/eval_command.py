@@ -76,7 +76,7 @@ def eval_command(
                     draft_text = _summary_text(stored, found.name)
                 if reference_text is None:
                     if stored.published_markdown is None:
-                        state = stored.status.replace("_", " ")
+                        state = stored.status.words
                         _fail(
                             f"the week of {monday} is not published yet (it is {state}); "
                             "pass --reference FILE with the text to compare the draft with"
