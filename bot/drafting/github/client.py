@@ -8,7 +8,6 @@ still come out on time. It keeps no cache; remembering answers (ETags, 404s) is 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import logging
 import re
 import time
@@ -18,20 +17,31 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+from tenacity import wait_exponential
 
-from bot.drafting.http import ClosingClient
+from bot.drafting.http import (
+    ClosingClient,
+    FailureWords,
+    Retry,
+    Unavailable,
+    number,
+    one_line,
+    seconds_until,
+    with_retries,
+)
 
 __all__ = ["Fetched", "GitHubClient", "GitHubItem"]
 
 log = logging.getLogger(__name__)
+
+# How giving up reads: 'GitHub answered 502 three times', 'no network: ... (3 attempts)'.
+GAVE_UP = FailureWords("GitHub", silence="GitHub did not answer", tally="({n} attempts)")
 
 ATTEMPTS = 3  # per request: the first try and two retries, on 5xx, timeouts and dropped connections
 MAX_FILES = 3000  # GitHub lists at most 3000 files of a pull request
 MAX_PAGES = 50  # merged_between: 5000 PRs updated in the window is more than any week needs
 SECONDARY_WAIT = 60.0  # GitHub: without Retry-After, wait at least a minute after a secondary limit
 _REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-_TIMES = {1: "once", 2: "twice", 3: "three times"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,23 +67,6 @@ class Fetched:
     item: GitHubItem | None = None  # for "ok"
     etag: str | None = None  # for "ok" (and kept for "not_modified")
     problem: str | None = None  # for "unavailable": one human line
-
-
-class _Retry(Exception):
-    """A failure worth another attempt: a 5xx answer, a timeout, a dropped connection."""
-
-    def __init__(self, reason: str, status: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.status = status
-
-
-class _Unavailable(Exception):
-    """GitHub cannot answer now; `problem` says why in one line."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem)
-        self.problem = problem
 
 
 class GitHubClient(ClosingClient):
@@ -131,7 +124,7 @@ class GitHubClient(ClosingClient):
         headers = {"If-None-Match": etag} if etag else None
         try:
             response = await self._get(f"/repos/{repo}/issues/{number}", headers=headers)
-        except _Unavailable as exc:
+        except Unavailable as exc:
             return self._unavailable(exc.problem)
         if response.status_code == 304:
             return Fetched("not_modified", etag=etag)
@@ -158,7 +151,7 @@ class GitHubClient(ClosingClient):
         while url and files < MAX_FILES:
             try:
                 response = await self._get(url, params=params)
-            except _Unavailable as exc:
+            except Unavailable as exc:
                 self._unavailable(exc.problem)
                 return None
             if response.status_code != 200:
@@ -199,7 +192,7 @@ class GitHubClient(ClosingClient):
         for _page in range(MAX_PAGES):
             try:
                 response = await self._get(url, params=params)
-            except _Unavailable as exc:
+            except Unavailable as exc:
                 self._unavailable(exc.problem)
                 return None
             if response.status_code != 200:
@@ -242,7 +235,7 @@ class GitHubClient(ClosingClient):
         params: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
     ) -> httpx.Response:
-        """A 2xx, 304, 404 or 410 answer; anything else raises _Unavailable with the reason."""
+        """A 2xx, 304, 404 or 410 answer; anything else raises Unavailable with the reason."""
         waited = 0.0
         while True:
             response = await self._get_with_retries(url, params, headers)
@@ -253,37 +246,25 @@ class GitHubClient(ClosingClient):
                 delay = _secondary_delay(response, self._clock())
                 if delay is not None:
                     if waited + delay > self._max_wait:
-                        raise _Unavailable(
+                        raise Unavailable(
                             f"secondary rate limit: GitHub asked to wait {delay:.0f} s"
                         )
                     waited += delay
                     await asyncio.sleep(delay)
                     continue
                 if _remaining(response) == 0:
-                    raise _Unavailable(self._blocked_problem())
-            raise _Unavailable(_github_says(response))
+                    raise Unavailable(self._blocked_problem())
+            raise Unavailable(_github_says(response))
 
     async def _get_with_retries(
         self, url: str, params: dict[str, Any] | None, headers: dict[str, str] | None
     ) -> httpx.Response:
-        reasons: list[_Retry] = []
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(ATTEMPTS),
+        return await with_retries(
+            lambda: self._send_once(url, params, headers),
+            attempts=ATTEMPTS,
             wait=wait_exponential(multiplier=self._backoff, max=4),
-            retry=retry_if_exception_type(_Retry),
-            reraise=True,
+            words=GAVE_UP,
         )
-        try:
-            async for attempt in retrying:
-                with attempt:
-                    try:
-                        response = await self._send_once(url, params, headers)
-                    except _Retry as exc:
-                        reasons.append(exc)
-                        raise
-        except _Retry:
-            raise _Unavailable(_gave_up(reasons)) from None
-        return response
 
     async def _send_once(
         self, url: str, params: dict[str, Any] | None, headers: dict[str, str] | None
@@ -292,18 +273,18 @@ class GitHubClient(ClosingClient):
             # Checked inside the semaphore: calls queued behind the one that used up the
             # rate limit must not send anything either.
             if self._blocked():
-                raise _Unavailable(self._blocked_problem())
+                raise Unavailable(self._blocked_problem())
             try:
                 response = await self._http.get(url, params=params, headers=headers)
             except httpx.TimeoutException as exc:
-                raise _Retry(f"GitHub did not answer within {self._timeout:g} s") from exc
+                raise Retry(f"GitHub did not answer within {self._timeout:g} s") from exc
             except httpx.TransportError as exc:
-                raise _Retry(f"no network: {_one_line(str(exc)) or type(exc).__name__}") from exc
+                raise Retry(f"no network: {one_line(str(exc)) or type(exc).__name__}") from exc
             except httpx.HTTPError as exc:  # too many redirects, an unusable URL
-                raise _Unavailable(f"GitHub request failed: {_one_line(str(exc))}") from exc
+                raise Unavailable(f"GitHub request failed: {one_line(str(exc))}") from exc
         self._note_rate_limit(response)
         if response.status_code >= 500:
-            raise _Retry(f"GitHub answered {response.status_code}", response.status_code)
+            raise Retry(f"GitHub answered {response.status_code}", response.status_code)
         return response
 
     # -- the primary rate limit ----------------------------------------------------------------
@@ -312,7 +293,7 @@ class GitHubClient(ClosingClient):
         if _remaining(response) != 0:
             return
         now = self._clock()
-        reset = _number(response.headers.get("x-ratelimit-reset"))
+        reset = number(response.headers.get("x-ratelimit-reset"))
         if reset is not None and reset > 1e11:  # milliseconds (as in octokit's normalized fixtures)
             reset /= 1000
         if reset is None or reset <= now:  # no reset, or a clock that runs ahead of GitHub's
@@ -415,28 +396,18 @@ def _next_link(response: httpx.Response) -> str | None:
     return response.links.get("next", {}).get("url")
 
 
-def _number(value: str | None) -> float | None:
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
-
-
 def _remaining(response: httpx.Response) -> float | None:
-    return _number(response.headers.get("x-ratelimit-remaining"))
+    return number(response.headers.get("x-ratelimit-remaining"))
 
 
 def _secondary_delay(response: httpx.Response, now: float) -> float | None:
     """Seconds to wait for a secondary rate limit, or None when the answer is not one."""
     retry_after = response.headers.get("retry-after")
     if retry_after is not None:
-        seconds = _number(retry_after)
+        seconds = number(retry_after)
         if seconds is None:  # an HTTP date
-            try:
-                seconds = email.utils.parsedate_to_datetime(retry_after).timestamp() - now
-            except (TypeError, ValueError):
-                seconds = SECONDARY_WAIT
-        return max(0.0, seconds)
+            seconds = seconds_until(retry_after, now)
+        return max(0.0, SECONDARY_WAIT if seconds is None else seconds)
     if _remaining(response) == 0:
         return None  # the primary rate limit
     if response.status_code == 429 or "secondary rate limit" in _message(response).lower():
@@ -474,22 +445,4 @@ def _github_says(response: httpx.Response) -> str:
             details.append(str(error))
     if details:
         text += f" ({'; '.join(details)})"
-    return _one_line(text)
-
-
-def _gave_up(reasons: list[_Retry]) -> str:
-    """'GitHub answered 502 three times', 'GitHub answered 502, 503 and 502', 'no network: ...'."""
-    statuses = [reason.status for reason in reasons]
-    if reasons and all(status is not None for status in statuses):
-        if len(set(statuses)) == 1:
-            times = _TIMES.get(len(statuses), f"{len(statuses)} times")
-            return f"GitHub answered {statuses[0]} {times}"
-        *first, last = (str(status) for status in statuses)
-        return f"GitHub answered {', '.join(first)} and {last}"
-    last = reasons[-1].reason if reasons else "GitHub did not answer"
-    return f"{last} ({len(reasons)} attempts)" if len(reasons) > 1 else last
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return one_line(text)

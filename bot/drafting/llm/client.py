@@ -23,7 +23,6 @@ One budget belongs to one event loop (it has no lock).
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import logging
 import math
@@ -32,24 +31,29 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from tenacity import (
-    AsyncRetrying,
-    RetryCallState,
-    retry_if_exception_type,
-    stop_after_attempt,
-    wait_exponential,
-)
+from tenacity import RetryCallState, wait_exponential
 
-from bot.drafting.http import ClosingClient
+from bot.drafting.http import (
+    ClosingClient,
+    FailureWords,
+    Retry,
+    Unavailable,
+    number,
+    one_line,
+    seconds_until,
+    with_retries,
+)
 
 __all__ = ["Completion", "LLMClient", "TokenBudget", "Usage", "estimate_tokens"]
 
 log = logging.getLogger(__name__)
 
+# How giving up reads: 'LLM rate limited (429) twice', 'LLM timed out after 30 s (tried 3 times)'.
+GAVE_UP = FailureWords("LLM", silence="the LLM did not answer", tally="(tried {n} times)")
+
 CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text with OpenAI-style BPE tokenizers
 RETRY_STATUSES = frozenset({408, 409})  # besides 5xx: what OpenAI's own SDK retries
 SCHEMA_NAME = "section"
-_TIMES = {1: "once", 2: "twice", 3: "three times"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,26 +153,6 @@ class TokenBudget:
         )
 
 
-class _Retry(Exception):
-    """A failure worth another attempt: a 5xx/408/409/429, a timeout, a dropped connection."""
-
-    def __init__(
-        self, reason: str, status: int | None = None, retry_after: float | None = None
-    ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.status = status
-        self.retry_after = retry_after  # seconds the server asked for (429 with Retry-After)
-
-
-class _Unavailable(Exception):
-    """The LLM cannot answer this request; `problem` says why in one line."""
-
-    def __init__(self, problem: str) -> None:
-        super().__init__(problem)
-        self.problem = problem
-
-
 class LLMClient(ClosingClient):
     """Chat completions from an OpenAI-compatible server, bounded, patient, never raising.
 
@@ -258,7 +242,7 @@ class LLMClient(ClosingClient):
         try:
             try:
                 response = await self._post(body)
-            except _Unavailable as exc:
+            except Unavailable as exc:
                 return self._problem(exc.problem)
             read = self._read(response, max_tokens)
             usage = read.usage
@@ -285,29 +269,17 @@ class LLMClient(ClosingClient):
         return Completion(None, Usage(0, 0), problem=problem)
 
     async def _post(self, body: dict[str, Any]) -> httpx.Response:
-        """A 2xx answer; anything else raises _Unavailable with the reason, after retries."""
-        reasons: list[_Retry] = []
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self._max_attempts),
+        """A 2xx answer; anything else raises Unavailable with the reason, after retries."""
+        return await with_retries(
+            lambda: self._send_once(body),
+            attempts=self._max_attempts,
             wait=self._wait,
-            retry=retry_if_exception_type(_Retry),
-            reraise=True,
+            words=GAVE_UP,
         )
-        try:
-            async for attempt in retrying:
-                with attempt:
-                    try:
-                        response = await self._send_once(body)
-                    except _Retry as exc:
-                        reasons.append(exc)
-                        raise
-        except _Retry:
-            raise _Unavailable(_gave_up(reasons)) from None
-        return response
 
     def _wait(self, state: RetryCallState) -> float:
         failure = state.outcome.exception() if state.outcome is not None else None
-        if isinstance(failure, _Retry) and failure.retry_after is not None:
+        if isinstance(failure, Retry) and failure.retry_after is not None:
             return failure.retry_after
         return self._exponential(state)
 
@@ -321,37 +293,37 @@ class LLMClient(ClosingClient):
                     reason = f"LLM unreachable: no connection within {self._timeout:g} s"
                 else:
                     reason = f"LLM timed out after {self._timeout:g} s"
-                raise _Retry(reason) from exc
+                raise Retry(reason) from exc
             except (httpx.ConnectError, httpx.UnsupportedProtocol) as exc:
-                detail = self._redact(_one_line(str(exc)) or type(exc).__name__)
+                detail = self._redact(one_line(str(exc)) or type(exc).__name__)
                 if isinstance(exc, httpx.UnsupportedProtocol):  # a base_url without http(s)://
-                    raise _Unavailable(f"LLM unreachable: {detail}") from exc
-                raise _Retry(f"LLM unreachable: {detail}") from exc
+                    raise Unavailable(f"LLM unreachable: {detail}") from exc
+                raise Retry(f"LLM unreachable: {detail}") from exc
             except httpx.TransportError as exc:  # dropped mid-answer, a broken proxy
-                detail = self._redact(_one_line(str(exc)) or type(exc).__name__)
-                raise _Retry(f"LLM connection failed: {detail}") from exc
+                detail = self._redact(one_line(str(exc)) or type(exc).__name__)
+                raise Retry(f"LLM connection failed: {detail}") from exc
             except httpx.HTTPError as exc:  # an unusable URL, a decoding failure
-                raise _Unavailable(f"LLM request failed: {self._redact(str(exc))}") from exc
+                raise Unavailable(f"LLM request failed: {self._redact(str(exc))}") from exc
         status = response.status_code
         if status < 300:
             return response
         if status == 429:
             raise self._rate_limited(response)
         if status >= 500 or status in RETRY_STATUSES:
-            raise _Retry(f"LLM answered {status}", status)
+            raise Retry(f"LLM answered {status}", status)
         problem = _server_says(response)
         if status == 404 and ":" not in problem:  # no JSON error: likely not an OpenAI-style API
             problem = f"LLM answered 404 at {self.url}: is base_url right (it usually ends in /v1)?"
-        raise _Unavailable(self._redact(problem))
+        raise Unavailable(self._redact(problem))
 
     def _rate_limited(self, response: httpx.Response) -> Exception:
-        """What a 429 means: wait and retry (_Retry) or give up now (_Unavailable)."""
+        """What a 429 means: wait and retry (Retry) or give up now (Unavailable)."""
         if _error_code(response) == "insufficient_quota":  # OpenAI: billing, not a rate
-            return _Unavailable(self._redact(_server_says(response)))
+            return Unavailable(self._redact(_server_says(response)))
         delay = _retry_after(response)
         if delay is not None and delay > self._max_wait:
-            return _Unavailable(f"LLM rate limited (429) and Retry-After {delay:.0f} s is too long")
-        return _Retry("LLM rate limited (429)", 429, delay)
+            return Unavailable(f"LLM rate limited (429) and Retry-After {delay:.0f} s is too long")
+        return Retry("LLM rate limited (429)", 429, delay)
 
     def _read(self, response: httpx.Response, max_tokens: int) -> _Read:
         """The content and usage of a 2xx answer (usage None when the server sent none)."""
@@ -374,10 +346,10 @@ class LLMClient(ClosingClient):
         refusal = message.get("refusal")
         error = data.get("error")
         if refusal:
-            problem = f"the LLM refused: {_one_line(str(refusal))}"
+            problem = f"the LLM refused: {one_line(str(refusal))}"
         elif choice is None and error:  # a gateway's error inside a 200
             said = error.get("message") if isinstance(error, dict) else error
-            problem += f": {self._redact(_one_line(str(said)))}"
+            problem += f": {self._redact(one_line(str(said)))}"
         elif isinstance(choice, dict) and choice.get("finish_reason") == "length":
             problem += f" (it stopped at max_tokens={max_tokens})"
         return _Read(None, usage, problem)
@@ -459,50 +431,18 @@ def _server_says(response: httpx.Response) -> str:
     message = _error(response).get("message")
     if message:
         text += f": {message}"
-    return _one_line(text)
+    return one_line(text)
 
 
 def _retry_after(response: httpx.Response) -> float | None:
     """Seconds a 429 asks to wait: retry-after-ms (OpenAI), Retry-After seconds or an HTTP date."""
-    milliseconds = _number(response.headers.get("retry-after-ms"))
+    milliseconds = number(response.headers.get("retry-after-ms"))
     if milliseconds is not None:
         return max(0.0, milliseconds / 1000)
     value = response.headers.get("retry-after")
     if value is None:
         return None
-    seconds = _number(value)
+    seconds = number(value)
     if seconds is None:
-        try:
-            seconds = email.utils.parsedate_to_datetime(value).timestamp() - time.time()
-        except (TypeError, ValueError, IndexError):
-            return None
-    return max(0.0, seconds)
-
-
-def _number(value: str | None) -> float | None:
-    try:
-        number = float(value) if value is not None else None
-    except ValueError:
-        return None
-    return number if number is not None and math.isfinite(number) else None
-
-
-def _gave_up(reasons: list[_Retry]) -> str:
-    """'LLM answered 500 three times', 'LLM answered 502, 503 and 500',
-    'LLM rate limited (429) three times', 'LLM timed out after 30 s (tried 3 times)'."""
-    statuses = [reason.status for reason in reasons]
-    if reasons and all(status is not None for status in statuses):
-        if len(set(statuses)) == 1:
-            times = _TIMES.get(len(statuses), f"{len(statuses)} times")
-            if statuses[0] == 429:
-                return f"LLM rate limited (429) {times}"
-            return f"LLM answered {statuses[0]} {times}"
-        *first, last = (str(status) for status in statuses)
-        return f"LLM answered {', '.join(first)} and {last}"
-    last = reasons[-1].reason if reasons else "the LLM did not answer"
-    return f"{last} (tried {len(reasons)} times)" if len(reasons) > 1 else last
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        seconds = seconds_until(value, time.time())
+    return None if seconds is None else max(0.0, seconds)
