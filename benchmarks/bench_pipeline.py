@@ -3,10 +3,10 @@
 For each size N it writes a deterministic week of N messages as DCE JSON (one file per channel
 and per thread), then measures:
 
-* import: `bot.ingest.import_paths` into a fresh, migrated SQLite file;
+* import: `bot.core.ingest.import_paths` into a fresh, migrated SQLite file;
 * floor: the same files read with `json.load` and the same rows written with plain `sqlite3`
   `executemany` in one WAL transaction, the least any importer could do;
-* draft: `bot.drafting.draft_week` on the imported database, in a fresh child process so that
+* draft: the drafting service on the imported database, in a fresh child process so that
   its `ru_maxrss` is the drafting high-water mark and not the importer's; a second child
   measures the `tracemalloc` peak (tracing slows Python down, so it is not timed).
 
@@ -44,9 +44,10 @@ from typing import Any
 
 import sqlalchemy
 
-from bot.config import load_config
-from bot.drafting import draft_week, resolve_workspace
-from bot.ingest import import_paths
+from bot.core.ingest import import_paths
+from bot.drafting.compose import draft_week, resolve_workspace
+from bot.ops.config import load_config
+from bot.ops.formats import EXPORT_FORMATS
 from storage.db import make_engine, make_sessionmaker, migrate
 from summarizer.render import to_markdown
 
@@ -569,7 +570,7 @@ def time_import(folder: Path, db: Path) -> tuple[float, int, int]:
         sessions = make_sessionmaker(engine)
         gc.collect()
         start = time.perf_counter()
-        report = import_paths(sessions, [folder])
+        report = import_paths(sessions, [folder], EXPORT_FORMATS)
         seconds = time.perf_counter() - start
     finally:
         engine.dispose()

@@ -50,10 +50,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import loadkit as kit
-from fakeslack import FakeSlack, event_body
 from sqlalchemy import create_engine, text
 
 from storage.records import WorkspaceRecord
+from tests.fakes.fakeslack import FakeSlack, event_body
 
 CH = kit.SLACK_CHANNEL
 REPORT_FLAGS: dict[str, Any] = {}  # what the adapter under test does (seen on its first server)

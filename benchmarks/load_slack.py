@@ -48,9 +48,9 @@ import traceback
 from typing import Any
 
 import loadkit as kit
-from fakeslack import FakeSlack, event_body
 
 from storage.records import WorkspaceRecord
+from tests.fakes.fakeslack import FakeSlack, event_body
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -3,7 +3,7 @@
 
 * a fresh database: a SQLite file in a temporary directory, or a fresh schema on a PostgreSQL
   server (created and dropped as tests/conftest.py does);
-* `StoreProbe`: wraps `bot.core.Core.store` in this process to time every call and note when
+* `StoreProbe`: wraps `bot.core.router.Core.store` in this process to time every call and note when
   each message first became visible (the call returned after its commit), and injects faults
   (an unavailable database, a killed bot);
 * `Child`: a worker process started with `spawn` (the load generator, or the fake Discord), so
@@ -60,10 +60,11 @@ from sqlalchemy import create_engine, func, select, text  # noqa: E402
 from sqlalchemy.exc import OperationalError  # noqa: E402
 from sqlalchemy.orm import Session, sessionmaker  # noqa: E402
 
-from bot.config import Config, load_config  # noqa: E402
-from bot.core import Core  # noqa: E402
-from bot.port import Caller  # noqa: E402
-from bot.settings import change_setting  # noqa: E402
+from bot.core.port import Caller  # noqa: E402
+from bot.core.router import Core  # noqa: E402
+from bot.core.settings import change_setting  # noqa: E402
+from bot.drafting.config import Config  # noqa: E402
+from bot.ops.config import load_config  # noqa: E402
 from storage.db import make_engine, make_sessionmaker, migrate  # noqa: E402
 from storage.messages import upsert_workspace  # noqa: E402
 from storage.models import Message, Workspace  # noqa: E402
@@ -770,7 +771,7 @@ class SlackServer:
     would: the listener work still pending is lost, the socket closes."""
 
     def __init__(self, sessions: sessionmaker[Session], config: Config, api_url: str) -> None:
-        from bot.env import Environment
+        from bot.ops.env import Environment
         from bot.slack.app import SlackBot
         from bot.slack.port import SlackPort
         from bot.slack.run import slack_client
@@ -838,7 +839,7 @@ def discord_fake_main(conn: Any) -> None:
 
 
 async def _discord_fake(conn: Any) -> None:
-    from fakediscord import FakeDiscord
+    from tests.fakes.fakediscord import FakeDiscord
 
     async with FakeDiscord(echo_own_messages=False) as fake:
         fake.add_channel(DISCORD_CHANNEL, "load-test")

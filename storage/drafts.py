@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from storage.db import dialect_insert
-from storage.models import Delivery, Draft, DraftSection, SectionRevision
+from storage.models import Delivery, DraftRow, DraftSection, DraftStatus, SectionRevision
 
 
 class SectionLike(Protocol):
@@ -26,10 +26,12 @@ class SectionLike(Protocol):
     warnings: list[str]
 
 
-def get_draft(session: Session, workspace_id: int, week_start: date) -> Draft | None:
+def get_draft(session: Session, workspace_id: int, week_start: date) -> DraftRow | None:
     """The stored draft of a workspace's week, if any."""
     return session.execute(
-        select(Draft).where(Draft.workspace_id == workspace_id, Draft.week_start == week_start)
+        select(DraftRow).where(
+            DraftRow.workspace_id == workspace_id, DraftRow.week_start == week_start
+        )
     ).scalar_one_or_none()
 
 
@@ -39,34 +41,34 @@ def claim_draft(
     """Create the week's (empty) draft and return its id, or None when the week already has
     one. Atomic in the database, so of two processes claiming the same week, one wins."""
     stmt = (
-        dialect_insert(session, Draft.__table__)
+        dialect_insert(session, DraftRow.__table__)
         .values(
             workspace_id=workspace_id,
             week_start=week_start,
             title=title,
             summarizer="",
             created_at=at,
-            status="drafted",
+            status=DraftStatus.DRAFTED,
         )
         .on_conflict_do_nothing(index_elements=["workspace_id", "week_start"])
-        .returning(Draft.__table__.c.id)
+        .returning(DraftRow.__table__.c.id)
     )
     return session.execute(stmt).scalar_one_or_none()
 
 
-def get_draft_by_id(session: Session, draft_id: int) -> Draft | None:
-    return session.get(Draft, draft_id)
+def get_draft_by_id(session: Session, draft_id: int) -> DraftRow | None:
+    return session.get(DraftRow, draft_id)
 
 
 def get_section(session: Session, section_id: int) -> DraftSection | None:
     return session.get(DraftSection, section_id)
 
 
-def list_drafts(session: Session, workspace_id: int | None = None) -> list[Draft]:
+def list_drafts(session: Session, workspace_id: int | None = None) -> list[DraftRow]:
     """Drafts, newest week first."""
-    stmt = select(Draft).order_by(Draft.week_start.desc(), Draft.id.desc())
+    stmt = select(DraftRow).order_by(DraftRow.week_start.desc(), DraftRow.id.desc())
     if workspace_id is not None:
-        stmt = stmt.where(Draft.workspace_id == workspace_id)
+        stmt = stmt.where(DraftRow.workspace_id == workspace_id)
     return list(session.scalars(stmt))
 
 
@@ -82,14 +84,16 @@ def save_draft(
     links: dict[str, str] | None = None,
     keep_topics: Collection[str] = (),
     notes: Sequence[str] = (),
-) -> Draft:
+) -> DraftRow:
     """Store the week's draft. An existing draft of the week keeps its sections whose topic is
     in `keep_topics` (those an editor touched); its other sections are replaced by
     `sections`. `links` maps source message ids to permalinks."""
     links = links or {}
     draft = get_draft(session, workspace_id, week_start)
     if draft is None:
-        draft = Draft(workspace_id=workspace_id, week_start=week_start, status="drafted")
+        draft = DraftRow(
+            workspace_id=workspace_id, week_start=week_start, status=DraftStatus.DRAFTED
+        )
         session.add(draft)
     draft.title = title
     draft.summarizer = summarizer

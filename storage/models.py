@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from enum import StrEnum
 
 from sqlalchemy import (
     JSON,
@@ -54,6 +55,38 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class DraftStatus(StrEnum):
+    """Where a draft is in its life: drafted -> in_review -> approved -> published, or
+    discarded. Stored as these strings."""
+
+    DRAFTED = "drafted"
+    IN_REVIEW = "in_review"
+    APPROVED = "approved"
+    PUBLISHED = "published"
+    DISCARDED = "discarded"
+
+    @property
+    def words(self) -> str:
+        """The status for people: "in review"."""
+        return self.value.replace("_", " ")
+
+
+EDITABLE = frozenset({DraftStatus.DRAFTED, DraftStatus.IN_REVIEW})  # sections may change
+UNFINISHED = EDITABLE | {DraftStatus.APPROVED}  # still to review or to publish
+LOCKED = frozenset({DraftStatus.APPROVED, DraftStatus.PUBLISHED})  # never drafted again
+FINISHED = frozenset({DraftStatus.PUBLISHED, DraftStatus.DISCARDED})
+
+
+class StatusColumn(TypeDecorator[DraftStatus]):
+    """A `DraftStatus` in a plain string column (no database enum type to migrate)."""
+
+    impl = String(16)
+    cache_ok = True
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> DraftStatus | None:
+        return None if value is None else DraftStatus(value)
 
 
 class Base(DeclarativeBase):
@@ -148,7 +181,7 @@ class PRRefRow(Base):
     message: Mapped[Message] = relationship(back_populates="pr_refs")
 
 
-class Draft(Base):
+class DraftRow(Base):
     """The summary of one workspace's week, through its life:
     drafted -> in_review -> approved -> published, or discarded.
 
@@ -166,7 +199,9 @@ class Draft(Base):
     title: Mapped[str] = mapped_column(String(300))
     summarizer: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime]
-    status: Mapped[str] = mapped_column(String(16), default="drafted", server_default="drafted")
+    status: Mapped[DraftStatus] = mapped_column(
+        StatusColumn(), default=DraftStatus.DRAFTED, server_default=DraftStatus.DRAFTED.value
+    )
     review_channel_id: Mapped[str | None] = mapped_column(String(64))
     review_message_id: Mapped[str | None] = mapped_column(String(64))
     approved_by: Mapped[str | None] = mapped_column(String(200))
@@ -211,7 +246,7 @@ class DraftSection(Base):
     # What the grounding check removed from a model's text, or why the model was not used.
     warnings: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
 
-    draft: Mapped[Draft] = relationship(back_populates="sections")
+    draft: Mapped[DraftRow] = relationship(back_populates="sections")
     revisions: Mapped[list[SectionRevision]] = relationship(
         back_populates="section",
         cascade="all, delete-orphan",

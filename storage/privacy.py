@@ -18,10 +18,17 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from storage.db import dialect_insert
-from storage.models import DeletedMessage, Draft, DraftSection, Message, Person, PRRefRow
+from storage.models import (
+    FINISHED,
+    DeletedMessage,
+    DraftRow,
+    DraftSection,
+    DraftStatus,
+    Message,
+    Person,
+    PRRefRow,
+)
 
-# Draft statuses whose sections are left alone: what was published stays as published.
-FINISHED_STATUSES = ("published", "discarded")
 OPTED_OUT_FLAG = "a member opted out; check this section does not name them"
 DELETED_SOURCE_FLAG = "a source message was deleted: {id}"
 # Published weeks per DELETE statement (two bound parameters each).
@@ -138,9 +145,9 @@ def purge_expired(
         raise ValueError(f"naive datetime {older_than!r}: timestamps must be timezone-aware")
     zone = ZoneInfo(timezone)
     published = session.scalars(
-        select(Draft.week_start)
-        .where(Draft.workspace_id == workspace_id, Draft.status == "published")
-        .order_by(Draft.week_start)
+        select(DraftRow.week_start)
+        .where(DraftRow.workspace_id == workspace_id, DraftRow.status == DraftStatus.PUBLISHED)
+        .order_by(DraftRow.week_start)
     ).all()
     ranges = [_week_range(week, zone) for week in published]
     ranges = [(start, end) for start, end in ranges if start < older_than]
@@ -200,11 +207,11 @@ def _delete_messages(session: Session, message_ids: Select[tuple[int]]) -> int:
 
 
 def _open_sections(session: Session, workspace_id: int) -> Sequence[DraftSection]:
-    unfinished: ColumnElement[bool] = Draft.status.not_in(FINISHED_STATUSES)
+    unfinished: ColumnElement[bool] = DraftRow.status.not_in(FINISHED)
     return session.scalars(
         select(DraftSection)
-        .join(Draft, Draft.id == DraftSection.draft_id)
-        .where(Draft.workspace_id == workspace_id, unfinished)
+        .join(DraftRow, DraftRow.id == DraftSection.draft_id)
+        .where(DraftRow.workspace_id == workspace_id, unfinished)
         .order_by(DraftSection.draft_id, DraftSection.position)
     ).all()
 

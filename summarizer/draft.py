@@ -1,4 +1,4 @@
-"""From a week of messages to a `Draft`: group by topic, draft each section, title it."""
+"""From a week of messages to a `DraftSummary`: group by topic, draft each section, title it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from summarizer.extractive import add_merged, draft_sections
 from summarizer.grouping import group_by_topic, place_merged
-from summarizer.types import Draft, PRMention, SourceMessage, Topic
+from summarizer.types import DraftSummary, PRMention, SourceMessage, Topic
 
 
 def ordinal(day: int) -> str:
@@ -36,14 +36,14 @@ def make_draft(
     max_chars: int,
     merged: Sequence[PRMention] = (),
     notes: Sequence[str] = (),
-) -> Draft:
+) -> DraftSummary:
     """The extractive draft of one week's `messages` (already limited to that week), with
     `merged`: PRs merged that week that chat never cited, and `notes` for the editor."""
     grouped = group_by_topic(messages, topics)
     sections = draft_sections(grouped, topics, max_chars)
     if merged:
         sections = add_merged(sections, place_merged(merged, topics), topics)
-    return Draft(
+    return DraftSummary(
         workspace=workspace,
         week_start=week_start,
         week_end=week_start + timedelta(days=7),

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from summarizer.types import Draft
+from summarizer.types import DraftSummary
 
 QUIET_WEEK = "_Nothing worth summarising was said this week._"
 
 
-def to_markdown(draft: Draft) -> str:
+def to_markdown(draft: DraftSummary) -> str:
     """The draft as one Markdown document: title, then a heading and body per section."""
     parts = [f"# {draft.title}"]
     for section in draft.sections:
@@ -21,7 +21,7 @@ def to_markdown(draft: Draft) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def to_json(draft: Draft) -> dict[str, Any]:
+def to_json(draft: DraftSummary) -> dict[str, Any]:
     """The draft in the JSON contract of DESIGN.md."""
     return {
         "workspace": draft.workspace,

@@ -71,7 +71,7 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True)
-class Draft:
+class DraftSummary:
     """A week's draft summary."""
 
     workspace: str
@@ -80,3 +80,7 @@ class Draft:
     title: str
     sections: list[Section] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # for the editor, e.g. missing PR details
+
+
+# The old name, for tests/summarizer (rewritten in parallel); new code says DraftSummary.
+Draft = DraftSummary

@@ -12,11 +12,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.chunking import chunk
-from bot.core import Core
-from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
-from bot.discord.translate import channel_of, record_of, workspace_of
-from bot.port import (
+from bot.core.chunking import chunk
+from bot.core.port import (
     ButtonPress,
     Caller,
     CommandEvent,
@@ -26,7 +23,10 @@ from bot.port import (
     MessageEvent,
     Reply,
 )
-from bot.weeks import week_start
+from bot.core.router import Core
+from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
+from bot.discord.translate import channel_of, record_of, workspace_of
+from bot.drafting.week import week_start
 from storage.records import MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)

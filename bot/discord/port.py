@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.port import Button, Posted
+from bot.core.port import Button, Posted
 
 MESSAGE_LIMIT = 2000
 THREAD_NAME = "Summary review"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from storage.importers.discord_export import embed_lines
+from bot.discord.export import embed_lines
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
 PLATFORM = "discord"

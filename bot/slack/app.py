@@ -12,8 +12,7 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.core import Core
-from bot.port import (
+from bot.core.port import (
     ButtonPress,
     Caller,
     CommandEvent,
@@ -23,11 +22,12 @@ from bot.port import (
     MessageEvent,
     Reply,
 )
+from bot.core.router import Core
+from bot.drafting.week import week_start
 from bot.slack.directory import Directory
+from bot.slack.messages import SlackConverter, parse_ts
 from bot.slack.mrkdwn import to_mrkdwn
 from bot.slack.port import EDIT_BLOCK, EDIT_CALLBACK, submitted_text
-from bot.weeks import week_start
-from storage.importers.slack_messages import SlackConverter, parse_ts
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from storage.importers.slack_messages import person_from_user
+from bot.slack.messages import person_from_user
 from storage.records import PersonRecord, WorkspaceRecord
 
 PLATFORM = "slack"

@@ -7,8 +7,8 @@ from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.chunking import chunk
-from bot.port import Button, Posted
+from bot.core.chunking import chunk
+from bot.core.port import Button, Posted
 from bot.slack.mrkdwn import to_mrkdwn
 
 # A section block's text holds at most 3,000 characters; the core splits longer text.

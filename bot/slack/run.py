@@ -14,7 +14,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.env import Environment
+from bot.ops.env import Environment
 from bot.slack.app import SlackBot
 
 log = logging.getLogger(__name__)

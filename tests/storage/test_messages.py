@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.ingest import store_batch
+from bot.core.ingest import store_batch
 from storage.messages import count_messages, messages_between, refs_between
 from storage.models import Channel, Message, PRRefRow
 from storage.records import (

@@ -9,9 +9,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import storage.privacy
-from bot.ingest import store_batch
+from bot.core.ingest import store_batch
 from storage.drafts import save_draft
-from storage.models import Draft, DraftSection, Message, Person, PRRefRow, Workspace
+from storage.models import DraftRow, DraftSection, Message, Person, PRRefRow, Workspace
 from storage.privacy import (
     OPTED_OUT_FLAG,
     delete_message,
@@ -348,7 +348,7 @@ def test_purging_with_nothing_published_deletes_nothing(sessions) -> None:
     ws = store(sessions, msg("m1", "old", at(WEEK_A)))
     with sessions.begin() as session:
         assert purge_expired(session, ws, AT) == 0
-        assert session.scalar(select(func.count()).select_from(Draft)) == 0
+        assert session.scalar(select(func.count()).select_from(DraftRow)) == 0
     assert stored_ids(sessions) == {"m1"}
 
 

@@ -1,0 +1,489 @@
+"""The settings commands: logged channels, topics, schedule, review and publish channels,
+editors, admins, default repository, retention, and the audit trail of changes.
+
+Anyone may list settings; changing them, and reading the audit trail, is for workspace
+admins (the platform's admins and the configured `admins`). Every change goes through
+`bot.core.settings.change_setting`, which validates it and records who made it. A refused command
+writes nothing. Nothing here commits: the caller owns the transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from bot.core.commands import (
+    AdminsAdd,
+    AdminsList,
+    AdminsRemove,
+    Audit,
+    ChannelsAdd,
+    ChannelsList,
+    ChannelsRemove,
+    Command,
+    EditorsAdd,
+    EditorsList,
+    EditorsRemove,
+    PublishChannels,
+    RepoSet,
+    RetentionSet,
+    ReviewChannelSet,
+    ScheduleSet,
+    ScheduleShow,
+    SummarizerSet,
+    TopicsAdd,
+    TopicsList,
+    TopicsRemove,
+)
+from bot.core.port import Caller, Reply
+from bot.core.settings import (
+    SettingsError,
+    WorkspaceSettings,
+    change_setting,
+    cron_trigger,
+    defaults,
+    workspace_settings,
+)
+from bot.drafting.config import CATCH_ALL, Config, TopicConfig, valid_repo, valid_timezone
+from storage.models import SettingChange
+from storage.settings import setting_changes
+
+NOT_ADMIN = (
+    "Only workspace admins can change settings. Ask an admin to do it, or to add you with "
+    "/summary admins add."
+)
+NOT_ADMIN_AUDIT = "Only workspace admins can see the settings audit trail."
+AUDIT_LIMIT = 15
+_AUDIT_VALUE_CHARS = 80
+
+_READ_ONLY = (ChannelsList, TopicsList, ScheduleShow, EditorsList, AdminsList)
+
+
+def is_admin_command(command: Command) -> bool:
+    """Whether `handle_admin` handles this command (the settings commands)."""
+    return type(command) in _HANDLERS
+
+
+def handle_admin(
+    session: Session, config: Config, workspace_id: int, caller: Caller, command: Command
+) -> Reply:
+    """Run a settings command for `caller` and say what happened (privately).
+
+    Non-admins may only list settings; anything else is refused and changes nothing, as is
+    any invalid value. Raises `TypeError` for commands that are not settings commands.
+    """
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise TypeError(f"{type(command).__name__} is not a settings command")
+    settings = workspace_settings(session, config, workspace_id)
+    if not _is_read_only(command) and not settings.is_admin(caller):
+        return Reply.refuse(NOT_ADMIN_AUDIT if isinstance(command, Audit) else NOT_ADMIN)
+    request = _Request(session, config, workspace_id, caller, settings)
+    try:
+        return handler(request, command)
+    except SettingsError as error:
+        return Reply.refuse(_sentence(str(error)))
+
+
+def _is_read_only(command: Command) -> bool:
+    if isinstance(command, PublishChannels):
+        return command.action == "list"
+    return isinstance(command, _READ_ONLY)
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """A settings command's context: where, by whom, and the settings as they were."""
+
+    session: Session
+    config: Config
+    workspace_id: int
+    caller: Caller
+    settings: WorkspaceSettings
+
+    def change(self, key: str, value: Any) -> WorkspaceSettings:
+        return change_setting(self.session, self.config, self.workspace_id, key, value, self.caller)
+
+
+# --- display ------------------------------------------------------------------------------
+
+# A Discord snowflake, or a Slack channel id (upper case, with digits; names are lower case).
+_CHANNEL_ID_RE = re.compile(r"[0-9]+|[CGD](?=[A-Z0-9]*[0-9])[A-Z0-9]{6,}")
+
+
+def channel_ref(channel: str) -> str:
+    """How a stored channel is shown: a mention for an id (both platforms render `<#id>`),
+    `#name` for a name."""
+    return f"<#{channel}>" if _CHANNEL_ID_RE.fullmatch(channel) else f"#{channel}"
+
+
+def entry_ref(entry: str) -> str:
+    """How an editor or admin entry is shown: `<@id>` for a person, `role:NAME` as written."""
+    return entry if entry.startswith("role:") else f"<@{entry}>"
+
+
+def _join(items: Sequence[str]) -> str:
+    """The items in words: `a`, `a and b`, `a, b and c`."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _be(items: Sequence[str]) -> str:
+    return "is" if len(items) == 1 else "are"
+
+
+def _sentence(text: str) -> str:
+    """A validation message as a sentence: pydantic's "Value error, " dropped, a capital
+    first letter and a full stop."""
+    text = text.replace("Value error, ", "").strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+# --- list settings: channels, publish channels, editors, admins ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _ListSetting:
+    """A setting that is a list of channels or people, and how replies talk about it."""
+
+    key: str
+    title: str  # "Logged channels"
+    show: Callable[[str], str]
+    added: str  # "Logging {} from now on."
+    removed: str  # "Stopped logging {}."
+    empty: str  # what the list says when there is nothing in it
+
+    def current(self, settings: WorkspaceSettings) -> list[str]:
+        return list(getattr(settings, self.key))
+
+    def listing(self, items: Sequence[str]) -> str:
+        if not items:
+            return self.empty
+        return f"{self.title}: {', '.join(self.show(i) for i in sorted(items))}."
+
+    def shown(self, items: Sequence[str]) -> str:
+        return _join([self.show(i) for i in items])
+
+
+CHANNELS = _ListSetting(
+    key="channels",
+    title="Logged channels",
+    show=channel_ref,
+    added="Logging {} from now on.",
+    removed="Stopped logging {}.",
+    empty="No channels are logged yet; an admin can start with /summary channels add #channel.",
+)
+PUBLISH_CHANNELS = _ListSetting(
+    key="publish_channels",
+    title="Approved summaries are posted in",
+    show=channel_ref,
+    added="Approved summaries will be posted in {} too.",
+    removed="Approved summaries will no longer be posted in {}.",
+    empty="Approved summaries are not posted anywhere yet; add a channel with "
+    "/summary publish add #channel.",
+)
+EDITORS = _ListSetting(
+    key="editors",
+    title="Editors",
+    show=entry_ref,
+    added="{} can now edit and approve drafts.",
+    removed="{} can no longer edit or approve drafts.",
+    empty="No editors are set; only admins can edit and approve drafts.",
+)
+ADMINS = _ListSetting(
+    key="admins",
+    title="Admins",
+    show=entry_ref,
+    added="{} can now change settings.",
+    removed="{} can no longer change settings (unless the platform makes them admins).",
+    empty="No admins are set; the platform's admins manage the settings.",
+)
+
+
+def _list_items(request: _Request, setting: _ListSetting) -> Reply:
+    return Reply(setting.listing(setting.current(request.settings)))
+
+
+def _add_items(request: _Request, setting: _ListSetting, items: Sequence[str]) -> Reply:
+    current = setting.current(request.settings)
+    added = [i for i in items if i not in current]
+    present = [i for i in items if i in current]
+    if not added:
+        return Reply(
+            f"Nothing changed: {setting.shown(present)} {_be(present)} already in the list. "
+            f"{setting.listing(current)}"
+        )
+    updated = sorted([*current, *added])
+    request.change(setting.key, updated)
+    parts = [setting.added.format(setting.shown(added))]
+    if present:
+        parts.append(f"{setting.shown(present)} {_be(present)} already in the list.")
+    parts.append(setting.listing(updated))
+    return Reply(" ".join(parts))
+
+
+def _remove_items(request: _Request, setting: _ListSetting, items: Sequence[str]) -> Reply:
+    current = setting.current(request.settings)
+    removed = [i for i in items if i in current]
+    missing = [i for i in items if i not in current]
+    if not removed:
+        return Reply(
+            f"Nothing changed: {setting.shown(missing)} {_be(missing)} not in the list. "
+            f"{setting.listing(current)}"
+        )
+    updated = [i for i in current if i not in removed]
+    request.change(setting.key, updated)
+    parts = [setting.removed.format(setting.shown(removed))]
+    if missing:
+        parts.append(f"{setting.shown(missing)} {_be(missing)} not in the list.")
+    parts.append(setting.listing(updated))
+    return Reply(" ".join(parts))
+
+
+def _publish(request: _Request, command: PublishChannels) -> Reply:
+    if command.action == "add":
+        return _add_items(request, PUBLISH_CHANNELS, command.channels)
+    if command.action == "remove":
+        return _remove_items(request, PUBLISH_CHANNELS, command.channels)
+    return _list_items(request, PUBLISH_CHANNELS)
+
+
+# --- topics -------------------------------------------------------------------------------
+
+
+def _topic_line(topic: TopicConfig) -> str:
+    """`rl: RL (channels #rl; keywords reward, rollout; patterns \\bGRPO\\b)`."""
+    matchers = [
+        f"{label} {', '.join(values)}"
+        for label, values in (
+            ("channels", [channel_ref(c) for c in topic.channels]),
+            ("keywords", topic.keywords),
+            ("patterns", topic.patterns),
+        )
+        if values
+    ]
+    details = f" ({'; '.join(matchers)})" if matchers else ""
+    return f"{topic.id}: {topic.title}{details}"
+
+
+def _list_topics(request: _Request, _command: TopicsList) -> Reply:
+    topics = request.settings.topics
+    if not topics:
+        return Reply("No topics are set; everything goes under Other updates.")
+    return Reply("Topics, in section order:\n" + "\n".join(_topic_line(t) for t in topics))
+
+
+def _new_topic(command: TopicsAdd) -> TopicConfig:
+    """The topic the command describes; `SettingsError` if it is not valid."""
+    try:
+        return TopicConfig(
+            id=command.id,
+            title=command.title,
+            channels=list(command.channels),
+            keywords=list(command.keywords),
+            patterns=list(command.patterns),
+        )
+    except ValidationError as error:
+        problems = "; ".join(e["msg"] for e in error.errors())
+        raise SettingsError(f"topic {command.id!r}: {problems}") from None
+
+
+def _add_topic(request: _Request, command: TopicsAdd) -> Reply:
+    topic = _new_topic(command)
+    topics = list(request.settings.topics)
+    ids = [t.id for t in topics]
+    replaced = topic.id in ids
+    if replaced:
+        topics[ids.index(topic.id)] = topic
+    else:
+        topics.append(topic)
+    request.change("topics", topics)
+    verb = "Replaced" if replaced else "Added"
+    reply = f"{verb} topic {_topic_line(topic)}."
+    if topic.id != CATCH_ALL and not (topic.channels or topic.keywords or topic.patterns):
+        reply += " It has no channels, keywords or patterns, so no message will land in it."
+    return Reply(reply)
+
+
+def _remove_topic(request: _Request, command: TopicsRemove) -> Reply:
+    topics = request.settings.topics
+    if command.id not in [t.id for t in topics]:
+        known = ", ".join(t.id for t in topics) or "none"
+        return Reply.refuse(f"There is no topic {command.id!r}. Topics: {known}.")
+    remaining = [t for t in topics if t.id != command.id]
+    request.change("topics", remaining)
+    left = ", ".join(t.id for t in remaining) or "none"
+    return Reply(f"Removed topic {command.id}. Topics: {left}.")
+
+
+# --- schedule -----------------------------------------------------------------------------
+
+
+def _next_run(schedule: str, timezone: str) -> str:
+    zone = ZoneInfo(timezone)
+    when = cron_trigger(schedule, timezone).get_next_fire_time(None, datetime.now(zone))
+    return "never" if when is None else f"{when:%a %Y-%m-%d %H:%M} {timezone}"
+
+
+def _describe_schedule(schedule: str, timezone: str) -> str:
+    return (
+        f"The weekly draft is made at {schedule} ({timezone}); "
+        f"next: {_next_run(schedule, timezone)}."
+    )
+
+
+def _show_schedule(request: _Request, _command: ScheduleShow) -> Reply:
+    return Reply(_describe_schedule(request.settings.schedule, request.settings.timezone))
+
+
+def _set_schedule(request: _Request, command: ScheduleSet) -> Reply:
+    """Both values are checked before either is stored, so a refusal changes nothing."""
+    timezone = command.timezone or request.settings.timezone
+    try:
+        valid_timezone(timezone)
+    except ValueError as error:
+        return Reply.refuse(_sentence(str(error)))
+    cron_trigger(command.schedule, timezone)  # SettingsError if it is not a schedule
+    changes = {"schedule": command.schedule, "timezone": timezone}
+    changed = {k: v for k, v in changes.items() if getattr(request.settings, k) != v}
+    if not changed:
+        return Reply(f"Nothing changed. {_describe_schedule(command.schedule, timezone)}")
+    for key, value in changed.items():
+        request.change(key, value)
+    return Reply(_describe_schedule(command.schedule, timezone))
+
+
+# --- single values ------------------------------------------------------------------------
+
+
+def _set_review_channel(request: _Request, command: ReviewChannelSet) -> Reply:
+    shown = channel_ref(command.channel)
+    if request.settings.review_channel == command.channel:
+        return Reply(f"Nothing changed: drafts are already posted for review in {shown}.")
+    request.change("review_channel", command.channel)
+    return Reply(f"Drafts will be posted for review in {shown}.")
+
+
+def _set_repo(request: _Request, command: RepoSet) -> Reply:
+    try:
+        valid_repo(command.repo)
+    except ValueError as error:
+        return Reply.refuse(f"Cannot use that repository: {error}.")
+    if command.repo == request.settings.default_repo:
+        return Reply(f"Nothing changed: the default repository is already {command.repo!r}.")
+    request.change("default_repo", command.repo)
+    if not command.repo:
+        return Reply("Bare PR numbers such as #123 no longer refer to a default repository.")
+    return Reply(f"Bare PR numbers such as #123 now refer to {command.repo}.")
+
+
+def _set_retention(request: _Request, command: RetentionSet) -> Reply:
+    if command.days < 1:
+        return Reply.refuse(f"Retention must be at least 1 day, not {command.days}.")
+    kept = f"{command.days} day{'' if command.days == 1 else 's'}"
+    if command.days == request.settings.retention_days:
+        return Reply(f"Nothing changed: logged messages are already kept for {kept}.")
+    request.change("retention_days", command.days)
+    return Reply(f"Logged messages will be kept for {kept}.")
+
+
+def _set_summarizer(request: _Request, command: SummarizerSet) -> Reply:
+    if command.name == request.settings.summarizer:
+        return Reply(f"Nothing changed: the {command.name} drafter already writes the drafts.")
+    request.change("summarizer", command.name)
+    return Reply(f"The {command.name} drafter writes the drafts from now on.")
+
+
+# --- audit --------------------------------------------------------------------------------
+
+
+def _default_value(config: Config, key: str) -> object:
+    """What a setting was before anyone stored it (the config file's value or the built-in
+    default), as stored."""
+    field = WorkspaceSettings.model_fields.get(key)
+    return defaults(config).get(key, None if field is None else field.get_default())
+
+
+def _audit_value(value: object) -> str:
+    if value is None:
+        return "none"
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) > _AUDIT_VALUE_CHARS:
+        return text[: _AUDIT_VALUE_CHARS - 1] + "…"
+    return text
+
+
+def _by_id(value: object) -> dict[str, object] | None:
+    """Topics (a list of objects with an `id`) by id; None for any other value."""
+    if isinstance(value, list) and all(isinstance(v, dict) and "id" in v for v in value):
+        return {str(v["id"]): v for v in value}
+    return None
+
+
+def describe_change(old: object, new: object) -> str:
+    """A stored change in brief: what a list gained and lost, which topics changed, or the
+    old and new value."""
+    old_topics, new_topics = _by_id(old), _by_id(new)
+    if old_topics is not None and new_topics is not None:
+        parts = [f"+{i}" for i in new_topics if i not in old_topics]
+        parts += [f"-{i}" for i in old_topics if i not in new_topics]
+        parts += [f"~{i}" for i in new_topics if i in old_topics and new_topics[i] != old_topics[i]]
+        return ", ".join(parts) or "no change"
+    if isinstance(new, list) and isinstance(old, list):
+        before, after = old, new
+        parts = [f"+{v}" for v in after if v not in before]
+        parts += [f"-{v}" for v in before if v not in after]
+        return ", ".join(parts) or "no change"
+    return f"{_audit_value(old)} -> {_audit_value(new)}"
+
+
+def _audit_line(config: Config, change: SettingChange) -> str:
+    old = _default_value(config, change.key) if change.old_value is None else change.old_value
+    return (
+        f"{change.changed_at:%Y-%m-%d %H:%M} UTC, {change.actor_name} "
+        f"({entry_ref(change.actor_id)}): {change.key} {describe_change(old, change.new_value)}"
+    )
+
+
+def _audit(request: _Request, _command: Audit) -> Reply:
+    changes = setting_changes(request.session, request.workspace_id, limit=AUDIT_LIMIT)
+    if not changes:
+        return Reply("No settings have been changed yet.")
+    lines = [_audit_line(request.config, change) for change in changes]
+    return Reply("Recent settings changes, newest first:\n" + "\n".join(lines))
+
+
+# --- dispatch -----------------------------------------------------------------------------
+
+_HANDLERS: dict[type, Callable[[_Request, Any], Reply]] = {
+    ChannelsList: lambda r, _c: _list_items(r, CHANNELS),
+    ChannelsAdd: lambda r, c: _add_items(r, CHANNELS, c.channels),
+    ChannelsRemove: lambda r, c: _remove_items(r, CHANNELS, c.channels),
+    PublishChannels: _publish,
+    EditorsList: lambda r, _c: _list_items(r, EDITORS),
+    EditorsAdd: lambda r, c: _add_items(r, EDITORS, c.entries),
+    EditorsRemove: lambda r, c: _remove_items(r, EDITORS, c.entries),
+    AdminsList: lambda r, _c: _list_items(r, ADMINS),
+    AdminsAdd: lambda r, c: _add_items(r, ADMINS, c.entries),
+    AdminsRemove: lambda r, c: _remove_items(r, ADMINS, c.entries),
+    TopicsList: _list_topics,
+    TopicsAdd: _add_topic,
+    TopicsRemove: _remove_topic,
+    ScheduleShow: _show_schedule,
+    ScheduleSet: _set_schedule,
+    ReviewChannelSet: _set_review_channel,
+    RepoSet: _set_repo,
+    RetentionSet: _set_retention,
+    SummarizerSet: _set_summarizer,
+    Audit: _audit,
+}

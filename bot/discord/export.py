@@ -1,0 +1,420 @@
+"""Reader for DiscordChatExporter (DCE) JSON exports: one file per channel, thread or forum post.
+
+Each file becomes one `ImportBatch`. System messages (joins, pins, "started a thread", boosts)
+are left out, and the readable text of a message is its content followed by the text of its
+embeds, with any raw Discord markup (`<@123>`, `<#456>`, `<:emoji:789>`, `<t:…>`) turned
+into words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.core.ingest import ExportFormat, ImportFileError
+from storage.records import (
+    ChannelRecord,
+    ImportBatch,
+    MessageRecord,
+    PersonRecord,
+    WorkspaceRecord,
+)
+
+# Message types that carry something a person (or an integration) said. Everything else is a
+# system notice. ThreadStarterMessage is left out too: it repeats a message of the parent channel.
+KEPT_TYPES = frozenset({"Default", "Reply", "ChatInputCommand", "ContextMenuCommand"})
+# A reference on these types means "this answers that message"; on command messages it does not.
+REPLY_TYPES = frozenset({"Default", "Reply"})
+NOT_AN_EXPORT = "not a DiscordChatExporter export"
+THREAD_TYPES = frozenset({"GuildPublicThread", "GuildPrivateThread", "GuildNewsThread"})
+
+# DCE writes "guild", "channel" and "messages" within the first few hundred bytes.
+PEEK_BYTES = 8192
+ASSET_FOLDER_SUFFIX = "_Files"  # DCE's "export.json_Files" folders hold downloaded media
+
+# Raw Discord markup, in one pass: user, role and channel mentions, custom emoji, timestamps and
+# slash-command mentions. Newer DCE versions already render most of these as plain text.
+MARKUP = re.compile(
+    r"<@!?(?P<user>\d+)>"
+    r"|<@&(?P<role>\d+)>"
+    r"|<#(?P<channel>\d+)>"
+    r"|<a?:(?P<emoji>\w+):\d+>"
+    r"|<t:(?P<epoch>-?\d+)(?::[tTdDfFR])?>"
+    r"|</(?P<command>[\w -]+):\d+>"
+)
+DISCRIMINATOR = re.compile(r"#(?:\d{4}|0)\Z")
+
+
+class _BadMessage(Exception):
+    """A message that cannot be read; the text completes "message N …"."""
+
+
+@dataclass(slots=True)
+class DiscordExportSource:
+    """One DCE JSON file; `read()` parses it."""
+
+    name: str
+    path: Path
+
+    def read(self) -> ImportBatch:
+        """Parse the file into an `ImportBatch`, or raise `ImportFileError` saying why not."""
+        data = _load_json(self.name, self.path)
+        return _read_batch(self.name, data)
+
+
+def looks_like(path: Path) -> bool:
+    """True when `path` is a DCE JSON file, or a folder holding one (at any depth)."""
+    if path.is_file():
+        return path.suffix.lower() == ".json" and _head_looks_like_export(path)
+    if path.is_dir():
+        return any(_head_looks_like_export(file) for file in _json_files(path))
+    return False
+
+
+def open_sources(path: Path) -> list[DiscordExportSource]:
+    """One source per DCE JSON file at `path`: the file itself, or the folder's files by name.
+
+    In a folder, a file that is valid JSON of another shape (such as a `provenance.json`) is
+    left out. A file that is not valid JSON is kept, so reading it tells the user it is broken.
+    """
+    if path.is_file():
+        return [DiscordExportSource(str(path), path)]
+    if not path.is_dir():
+        raise ImportFileError(str(path), "no such file or folder")
+    files = sorted((file for file in _json_files(path) if _may_be_export(file)), key=str)
+    if not files:
+        raise ImportFileError(str(path), "no DiscordChatExporter JSON files in this folder")
+    return [DiscordExportSource(str(file), file) for file in files]
+
+
+# --- finding files ---------------------------------------------------------------------------
+
+
+def _json_files(folder: Path) -> Iterator[Path]:
+    """The `.json` files under `folder`, skipping DCE asset folders and hidden folders."""
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir():
+            # Symlinked folders are not followed: a link back up the tree would loop forever.
+            if entry.is_symlink() or entry.name.startswith("."):
+                continue
+            if entry.name.endswith(ASSET_FOLDER_SUFFIX):
+                continue
+            yield from _json_files(entry)
+        elif entry.suffix.lower() == ".json" and entry.is_file():
+            yield entry
+
+
+def _read_head(path: Path) -> str:
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(PEEK_BYTES)
+    except OSError:
+        return ""
+    return head.decode("utf-8", errors="ignore").lstrip("\ufeff \t\r\n")
+
+
+def _head_looks_like_export(path: Path) -> bool:
+    head = _read_head(path)
+    return head.startswith("{") and all(
+        key in head for key in ('"guild"', '"channel"', '"messages"')
+    )
+
+
+def _may_be_export(path: Path) -> bool:
+    """Whether a folder's JSON file should become a source (see `open_sources`)."""
+    if _head_looks_like_export(path):
+        return True
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return True  # broken or unreadable: keep it, so that read() reports the problem
+    return isinstance(data, dict) and "messages" in data
+
+
+# --- parsing ---------------------------------------------------------------------------------
+
+
+def _load_json(name: str, path: Path) -> Any:
+    try:
+        with path.open("rb") as stream:
+            return json.load(stream)
+    except OSError as error:
+        raise ImportFileError(name, f"cannot read the file: {error.strerror or error}") from error
+    except json.JSONDecodeError as error:
+        problem = f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+        raise ImportFileError(name, problem) from error
+    except UnicodeDecodeError as error:
+        raise ImportFileError(name, "not valid JSON: the file is not UTF-8 text") from error
+    except RecursionError as error:
+        raise ImportFileError(name, "not valid JSON: nested too deeply") from error
+
+
+def _read_batch(source: str, data: Any) -> ImportBatch:
+    """Check the document's header, then convert its messages one by one."""
+    if not isinstance(data, dict):
+        raise ImportFileError(source, f"{NOT_AN_EXPORT}: the top level is not an object")
+    messages = data.get("messages")
+    if not isinstance(messages, list):
+        raise ImportFileError(source, f"{NOT_AN_EXPORT}: no 'messages' list")
+    guild = _section(source, data, "guild")
+    channel = _section(source, data, "channel")
+    workspace = WorkspaceRecord(
+        platform="discord",
+        platform_id=_header_id(source, guild, "guild"),
+        name=_header_name(source, guild, "guild"),
+    )
+    is_thread = channel.get("type") in THREAD_TYPES
+    # For an ordinary channel DCE's categoryId is a category, not a channel; only a thread's
+    # (or forum post's) categoryId names the channel it lives under.
+    parent_id = _snowflake(channel.get("categoryId")) if is_thread else None
+    parent_name = channel.get("category") if parent_id is not None else None
+    channel_record = ChannelRecord(
+        platform_id=_header_id(source, channel, "channel"),
+        name=_header_name(source, channel, "channel"),
+        parent_platform_id=parent_id,
+        parent_name=parent_name if isinstance(parent_name, str) else None,
+    )
+    converter = _MessageConverter(
+        workspace, channel_record, is_thread, channel.get("category"), messages
+    )
+
+    records = []
+    for number, raw in enumerate(messages, start=1):
+        try:
+            record = converter.convert(raw)
+        except _BadMessage as error:
+            raise ImportFileError(source, f"message {number} {error}") from error
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            problem = f"message {number} has an unexpected shape ({type(error).__name__}: {error})"
+            raise ImportFileError(source, problem) from error
+        if record is not None:
+            records.append(record)
+    return ImportBatch(source=source, workspace=workspace, channel=channel_record, messages=records)
+
+
+def _section(source: str, data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise ImportFileError(source, f"{NOT_AN_EXPORT}: no '{key}' object")
+    return value
+
+
+def _header_id(source: str, obj: dict[str, Any], where: str) -> str:
+    snowflake = _snowflake(obj.get("id"))
+    if snowflake is None:
+        raise ImportFileError(source, f"{where} has no 'id'")
+    return snowflake
+
+
+def _header_name(source: str, obj: dict[str, Any], where: str) -> str:
+    name = obj.get("name")
+    if not isinstance(name, str):
+        raise ImportFileError(source, f"{where} has no 'name'")
+    return name
+
+
+def _snowflake(value: Any) -> str | None:
+    """A Discord id as text. DCE writes strings; hand-made or converted files may use numbers."""
+    if isinstance(value, str) and value:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+class _MessageConverter:
+    """Turns the messages of one file into records, with what the file's header says."""
+
+    def __init__(
+        self,
+        workspace: WorkspaceRecord,
+        channel: ChannelRecord,
+        is_thread: bool,
+        parent_name: Any,
+        messages: list[Any],
+    ) -> None:
+        self.channel_id = channel.platform_id
+        self.thread_id = channel.platform_id if is_thread else None
+        self.thread_anchors = set() if is_thread else _announced_threads(messages)
+        self.known_channels = {channel.platform_id: channel.name}
+        # A thread's "category" is its parent channel, so that channel's name is known too.
+        if channel.parent_platform_id and isinstance(parent_name, str):
+            self.known_channels[channel.parent_platform_id] = parent_name
+        # Discord links to DMs use "@me" where a guild link has the id; DCE writes guild "0".
+        guild_part = "@me" if workspace.platform_id == "0" else workspace.platform_id
+        self.link_prefix = f"https://discord.com/channels/{guild_part}/{channel.platform_id}/"
+        self.people: dict[tuple[Any, ...], PersonRecord] = {}
+
+    def convert(self, raw: Any) -> MessageRecord | None:
+        """The record for one message, or None for a system message or one without text."""
+        if not isinstance(raw, dict):
+            raise _BadMessage("is not an object")
+        kind = raw.get("type", "Default")
+        if kind not in KEPT_TYPES:
+            return None
+        message_id = _snowflake(raw.get("id"))
+        if message_id is None:
+            raise _BadMessage("has no 'id'")
+        text = self.text(raw)
+        if not text:
+            return None  # attachments or stickers only
+        return MessageRecord(
+            platform_id=message_id,
+            author=self.person(raw.get("author")),
+            created_at=_timestamp(raw.get("timestamp"), "timestamp"),
+            text=text,
+            thread_id=self.thread_of(message_id),
+            reply_to_id=self.reply_target(raw) if kind in REPLY_TYPES else None,
+            edited_at=_optional_timestamp(raw.get("timestampEdited"), "timestampEdited"),
+            reaction_count=sum(reaction.get("count", 0) for reaction in raw.get("reactions") or ()),
+            permalink=self.link_prefix + message_id,
+        )
+
+    def thread_of(self, message_id: str) -> str | None:
+        if self.thread_id is not None:
+            return self.thread_id
+        # A thread started from a message has that message's id as its channel id.
+        return message_id if message_id in self.thread_anchors else None
+
+    def reply_target(self, raw: dict[str, Any]) -> str | None:
+        reference = raw.get("reference")
+        if not isinstance(reference, dict):
+            return None
+        target = _snowflake(reference.get("messageId"))
+        # Forwards and crossposts carry a reference too, to a message elsewhere: not a reply.
+        if target is None or reference.get("type", "Default") != "Default":
+            return None
+        channel_id = _snowflake(reference.get("channelId"))
+        return target if channel_id in (None, self.channel_id) else None
+
+    def person(self, author: Any) -> PersonRecord:
+        if not isinstance(author, dict):
+            raise _BadMessage("has no 'author'")
+        author_id = _snowflake(author.get("id"))
+        if author_id is None:
+            raise _BadMessage("has an author without an 'id'")
+        # One record per distinct author, not one per message: big files repeat a few authors.
+        key = (author_id, author.get("name"), author.get("nickname"), author.get("isBot"))
+        person = self.people.get(key)
+        if person is None:
+            person = PersonRecord(
+                platform_id=author_id,
+                display_name=_display_name(author) or author_id,
+                is_bot=bool(author.get("isBot", False)),
+            )
+            self.people[key] = person
+        return person
+
+    def text(self, raw: dict[str, Any]) -> str:
+        content = raw.get("content") or ""
+        if not isinstance(content, str):
+            raise _BadMessage("has a 'content' that is not text")
+        parts = [content] if content.strip() else []
+        for embed in raw.get("embeds") or ():
+            parts.extend(embed_lines(embed))
+        text = "\n".join(parts).strip()
+        if "<" in text:
+            text = self.resolve_markup(text, raw.get("mentions") or ())
+        return text
+
+    def resolve_markup(self, text: str, mentions: Any) -> str:
+        names = {
+            str(person.get("id")): person.get("nickname") or person.get("name")
+            for person in mentions
+            if isinstance(person, dict)
+        }
+
+        def replace(match: re.Match[str]) -> str:
+            if user := match["user"]:
+                name = names.get(user)
+                return f"@{name}" if name else "@unknown-user"
+            if match["role"]:
+                return "@role"  # DCE's mentions list has users only, no role names
+            if channel := match["channel"]:
+                return f"#{self.known_channels.get(channel, 'channel')}"
+            if emoji := match["emoji"]:
+                return f":{emoji}:"
+            if epoch := match["epoch"]:
+                return _epoch_text(epoch) or match[0]
+            return f"/{match['command']}"
+
+        return MARKUP.sub(replace, text)
+
+
+def _announced_threads(messages: list[Any]) -> set[str]:
+    """Ids of the threads that this channel's "started a thread" notices point at."""
+    anchors = set()
+    for raw in messages:
+        if not isinstance(raw, dict) or raw.get("type") != "ThreadCreated":
+            continue
+        reference = raw.get("reference")
+        thread_id = _snowflake(reference.get("channelId")) if isinstance(reference, dict) else None
+        if thread_id is not None:
+            anchors.add(thread_id)
+    return anchors
+
+
+def _display_name(author: dict[str, Any]) -> str:
+    nickname = author.get("nickname")
+    if isinstance(nickname, str) and nickname.strip():
+        return nickname
+    name = author.get("name")
+    if not isinstance(name, str):
+        return ""
+    return DISCRIMINATOR.sub("", name)
+
+
+def embed_lines(embed: Any) -> list[str]:
+    """The readable lines of a Discord embed (API or export shape): title, description and
+    fields; integration posts carry their PR numbers there."""
+    if not isinstance(embed, dict):
+        return []
+    lines = [embed[key] for key in ("title", "description") if _has_text(embed.get(key))]
+    for field in embed.get("fields") or ():
+        name, value = field.get("name"), field.get("value")
+        if _has_text(name) and _has_text(value):
+            lines.append(f"{name}: {value}")
+        elif _has_text(name) or _has_text(value):
+            lines.append(name if _has_text(name) else value)
+    return lines
+
+
+def _has_text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _timestamp(value: Any, field: str) -> datetime:
+    if not isinstance(value, str) or not value:
+        raise _BadMessage(f"has no '{field}'")
+    # Since 3.11 fromisoformat takes any number of fraction digits (older DCE writes seven).
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise _BadMessage(f"has a bad '{field}': {value!r}") from None
+    if moment.tzinfo is None:
+        raise _BadMessage(f"has a '{field}' without a UTC offset: {value!r}")
+    return moment
+
+
+def _optional_timestamp(value: Any, field: str) -> datetime | None:
+    return None if value is None else _timestamp(value, field)
+
+
+def _epoch_text(epoch: str) -> str | None:
+    try:
+        moment = datetime.fromtimestamp(int(epoch), UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+FORMAT = ExportFormat("discord-export", looks_like, open_sources)

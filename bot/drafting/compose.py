@@ -1,0 +1,237 @@
+"""Drafting a stored week: read it from the database, draft it, store the draft."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from bot.core import metrics
+from bot.core.settings import WorkspaceSettings, workspace_settings
+from bot.drafting.config import Config
+from bot.drafting.week import week_bounds, week_start
+from storage.drafts import get_draft, save_draft
+from storage.github import cached_items, merged_between
+from storage.messages import find_workspaces, messages_between, refs_between
+from storage.models import LOCKED, DraftRow, GitHubItemRow, Workspace
+from storage.privacy import forgotten_names
+from summarizer.draft import format_title, make_draft
+from summarizer.prrefs import PRRef, github_url, normalise
+from summarizer.types import DraftSummary, PRMention, Section, SourceMessage
+
+
+class DraftingError(Exception):
+    """A draft that cannot be made, with the reason in words."""
+
+
+def resolve_workspace(session: Session, name: str | None) -> Workspace:
+    """The workspace called `name` (or its platform id), or the only one there is."""
+    workspaces = find_workspaces(session)
+    if not workspaces:
+        raise DraftingError("the database holds no messages yet; run `summarybot import` first")
+    if name is None:
+        if len(workspaces) > 1:
+            names = ", ".join(w.name for w in workspaces)
+            raise DraftingError(
+                f"several workspaces are stored ({names}); pick one with --workspace"
+            )
+        return workspaces[0]
+    for workspace in workspaces:
+        if name in (workspace.name, workspace.platform_id):
+            return workspace
+    names = ", ".join(w.name for w in workspaces)
+    raise DraftingError(f"no workspace called {name!r}; stored: {names}")
+
+
+def load_week(
+    session: Session, config: Config, settings: WorkspaceSettings, workspace: Workspace, day: date
+) -> list[SourceMessage]:
+    """The stored messages of the week holding `day`, with their PR refs normalised."""
+    start, end = week_bounds(day, settings.timezone)
+    refs = refs_between(session, workspace.id, start, end)
+    normalised = [
+        (row, normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos))
+        for row in refs
+    ]
+    github = (
+        cached_items(session, (pr_key(ref) for _, ref in normalised if pr_key(ref)))
+        if config.github.enabled
+        else {}
+    )
+    mentions: dict[int, list[PRMention]] = defaultdict(list)
+    for row, ref in normalised:
+        mentions[row.message_id].append(_mention(row.raw, ref, github.get(pr_key(ref))))
+    unnamed = _unnamer(forgotten_names(session, workspace.id))
+    return [
+        SourceMessage(
+            id=row.platform_id,
+            author=row.author,
+            author_id=row.author_platform_id,
+            channel=row.channel,
+            created_at=row.created_at,
+            text=unnamed(row.text),
+            is_bot=row.is_bot,
+            thread_id=row.thread_id,
+            reply_to_id=row.reply_to_id,
+            prs=tuple(mentions.get(row.id, ())),
+            reactions=row.reaction_count,
+            replies=row.reply_count,
+            permalink=row.permalink,
+        )
+        for row in messages_between(session, workspace.id, start, end)
+    ]
+
+
+def pr_key(ref: str) -> tuple[str, int] | None:
+    """("owner/repo", N) for a normalised ref whose repository is known, else None."""
+    repo, _, number = ref.rpartition("#")
+    return (repo, int(number)) if "/" in repo else None
+
+
+def _mention(raw: str, ref: str, item: GitHubItemRow | None) -> PRMention:
+    """A cited PR, with GitHub's details when the cache has them."""
+    # GitHub redirects /issues/N to the PR when N is one, but not the other way round.
+    kind = "pull" if "/pull/" in raw else "issues"
+    if item is None or item.kind == "missing":
+        return PRMention(raw, ref, github_url(ref, kind))
+    return PRMention(
+        raw,
+        ref,
+        item.url or github_url(ref, kind),
+        title=item.title,
+        author=item.author,
+        labels=tuple(item.labels),
+        paths=tuple(item.paths or ()),
+    )
+
+
+def merged_uncited(
+    session: Session, config: Config, messages: list[SourceMessage], start: datetime, end: datetime
+) -> list[PRMention]:
+    """PRs merged in [start, end) in the configured repositories that no message cites."""
+    cited = {p.ref for m in messages for p in m.prs}
+    return [
+        PRMention(
+            f"{row.repo}#{row.number}",
+            f"{row.repo}#{row.number}",
+            row.url,
+            title=row.title,
+            author=row.author,
+            labels=tuple(row.labels),
+            paths=tuple(row.paths or ()),
+        )
+        for row in merged_between(session, config.github.repos, start, end)
+        if f"{row.repo}#{row.number}" not in cited
+    ]
+
+
+def missing_details(messages: list[SourceMessage]) -> list[str]:
+    """The note for the editor about cited PRs GitHub told nothing about."""
+    missing = sorted({p.ref for m in messages for p in m.prs if p.title is None and "/" in p.ref})
+    if not missing:
+        return []
+    return [f"GitHub details are missing for {len(missing)} PR(s): {', '.join(missing)}."]
+
+
+def _unnamer(names: set[str]) -> Callable[[str], str]:
+    """A function that replaces the names of members who opted out with "a member"."""
+    if not names:
+        return lambda text: text
+    pattern = re.compile(
+        r"@?\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b",
+        re.IGNORECASE,
+    )
+    return lambda text: pattern.sub("a member", text)
+
+
+@dataclass(slots=True)
+class WeekDraft:
+    """A week drafted but not stored yet: the draft and the messages it came from."""
+
+    workspace: Workspace
+    settings: WorkspaceSettings
+    draft: DraftSummary
+    messages: list[SourceMessage]
+
+
+def compose_week(session: Session, config: Config, workspace: Workspace, day: date) -> WeekDraft:
+    """The extractive draft of the week holding `day`; an approved or published week is not
+    drafted again."""
+    monday = week_start(day)
+    existing = get_draft(session, workspace.id, monday)
+    if existing is not None and existing.status in LOCKED:
+        raise DraftingError(
+            f"the summary of the week of {monday} was already {existing.status}; "
+            "it is not drafted again"
+        )
+    settings = workspace_settings(session, config, workspace.id)
+    messages = load_week(session, config, settings, workspace, day)
+    start, end = week_bounds(day, settings.timezone)
+    use_github = config.github.enabled
+    draft = make_draft(
+        messages,
+        settings.topic_list,
+        workspace=workspace.name,
+        week_start=monday,
+        title=format_title(config.title_template, config.name or workspace.name, monday),
+        max_chars=config.draft.max_chars,
+        merged=merged_uncited(session, config, messages, start, end) if use_github else (),
+        notes=missing_details(messages) if use_github else (),
+    )
+    return WeekDraft(workspace, settings, draft, messages)
+
+
+def store_week(session: Session, week: WeekDraft) -> DraftRow:
+    """Store a composed week. Drafting a week again replaces its sections but keeps those
+    an editor has edited."""
+    draft = week.draft
+    existing = get_draft(session, week.workspace.id, draft.week_start)
+    edited = {s.topic for s in existing.sections if s.revisions} if existing else set()
+    drafters = {s.drafter for s in draft.sections}
+    summarizer = drafters.pop() if len(drafters) == 1 else "mixed"
+    metrics.DRAFTS_MADE.labels(summarizer).inc()
+    return save_draft(
+        session,
+        workspace_id=week.workspace.id,
+        week_start=draft.week_start,
+        title=draft.title,
+        summarizer=summarizer,
+        created_at=datetime.now(UTC),
+        sections=draft.sections,
+        links={m.id: m.permalink for m in week.messages if m.permalink},
+        keep_topics=edited,
+        notes=draft.notes,
+    )
+
+
+def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> DraftRow:
+    """Draft the week holding `day` with the extractive drafter and store it."""
+    return store_week(session, compose_week(session, config, workspace, day))
+
+
+def as_summary(draft: DraftRow, workspace_name: str) -> DraftSummary:
+    """A stored draft (with its editors' changes) in the summarizer's terms, for rendering."""
+    return DraftSummary(
+        workspace=workspace_name,
+        week_start=draft.week_start,
+        week_end=draft.week_start + timedelta(days=7),
+        title=draft.title,
+        sections=[
+            Section(
+                s.topic,
+                s.title,
+                s.markdown,
+                list(s.prs),
+                list(s.people),
+                list(s.sources),
+                drafter=s.drafter,
+                warnings=list(s.warnings),
+            )
+            for s in draft.sections
+        ],
+        notes=list(draft.notes),
+    )

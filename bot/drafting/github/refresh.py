@@ -1,0 +1,162 @@
+"""Keeping the cache of GitHub PR details fresh for the week being drafted.
+
+Runs before drafting, never while logging. Whatever GitHub cannot answer (no network, rate
+limit, outage) is simply missing: the draft is still made from chat, and says which PR
+details are missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timedelta
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.settings import workspace_settings
+from bot.drafting.compose import load_week, pr_key
+from bot.drafting.config import Config
+from bot.drafting.github.client import Fetched, GitHubClient, GitHubItem
+from bot.drafting.week import week_bounds
+from storage.github import Key, cached_items, mark_fresh, save_item, save_paths
+from storage.messages import refs_between
+from storage.models import Workspace
+from summarizer.grouping import TopicScorer
+from summarizer.prrefs import PRRef, normalise
+
+
+@dataclass
+class RefreshReport:
+    """What a refresh asked GitHub, and what it could not learn."""
+
+    asked: int = 0
+    unavailable: dict[Key, str] = field(default_factory=dict)  # key -> the problem
+
+
+def week_keys(session: Session, config: Config, workspace_id: int, day: date) -> set[Key]:
+    """The (owner/repo, number) pairs the week's messages cite, where the repo is known."""
+    settings = workspace_settings(session, config, workspace_id)
+    start, end = week_bounds(day, settings.timezone)
+    keys = set()
+    for row in refs_between(session, workspace_id, start, end):
+        ref = normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos)
+        if key := pr_key(ref):
+            keys.add(key)
+    return keys
+
+
+async def refresh_week(
+    sessions: sessionmaker[Session],
+    config: Config,
+    client: GitHubClient,
+    workspace_id: int,
+    day: date,
+    now: datetime,
+) -> RefreshReport:
+    """Bring the cache up to date for the week holding `day`: the PRs it cites (one
+    conditional request each), their touched paths when a topic asks for paths, and the
+    PRs merged that week in the configured repositories."""
+    with sessions() as session:
+        keys = week_keys(session, config, workspace_id, day)
+        settings = workspace_settings(session, config, workspace_id)
+        start, end = week_bounds(day, settings.timezone)
+        uses_paths = any(t.paths for t in settings.topics)
+        vague = vague_keys(session, config, workspace_id, day) if uses_paths else set()
+    report = RefreshReport()
+    await refresh_items(sessions, client, keys, now, config.github.not_found_days, report)
+    for repo in config.github.repos:
+        merged = await client.merged_between(repo, start, end)
+        if merged is None:
+            report.unavailable[(repo, 0)] = f"the merged PRs of {repo} are unavailable"
+            continue
+        with sessions.begin() as session:
+            for item in merged:
+                save_item(session, repo, item.number, now, **_columns(item, None))
+                if uses_paths:
+                    vague.add((repo, item.number))  # nothing in chat places these
+    if vague:
+        await refresh_paths(sessions, client, vague)
+    return report
+
+
+def vague_keys(session: Session, config: Config, workspace_id: int, day: date) -> set[Key]:
+    """PRs cited only by messages whose channel and words point to no topic: the ones whose
+    touched paths are worth a request (the others cost one request each, no more)."""
+    settings = workspace_settings(session, config, workspace_id)
+    workspace = session.get(Workspace, workspace_id)
+    scorer = TopicScorer(settings.topic_list)
+    vague: set[Key] = set()
+    placed: set[Key] = set()
+    for message in load_week(session, config, settings, workspace, day):
+        keys = {k for p in message.prs if (k := pr_key(p.ref))}
+        own = scorer.scores(replace(message, prs=()))
+        (placed if max(own) > 0 else vague).update(keys)
+    return vague - placed
+
+
+async def refresh_items(
+    sessions: sessionmaker[Session],
+    client: GitHubClient,
+    keys: Iterable[Key],
+    now: datetime,
+    not_found_days: int,
+    report: RefreshReport,
+) -> None:
+    """One conditional request per PR, except numbers GitHub recently said it does not know."""
+    with sessions() as session:
+        cached = cached_items(session, keys)
+        etags = {k: r.etag for k, r in cached.items()}
+        recent_misses = {
+            k
+            for k, r in cached.items()
+            if r.kind == "missing" and r.fetched_at > now - timedelta(days=not_found_days)
+        }
+    wanted = sorted(set(keys) - recent_misses)
+    results = await asyncio.gather(*(client.item(r, n, etag=etags.get((r, n))) for r, n in wanted))
+    report.asked += len(wanted)
+    with sessions.begin() as session:
+        for (repo, number), fetched in zip(wanted, results, strict=True):
+            _store(session, repo, number, fetched, now, report)
+
+
+def _store(
+    session: Session, repo: str, number: int, fetched: Fetched, now: datetime, report: RefreshReport
+) -> None:
+    if fetched.status == "ok":
+        save_item(session, repo, number, now, **_columns(fetched.item, fetched.etag))
+    elif fetched.status == "not_modified":
+        mark_fresh(session, repo, number, now)
+    elif fetched.status == "not_found":
+        save_item(session, repo, number, now, kind="missing", etag=None)
+    else:
+        report.unavailable[(repo, number)] = fetched.problem or "unavailable"
+
+
+async def refresh_paths(
+    sessions: sessionmaker[Session], client: GitHubClient, keys: Iterable[Key]
+) -> None:
+    """Touched paths of the cited PRs that have none cached yet."""
+    with sessions() as session:
+        todo = [
+            k for k, r in cached_items(session, keys).items() if r.kind == "pr" and r.paths is None
+        ]
+    found = await asyncio.gather(*(client.paths(repo, number) for repo, number in todo))
+    with sessions.begin() as session:
+        for (repo, number), paths in zip(todo, found, strict=True):
+            if paths is not None:
+                save_paths(session, repo, number, list(paths))
+
+
+def _columns(item: GitHubItem, etag: str | None) -> dict:
+    return {
+        "kind": item.kind,
+        "canonical_repo": item.repo,
+        "title": item.title,
+        "state": item.state,
+        "merged_at": item.merged_at,
+        "author": item.author,
+        "labels": list(item.labels),
+        "url": item.url,
+        "etag": etag,
+    }

@@ -1,0 +1,483 @@
+"""The `summarybot` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.chunking import chunk
+from bot.core.ingest import ImportReport, import_paths
+from bot.core.port import Caller
+from bot.core.review import approve_draft, published_markdown, utcnow
+from bot.core.settings import workspace_settings
+from bot.drafting.compose import DraftingError, as_summary, draft_week, resolve_workspace
+from bot.drafting.config import Config
+from bot.drafting.week import week_start
+from bot.ops.config import ConfigError, load_config
+from bot.ops.doctor import doctor_command
+from bot.ops.eval_command import eval_command
+from bot.ops.formats import EXPORT_FORMATS, FORMATS
+from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, migrate
+from storage.drafts import get_draft, get_draft_by_id, list_drafts
+from storage.messages import find_workspaces
+from storage.models import DraftRow, Workspace
+from summarizer.render import to_json, to_markdown
+from summarizer.types import DraftSummary
+
+SAMPLE_WEEK = date(2026, 11, 16)
+
+app = typer.Typer(
+    help="Turn a week of Discord or Slack chat into a draft weekly summary.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+err = Console(stderr=True, soft_wrap=True)  # error lines name paths: never break them
+
+
+class Summarizer(StrEnum):
+    extractive = "extractive"
+    llm = "llm"
+
+
+class OutputFormat(StrEnum):
+    markdown = "markdown"
+    json = "json"
+
+
+ImportFormat = StrEnum("ImportFormat", {f.replace("-", "_"): f for f in FORMATS})
+
+
+@dataclass(slots=True)
+class Context:
+    """What every command needs: the database and the configuration, opened on first use."""
+
+    database_url: str
+    config_path: Path | None
+    _engine: Engine | None = None
+    _sessions: sessionmaker[Session] | None = None
+    _config: Config | None = None
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            try:
+                self._config = load_config(self.config_path)
+            except ConfigError as error:
+                fail(str(error))
+        return self._config
+
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        if self._sessions is None:
+            try:
+                self._engine = make_engine(self.database_url)
+                migrate(self._engine)
+            except (SQLAlchemyError, ImportError) as error:
+                fail(f"cannot open the database {self.safe_url}: {error}")
+            self._sessions = make_sessionmaker(self._engine)
+        return self._sessions
+
+    @property
+    def safe_url(self) -> str:
+        """The database URL with any password masked, for messages."""
+        try:
+            return make_url(self.database_url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return "(an unparsable URL)"
+
+    @property
+    def engine(self) -> Engine:
+        """The database engine (opened, and migrated, on first use)."""
+        self.sessions  # noqa: B018 (opening the sessions creates the engine)
+        return self._engine
+
+    def close(self) -> None:
+        """Release the database connections."""
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one clear error line and stop with `code`."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    database: Annotated[
+        str,
+        typer.Option(
+            envvar="SUMMARYBOT_DATABASE_URL",
+            help="SQLAlchemy database URL (SQLite file in the current directory by default).",
+        ),
+    ] = DEFAULT_DATABASE_URL,
+    config: Annotated[
+        Path | None,
+        typer.Option(envvar="SUMMARYBOT_CONFIG", help="TOML configuration file.", dir_okay=False),
+    ] = None,
+) -> None:
+    ctx.obj = Context(database, config)
+
+
+@app.command("migrate")
+def migrate_command(ctx: typer.Context) -> None:
+    """Create or upgrade the database schema (also done automatically on first use)."""
+    ctx.obj.sessions  # noqa: B018 (opening the database applies the migrations)
+    err.print(f"Database {ctx.obj.safe_url} is up to date.", highlight=False)
+
+
+@app.command("import")
+def import_command(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="DiscordChatExporter JSON files or folders, Slack export ZIPs or folders."
+        ),
+    ],
+    fmt: Annotated[
+        ImportFormat | None,
+        typer.Option("--format", help="Export format (detected when omitted)."),
+    ] = None,
+) -> None:
+    """Import chat exports; importing the same data again stores nothing twice."""
+    report = _import(ctx.obj.sessions, paths, fmt.value if fmt else None)
+    _print_report(report)
+    if report.errors:
+        raise typer.Exit(1)
+
+
+def _import(sessions: sessionmaker[Session], paths: list[Path], fmt: str | None) -> ImportReport:
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("files"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=True) as progress:
+        return import_paths(sessions, paths, EXPORT_FORMATS, fmt, progress)
+
+
+def _print_report(report: ImportReport) -> None:
+    c = report.counts
+    err.print(
+        f"Imported {report.files} file(s): {c.new} new message(s), {c.updated} updated, "
+        f"{c.unchanged} unchanged.",
+        highlight=False,
+    )
+    for error in report.errors:
+        err.print(f"[bold red]failed:[/] {error}", highlight=False)
+    if report.errors:
+        err.print(
+            f"{len(report.errors)} file(s) failed and were not imported; the others were.",
+            highlight=False,
+        )
+
+
+@app.command("draft")
+def draft_command(
+    ctx: typer.Context,
+    week: Annotated[
+        str, typer.Option(help="Any day of the week to draft, as YYYY-MM-DD (weeks start Monday).")
+    ],
+    fmt: Annotated[OutputFormat, typer.Option("--format")] = OutputFormat.markdown,
+    output: Annotated[
+        Path | None, typer.Option(help="Write the draft to this file instead of stdout.")
+    ] = None,
+    workspace: Annotated[
+        str | None, typer.Option(help="Workspace name or id, when several are stored.")
+    ] = None,
+    summarizer: Annotated[
+        Summarizer | None,
+        typer.Option(help="Which drafter writes the sections (default: the workspace's)."),
+    ] = None,
+) -> None:
+    """Draft the summary of a week and store the draft."""
+    day = _parse_day(week)
+    config = ctx.obj.config
+    try:
+        with ctx.obj.sessions.begin() as session:
+            found = resolve_workspace(session, workspace)
+            chosen = summarizer or workspace_settings(session, config, found.id).summarizer
+        if config.github.enabled:
+            _refresh_github(ctx.obj.sessions, config, found.id, day)
+        if chosen == Summarizer.llm:
+            stored = _draft_with_llm(ctx.obj.sessions, config, found.id, day)
+        else:
+            with ctx.obj.sessions.begin() as session:
+                stored = draft_week(session, config, found, day)
+        draft = as_summary(stored, found.name)
+    except DraftingError as error:
+        fail(str(error))
+    _emit(draft, fmt, output)
+
+
+def _draft_with_llm(
+    sessions: sessionmaker[Session], config: Config, workspace_id: int, day: date
+) -> DraftRow:
+    import asyncio
+
+    from bot.drafting.llm.week import LLMNotConfigured, draft_week_llm, llm_client_for
+    from bot.ops.env import Environment
+
+    try:
+        make_client = llm_client_for(config, Environment())
+    except LLMNotConfigured as error:
+        fail(str(error))
+    return asyncio.run(draft_week_llm(sessions, config, workspace_id, day, make_client))
+
+
+def _refresh_github(
+    sessions: sessionmaker[Session], config: Config, workspace_id: int, day: date
+) -> None:
+    """Look the week's PRs up on GitHub before drafting; problems are reported, not fatal."""
+    import asyncio
+
+    from bot.drafting.github.refresh import refresh_week
+    from bot.ops.env import Environment
+    from bot.ops.run import github_for
+
+    async def refresh() -> None:
+        async with github_for(Environment())() as client:
+            report = await refresh_week(sessions, config, client, workspace_id, day, utcnow())
+        problems = sorted(set(report.unavailable.values()))
+        for problem in problems:
+            err.print(f"[yellow]GitHub:[/] {problem}", highlight=False)
+
+    asyncio.run(refresh())
+
+
+def _parse_day(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        fail(f"--week {value!r} is not a date; use YYYY-MM-DD, e.g. 2026-11-16")
+
+
+def _emit(draft: DraftSummary, fmt: OutputFormat, output: Path | None) -> None:
+    if fmt is OutputFormat.json:
+        text = json.dumps(to_json(draft), indent=2, ensure_ascii=False) + "\n"
+        for note in draft.notes:  # the JSON contract has no place for them
+            err.print(f"[yellow]note:[/] {note}", highlight=False)
+        for section in draft.sections:
+            for warning in section.warnings:
+                err.print(f"[yellow]{section.title}:[/] {warning}", highlight=False)
+    else:
+        text = to_markdown(draft)
+    _write(text, output)
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {output}: {error}")
+    err.print(f"Written to {output}.", highlight=False)
+
+
+drafts_app = typer.Typer(help="Look at stored drafts.", no_args_is_help=True)
+app.add_typer(drafts_app, name="drafts")
+OPERATOR_ID = "cli"
+
+
+@drafts_app.command("list")
+def drafts_list(ctx: typer.Context) -> None:
+    """Every stored draft: id, workspace, week, status, sections, who approved it."""
+    with ctx.obj.sessions.begin() as session:
+        names = {w.id: w.name for w in find_workspaces(session)}
+        rows = [
+            f"{d.id}\t{names[d.workspace_id]}\t{d.week_start}\t{d.status}\t"
+            f"{len(d.sections)} sections\t{d.approved_by or ''}"
+            for d in list_drafts(session)
+        ]
+    sys.stdout.write("".join(row + "\n" for row in rows) or "No drafts stored.\n")
+
+
+@drafts_app.command("show")
+def drafts_show(
+    ctx: typer.Context,
+    draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
+    fmt: Annotated[OutputFormat, typer.Option("--format")] = OutputFormat.markdown,
+) -> None:
+    """A stored draft with its editors' changes."""
+    with ctx.obj.sessions.begin() as session:
+        draft = _stored(session, draft_id)
+        workspace = session.get(Workspace, draft.workspace_id)
+        summary = as_summary(draft, workspace.name)
+        flags = [f"{s.title}: {flag}" for s in draft.sections for flag in s.flags]
+    _emit(summary, fmt, None)
+    for flag in flags:
+        err.print(f"[yellow]needs a look:[/] {flag}", highlight=False)
+
+
+@app.command("approve")
+def approve_command(
+    ctx: typer.Context,
+    draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
+    by: Annotated[str, typer.Option(help="Who approves, as recorded on the draft.")],
+) -> None:
+    """Approve a draft as an operator; the running bot publishes it."""
+    operator = Caller(OPERATOR_ID, by, is_admin=True)
+    with ctx.obj.sessions.begin() as session:
+        _stored(session, draft_id)
+        draft, refusal = approve_draft(session, ctx.obj.config, draft_id, operator, utcnow())
+        if refusal:
+            fail(refusal.text)
+        week = draft.week_start
+    err.print(
+        f"Draft {draft_id} (week of {week}) approved by {by}; the bot publishes it when it "
+        "runs (`summarybot run`).",
+        highlight=False,
+    )
+
+
+@app.command("publish")
+def publish_command(
+    ctx: typer.Context,
+    draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print what would be posted, post nothing.")
+    ] = False,
+    limit: Annotated[
+        int, typer.Option(help="The platform's message length limit.", min=100)
+    ] = 2000,
+) -> None:
+    """Show the messages publishing a draft would post, channel by channel."""
+    if not dry_run:
+        fail(
+            "publishing needs a chat platform: the running bot (`summarybot run`) publishes "
+            "approved drafts; use --dry-run to see what it would post"
+        )
+    with ctx.obj.sessions.begin() as session:
+        draft = _stored(session, draft_id)
+        channels = workspace_settings(session, ctx.obj.config, draft.workspace_id).publish_channels
+        chunks = chunk(published_markdown(draft), limit)
+    for channel in channels or ["(no publish channel set)"]:
+        for position, text in enumerate(chunks, start=1):
+            sys.stdout.write(f"--- {channel}, message {position} of {len(chunks)} ---\n{text}\n")
+
+
+@app.command("export")
+def export_command(
+    ctx: typer.Context,
+    week: Annotated[str, typer.Option(help="Any day of the published week, as YYYY-MM-DD.")],
+    output: Annotated[
+        Path | None, typer.Option(help="Write the Markdown to this file instead of stdout.")
+    ] = None,
+    workspace: Annotated[
+        str | None, typer.Option(help="Workspace name or id, when several are stored.")
+    ] = None,
+) -> None:
+    """The Markdown of a published summary, exactly as it was published."""
+    day = _parse_day(week)
+    try:
+        with ctx.obj.sessions.begin() as session:
+            found = resolve_workspace(session, workspace)
+            draft = get_draft(session, found.id, week_start(day))
+            text = draft.published_markdown if draft else None
+    except DraftingError as error:
+        fail(str(error))
+    if text is None:
+        state = draft.status.words if draft else "not drafted"
+        fail(f"the week of {week_start(day)} is not published yet (it is {state})")
+    _write(text, output)
+
+
+def _stored(session: Session, draft_id: int) -> DraftRow:
+    draft = get_draft_by_id(session, draft_id)
+    if draft is None:
+        fail(f"there is no draft {draft_id}; `summarybot drafts list` shows them")
+    return draft
+
+
+@app.command("run")
+def run_command(ctx: typer.Context) -> None:
+    """Start the bot on the platforms whose tokens are in the environment, with the scheduler."""
+    import asyncio
+
+    from bot.ops.env import Environment
+    from bot.ops.logs import configure as configure_logging
+    from bot.ops.run import NoPlatform, serve
+
+    env = Environment()
+    configure_logging(env.summarybot_log_format)
+    try:
+        sessions = ctx.obj.sessions
+        asyncio.run(serve(ctx.obj.engine, sessions, ctx.obj.config, env))
+    except NoPlatform as error:
+        fail(str(error))
+    except KeyboardInterrupt:
+        err.print("Stopped.")
+
+
+app.command("eval")(eval_command)
+app.command("doctor")(doctor_command)
+
+discord_app = typer.Typer(help="Discord set-up helpers.", no_args_is_help=True)
+app.add_typer(discord_app, name="discord")
+
+
+@discord_app.command("invite-url")
+def discord_invite_url(
+    application_id: Annotated[
+        int | None,
+        typer.Option(help="The application id (default: read from DISCORD_TOKEN)."),
+    ] = None,
+) -> None:
+    """Print the link that adds the bot to a server, with exactly the permissions it uses."""
+    from bot.discord.run import application_id_from_token, invite_url
+    from bot.ops.env import Environment
+
+    if application_id is None:
+        token = Environment().discord_token
+        if not token:
+            fail(
+                "set DISCORD_TOKEN or pass --application-id (Developer Portal, General Information)"
+            )
+        try:
+            application_id = application_id_from_token(token)
+        except ValueError as error:
+            fail(str(error))
+    sys.stdout.write(invite_url(application_id) + "\n")
+
+
+@app.command("demo")
+def demo_command(
+    ctx: typer.Context,
+    fmt: Annotated[OutputFormat, typer.Option("--format")] = OutputFormat.markdown,
+) -> None:
+    """Draft the sample week the package ships, in a throwaway database (no tokens, no network)."""
+    config = ctx.obj.config
+    with tempfile.TemporaryDirectory(prefix="summarybot-demo-") as tmp:
+        demo = Context(f"sqlite:///{Path(tmp) / 'demo.db'}", ctx.obj.config_path)
+        with as_file(files("bot.ops").joinpath("sample_week")) as sample:
+            report = _import(demo.sessions, [Path(sample)], "discord-export")
+        _print_report(report)
+        if report.errors:
+            raise typer.Exit(1)
+        with demo.sessions.begin() as session:
+            workspace = resolve_workspace(session, None)
+            draft = as_summary(draft_week(session, config, workspace, SAMPLE_WEEK), workspace.name)
+        demo.close()
+    _emit(draft, fmt, None)

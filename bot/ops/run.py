@@ -1,0 +1,126 @@
+"""`summarybot run`: the composition root of the running bot. One event loop runs the
+platform connection, the scheduler and the core."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+from collections.abc import Awaitable, Callable
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.router import Core
+from bot.drafting.config import Config
+from bot.drafting.github.client import GitHubClient
+from bot.drafting.llm.week import LLMNotConfigured, MakeClient, llm_client_for
+from bot.ops.env import Environment
+from bot.ops.health import Health, Probe, start_health_server
+
+log = logging.getLogger(__name__)
+
+
+class NoPlatform(Exception):
+    """No platform has the tokens it needs in the environment."""
+
+
+async def serve(
+    engine: Engine, sessions: sessionmaker[Session], config: Config, env: Environment
+) -> None:
+    """Run until cancelled: connect every platform with a token, start each one's scheduler,
+    finish what a crash left (review posts, publishing), and backfill what was said while
+    the bot was away."""
+    if not env.slack_bot_token and not env.discord_token:
+        raise NoPlatform(
+            "no platform token is set: set DISCORD_TOKEN, or SLACK_BOT_TOKEN with "
+            "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP); see the README"
+        )
+    cores: list[Core] = []
+    probes: dict[str, Probe] = {}
+    stops: list[Callable[[], Awaitable[None]]] = []
+    try:
+        if env.slack_bot_token:
+            core, stop, probes["slack"] = await _start_slack(sessions, config, env)
+            cores.append(core)
+            stops.append(stop)
+        if env.discord_token:
+            core, stop, probes["discord"] = await _start_discord(sessions, config, env)
+            cores.append(core)
+            stops.append(stop)
+        for core in cores:
+            await core.scheduler.start()
+            await core.resume()
+        health = Health(engine, probes, lambda: all(c.scheduler.running for c in cores))
+        stops.append(await start_health_server(health, env.summarybot_health_port))
+        # Everything loaded at start-up lives as long as the process: moving it out of the
+        # collector's reach removed the 70-85 ms full collections behind the p99 latency.
+        gc.freeze()
+        log.info("running; health and metrics on port %s", env.summarybot_health_port)
+        await asyncio.Event().wait()
+    finally:
+        for core in cores:
+            await core.scheduler.shutdown()
+        for stop in reversed(stops):
+            await stop()
+
+
+def llm_for(config: Config, env: Environment) -> MakeClient | None:
+    """Makes the LLM drafter's client, when the config names a model."""
+    try:
+        return llm_client_for(config, env)
+    except LLMNotConfigured:
+        return None
+
+
+def github_for(env: Environment) -> Callable[[], GitHubClient]:
+    """Makes the GitHub client drafting uses (when `[github] enabled` in the config)."""
+    return lambda: GitHubClient(base_url=env.github_api_url, token=env.github_token)
+
+
+async def _start_slack(
+    sessions: sessionmaker[Session], config: Config, env: Environment
+) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
+    from bot.slack.app import SlackBot
+    from bot.slack.port import SlackPort
+    from bot.slack.run import slack_client, start_slack
+
+    client = slack_client(env)
+    core = Core(
+        sessions,
+        config,
+        SlackPort(client),
+        platform="slack",
+        github=github_for(env),
+        llm=llm_for(config, env),
+    )
+    bot = SlackBot(core, client, env.slack_signing_secret)
+    stop, connected = await start_slack(bot, env)
+    await bot.catch_up()
+    return core, stop, connected
+
+
+async def _start_discord(
+    sessions: sessionmaker[Session], config: Config, env: Environment
+) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
+    from bot.discord.client import SummaryClient
+    from bot.discord.port import DiscordPort
+    from bot.discord.run import point_at, start_discord
+
+    point_at(env.discord_api_url, env.discord_gateway_url)
+    port = DiscordPort()
+    core = Core(
+        sessions, config, port, platform="discord", github=github_for(env), llm=llm_for(config, env)
+    )
+    client = SummaryClient(core, port)
+    task = await start_discord(client, env.discord_token)
+
+    async def stop() -> None:
+        await client.close()
+        await asyncio.wait_for(task, 10)
+
+    async def connected() -> bool:
+        return client.is_ready() and not client.is_closed()
+
+    log.info("Discord: connecting")  # it backfills on ready
+    return core, stop, connected
