@@ -57,7 +57,7 @@ def command(core: Core, caller: Caller, text: str):
 def chat(core: Core, channel: ChannelRecord, pid: str, who: str, text: str, hours: float):
     person = PersonRecord(who.lower().replace(" ", "."), who)
     message = MessageRecord(pid, person, MONDAY + timedelta(hours=hours), text)
-    return core.on_message(MessageEvent(LAB, channel, message))
+    return run(core.on_message(MessageEvent(LAB, channel, message)))
 
 
 def set_up(core: Core) -> None:
@@ -89,7 +89,7 @@ def test_a_whole_week(core, port, sessions) -> None:
         "Hero run at 22.4% MFU after #812.",
         edited_at=MONDAY + timedelta(hours=11),
     )
-    core.on_message(EditEvent(LAB, HERO, edited))
+    run(core.on_message(EditEvent(LAB, HERO, edited)))
     assert stored(sessions) == {
         "1": "Hero run at 22.4% MFU after #812.",
         "2": "Iris preemption is off for CPU jobs (#820).",
@@ -200,7 +200,7 @@ def test_forget_me_and_deleted_messages(core, port, sessions) -> None:
     chat(core, HERO, "1", "Ana Ruiz", "Hero run at 21.4% MFU after #812.", 10)
     chat(core, HERO, "2", "Ben Cho", "Ana Ruiz fixed the loader; checkpoints 3x faster #815.", 11)
     command(core, EDITOR, "draft 2026-11-16")
-    core.on_delete(DeleteEvent(LAB, "2"))
+    run(core.on_delete(DeleteEvent(LAB, "2")))
     with sessions() as session:
         (section,) = list_drafts(session, 1)[0].sections
         assert section.flags == ["a source message was deleted: 2"]
@@ -289,7 +289,7 @@ def test_transient_database_errors_are_retried(core, sessions, monkeypatch) -> N
 def test_a_message_deleted_before_it_arrives_is_not_stored_late(core, sessions) -> None:
     """Out of order: the delete overtakes the message (or a backfill brings it back)."""
     set_up(core)
-    core.on_delete(DeleteEvent(LAB, "9"))
+    run(core.on_delete(DeleteEvent(LAB, "9")))
     assert not chat(core, HERO, "9", "Ana Ruiz", "Posted then deleted: 21.4% MFU", 10)
     chat(core, HERO, "10", "Ana Ruiz", "Still here: 22.4% MFU", 11)
     assert stored(sessions) == {"10": "Still here: 22.4% MFU"}

@@ -97,7 +97,7 @@ def add_workspace(url: str, name: str = "Lab", platform: str = "slack", **settin
     with Session(engine) as session, session.begin():
         workspace_id = upsert_workspace(session, WorkspaceRecord(platform, f"T-{name}", name))
         for key, value in settings.items():
-            change_setting(session, config, workspace_id, key, value, ADMIN)
+            change_setting(session, config, workspace_id, key, value, ADMIN, datetime.now(UTC))
     engine.dispose()
 
 

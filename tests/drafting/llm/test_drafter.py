@@ -15,10 +15,10 @@ from bot.core.port import Caller
 from bot.core.review import ReviewWorkflow
 from bot.core.settings import change_setting
 from bot.drafting.llm.client import LLMClient
-from bot.drafting.llm.week import draft_week_llm
 from bot.ops.config import load_config
 from storage.drafts import list_drafts
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
+from tests.drafting.helpers import draft_stored, week_for
 from tests.fakes.fakellm import FakeLLM, Reply, section_reply
 from tests.fakes.fakeport import FakePort
 
@@ -62,7 +62,8 @@ def client_for(fake: FakeLLM, **kw) -> callable:
 
 
 def draft(sessions, config, make_client):
-    return asyncio.run(asyncio.wait_for(draft_week_llm(sessions, config, 1, WEEK, make_client), 20))
+    week = week_for(sessions, config, WEEK, drafter="llm")
+    return asyncio.run(asyncio.wait_for(draft_stored(sessions, config, week, llm=make_client), 20))
 
 
 def hero(stored):
@@ -73,7 +74,8 @@ def run_with(fake_script, sessions, config, **client_kw):
     async def go():
         async with FakeLLM() as fake:
             fake_script(fake)
-            stored = await draft_week_llm(sessions, config, 1, WEEK, client_for(fake, **client_kw))
+            week = week_for(sessions, config, WEEK, drafter="llm")
+            stored = await draft_stored(sessions, config, week, llm=client_for(fake, **client_kw))
             return stored, fake.requests
 
     return asyncio.run(asyncio.wait_for(go(), 20))
@@ -109,7 +111,7 @@ def test_the_review_thread_lists_what_was_removed(week, config) -> None:
     admin = Caller("U1", "Admin", is_admin=True)
     with week.begin() as session:
         for key, value in [("review_channel", "C-review"), ("summarizer", "llm")]:
-            change_setting(session, config, 1, key, value, admin)
+            change_setting(session, config, 1, key, value, admin, datetime.now(UTC))
 
     async def go():
         async with FakeLLM() as fake:
