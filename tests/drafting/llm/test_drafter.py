@@ -180,3 +180,49 @@ def test_an_unreachable_or_slow_llm_leaves_the_extractive_draft_on_time(week, co
     assert "timed out" in hero(stored).warnings[0]
     with week() as session:
         assert len(list_drafts(session, 1)) == 1
+
+
+def test_regenerate_drafts_again_with_the_llm_when_the_workspace_says_so(week, config) -> None:
+    """Regenerate takes the same path as the first draft: the workspace's drafter (here the
+    LLM), not the extractive drafter alone; late messages come in, edited sections stay."""
+    port = FakePort()
+    admin = Caller("U1", "Admin", is_admin=True)
+    with week.begin() as session:
+        for key, value in [("review_channel", "C-review"), ("summarizer", "llm")]:
+            change_setting(session, config, 1, key, value, admin, datetime.now(UTC))
+
+    async def go():
+        async with FakeLLM() as fake:
+            fake.default = section_reply(GOOD, ["m1"])
+            flow = ReviewWorkflow(week, config, port, llm=client_for(fake))
+            assert (await flow.draft_and_post(1, WEEK)).ok
+            first = len(fake.requests)
+            late = MessageRecord(
+                "m4",
+                PersonRecord("ana.ruiz", "Ana Ruiz"),
+                datetime(2026, 11, 18, 9, tzinfo=UTC),
+                "Hero run checkpoint restored in 40 s after #9141",
+            )
+            with week.begin() as session:
+                store_batch(
+                    session, ImportBatch("t", LAB, ChannelRecord("c-hero-run", "hero-run"), [late])
+                )
+            (draft,) = list_drafts_of(week)
+            reply = await flow.regenerate(admin, draft.id)
+            return reply, len(fake.requests) - first
+
+    reply, asked_again = asyncio.run(asyncio.wait_for(go(), 20))
+    assert reply.ok, reply.text
+    assert asked_again >= 1  # the model was asked again
+    (draft,) = list_drafts_of(week)
+    assert hero(draft).drafter == "llm"
+    assert draft.summarizer in ("llm", "mixed")
+    assert "LLM drafter spent" in draft.notes[-1]
+
+
+def list_drafts_of(sessions):
+    with sessions() as session:
+        drafts = list_drafts(session)
+        for draft in drafts:
+            _ = [s.revisions for s in draft.sections]
+        return drafts
