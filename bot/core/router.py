@@ -9,9 +9,9 @@ Database work runs on the core's database thread (`bot.core.database`), never on
 from __future__ import annotations
 
 import logging
-import time
+import time as timer
 from collections.abc import Awaitable, Callable
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -96,7 +96,7 @@ class Core:
     def settings(self, session: Session, workspace_id: int) -> WorkspaceSettings:
         """The workspace's settings, cached for a few seconds: every live message needs them,
         and another bot process may change them (this process drops its copy at once)."""
-        now = time.monotonic()
+        now = timer.monotonic()
         cached = self._settings.get(workspace_id)
         if cached is None or now - cached[0] > SETTINGS_TTL_S:
             cached = self._settings[workspace_id] = (
@@ -184,6 +184,15 @@ class Core:
                 session, upsert_workspace(session, workspace), channel_id
             )
         )
+
+    async def backfill_since(self, workspace: WorkspaceRecord, channel_id: str) -> datetime:
+        """Where a channel's backfill starts: its newest stored message or, for a channel
+        just enabled, the start of last week (UTC)."""
+        since = await self.last_stored_at(workspace, channel_id)
+        if since is None:
+            monday = week_start(self.clock().date()) - timedelta(days=7)
+            since = datetime.combine(monday, time.min, tzinfo=UTC)
+        return since
 
     async def on_delete(self, event: DeleteEvent) -> None:
         metrics.EVENTS_RECEIVED.labels(event.workspace.platform, "delete").inc()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime, time, timedelta
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -26,7 +26,6 @@ from bot.core.port import (
 from bot.core.router import Core
 from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
 from bot.discord.translate import channel_of, record_of, workspace_of
-from bot.drafting.week import week_start
 from storage.records import MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)
@@ -217,10 +216,7 @@ class SummaryClient(discord.Client):
         if channel is None:
             log.warning("cannot backfill %r: no such channel", channel_ref)
             return
-        after = await self.core.last_stored_at(workspace, str(channel.id))
-        if after is None:
-            monday = week_start(self.core.clock().date()) - timedelta(days=7)
-            after = datetime.combine(monday, time.min, tzinfo=UTC)
+        after = await self.core.backfill_since(workspace, str(channel.id))
         threads = list(getattr(channel, "threads", []))
         if hasattr(channel, "archived_threads"):
             try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
@@ -23,7 +22,6 @@ from bot.core.port import (
     Reply,
 )
 from bot.core.router import Core
-from bot.drafting.week import week_start
 from bot.slack.directory import Directory
 from bot.slack.messages import SlackConverter, parse_ts
 from bot.slack.mrkdwn import to_mrkdwn
@@ -103,10 +101,7 @@ class SlackBot:
         if not CHANNEL_ID_RE.match(channel):
             log.warning("cannot backfill %r: not a channel id (mention the channel)", channel)
             return
-        since = await self.core.last_stored_at(workspace, channel)
-        if since is None:
-            today = self.core.clock().date()
-            since = datetime.combine(week_start(today) - timedelta(days=7), time.min, tzinfo=UTC)
+        since = await self.core.backfill_since(workspace, channel)
         oldest = f"{since.timestamp():.6f}"
         await self.client.conversations_join(channel=channel)
         roots = []
