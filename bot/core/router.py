@@ -19,6 +19,7 @@ from bot.core import commands as cmd
 from bot.core import metrics, privacy
 from bot.core.admin import handle_admin, is_admin_command
 from bot.core.clock import Clock, utcnow
+from bot.core.command_parser import parse
 from bot.core.database import Database
 from bot.core.ingest import store_batch
 from bot.core.port import (
@@ -206,7 +207,7 @@ class Core:
     async def on_command(self, event: CommandEvent) -> Reply:
         """`/summary ...` from anyone; refusals are private and change nothing."""
         try:
-            command = cmd.parse(event.text)
+            command = parse(event.text)
         except cmd.CommandError as error:
             return Reply.refuse(str(error))
         workspace_id = await self.workspace_id(event.workspace)
