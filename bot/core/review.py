@@ -30,7 +30,7 @@ from bot.core.review_text import (
 from bot.core.settings import week_of, workspace_settings
 from bot.drafting.compose import DraftingError
 from bot.drafting.config import Config
-from bot.drafting.service import Drafted, DraftingService, MakeGitHub, MakeLLM
+from bot.drafting.service import Drafted, DraftingService
 from bot.drafting.week import Week
 from storage.drafts import (
     add_revision,
@@ -82,8 +82,8 @@ class _ThreadView:
 
 
 class ReviewWorkflow:
-    """Drafting, reviewing and publishing a workspace's weekly summary. `github` and `llm`
-    make the drafting service's clients (None: not used)."""
+    """Drafting, reviewing and publishing a workspace's weekly summary. `drafting` is the
+    drafting service (default: one without GitHub or the LLM); `database` the core's."""
 
     def __init__(
         self,
@@ -91,8 +91,8 @@ class ReviewWorkflow:
         config: Config,
         port: ChatPort,
         clock: Clock = utcnow,
-        github: MakeGitHub | None = None,
-        llm: MakeLLM | None = None,
+        *,
+        drafting: DraftingService | None = None,
         database: Database | None = None,
     ) -> None:
         self.sessions = sessions
@@ -100,7 +100,7 @@ class ReviewWorkflow:
         self.port = port
         self.clock = clock
         self.db = database or Database(sessions)
-        self.drafting = DraftingService(sessions, config, clock, github=github, llm=llm)
+        self.drafting = drafting or DraftingService(sessions, config, clock)
 
     # --- drafting -----------------------------------------------------------------------------
 

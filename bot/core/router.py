@@ -37,7 +37,7 @@ from bot.core.review import ReviewWorkflow
 from bot.core.scheduler import WeeklyScheduler
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.drafting.config import Config
-from bot.drafting.service import MakeGitHub, MakeLLM
+from bot.drafting.service import DraftingService, MakeGitHub, MakeLLM
 from bot.drafting.week import week_start
 from storage.drafts import get_draft_by_id, list_drafts
 from storage.messages import (
@@ -79,7 +79,10 @@ class Core:
         self.config = config
         self.clock = clock
         self.db = Database(sessions)
-        self.review = ReviewWorkflow(sessions, config, port, clock, github, llm, self.db)
+        drafting = DraftingService(sessions, config, clock, github=github, llm=llm)
+        self.review = ReviewWorkflow(
+            sessions, config, port, clock, drafting=drafting, database=self.db
+        )
         self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
         self._workspace_ids: dict[WorkspaceRecord, int] = {}
         self._settings: dict[int, tuple[float, WorkspaceSettings]] = {}

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.clock import utcnow
 from bot.core.ingest import store_batch
 from bot.core.port import Caller
 from bot.core.review import ReviewWorkflow
 from bot.core.settings import change_setting
 from bot.drafting.llm.client import LLMClient
+from bot.drafting.service import DraftingService
 from bot.ops.config import load_config
 from storage.drafts import list_drafts
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
@@ -117,7 +119,12 @@ def test_the_review_thread_lists_what_was_removed(week, config) -> None:
         async with FakeLLM() as fake:
             fake.script(section_reply(invented, ["m1"]))
             fake.default = section_reply("Ben Cho made saves 3.5x faster (#9123).", ["m2"])
-            flow = ReviewWorkflow(week, config, port, llm=client_for(fake))
+            flow = ReviewWorkflow(
+                week,
+                config,
+                port,
+                drafting=DraftingService(week, config, utcnow, llm=client_for(fake)),
+            )
             return await flow.draft_and_post(1, WEEK)
 
     assert asyncio.run(asyncio.wait_for(go(), 20)).ok
@@ -194,7 +201,12 @@ def test_regenerate_drafts_again_with_the_llm_when_the_workspace_says_so(week, c
     async def go():
         async with FakeLLM() as fake:
             fake.default = section_reply(GOOD, ["m1"])
-            flow = ReviewWorkflow(week, config, port, llm=client_for(fake))
+            flow = ReviewWorkflow(
+                week,
+                config,
+                port,
+                drafting=DraftingService(week, config, utcnow, llm=client_for(fake)),
+            )
             assert (await flow.draft_and_post(1, WEEK)).ok
             first = len(fake.requests)
             late = MessageRecord(
