@@ -20,6 +20,7 @@ A Markdown table goes to stdout and the same figures to `benchmarks/out/results.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import hashlib
 import json
@@ -44,11 +45,16 @@ from typing import Any
 
 import sqlalchemy
 
+from bot.core.clock import utcnow
 from bot.core.ingest import import_paths
-from bot.drafting.compose import draft_week, resolve_workspace
+from bot.core.settings import week_of, workspace_settings
+from bot.drafting.compose import resolve_workspace
+from bot.drafting.service import DraftingService
+from bot.drafting.store import as_summary
 from bot.ops.config import load_config
 from bot.ops.formats import EXPORT_FORMATS
 from storage.db import make_engine, make_sessionmaker, migrate
+from storage.drafts import get_draft_by_id
 from summarizer.render import to_markdown
 
 OUT_DIR = Path(__file__).resolve().parent / "out"
@@ -766,19 +772,24 @@ def draft_in_this_process(db: Path, trace: bool) -> dict[str, Any]:
     sessions = make_sessionmaker(engine)
     config = load_config()
     peak = None
-    with sessions.begin() as session:
+    with sessions() as session:
         workspace = resolve_workspace(session, None)
-        gc.collect()
-        rss_before, source = _peak_rss_mib()
-        if trace:
-            tracemalloc.start()
-        start = time.perf_counter()
-        draft = draft_week(session, config, workspace, DRAFT_DAY)
-        seconds = time.perf_counter() - start
-        if trace:
-            peak = tracemalloc.get_traced_memory()[1] / 2**20
-            tracemalloc.stop()
-        rss_after, _ = _peak_rss_mib()
+        settings = workspace_settings(session, config, workspace.id)
+    week = week_of(settings, workspace.id, workspace.name, DRAFT_DAY)
+    service = DraftingService(sessions, config, utcnow)
+    gc.collect()
+    rss_before, source = _peak_rss_mib()
+    if trace:
+        tracemalloc.start()
+    start = time.perf_counter()
+    drafted = asyncio.run(service.draft(week))
+    seconds = time.perf_counter() - start
+    if trace:
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+    rss_after, _ = _peak_rss_mib()
+    with sessions() as session:
+        draft = as_summary(get_draft_by_id(session, drafted.draft_id), workspace.name)
     engine.dispose()
     return {
         "seconds": seconds,
@@ -824,7 +835,7 @@ class SizeResult:
     import_over_floor: float
     draft_s: float
     draft_runs: list[float]
-    draft_rss_before_mib: float  # the child's high-water mark just before draft_week
+    draft_rss_before_mib: float  # the child's high-water mark just before drafting
     draft_peak_rss_mib: float  # the child's own high-water mark after it (highest run)
     draft_rss_source: str  # VmHWM, or ru_maxrss where /proc is missing
     draft_ru_maxrss_mib: float  # for reference: includes the parent's mark on Linux
@@ -970,7 +981,7 @@ def target_checks(results: Sequence[SizeResult], ratios: Sequence[Ratio]) -> lis
 
 
 def markdown_table(results: Sequence[SizeResult]) -> str:
-    """One row per size; RSS is the drafting child's own, before and after `draft_week`."""
+    """One row per size; RSS is the drafting child's own, before and after drafting."""
     header = (
         "| messages | import s | msgs/s | floor s | import/floor | draft s "
         "| draft peak RSS MiB | RSS before draft MiB | draft tracemalloc MiB | sections "

@@ -267,7 +267,9 @@ def enable_channels(
     with sessions.begin() as session:
         workspace_id = upsert_workspace(session, workspace)
         caller = Caller("UBENCHADMIN", "Bench Admin", is_admin=True)
-        change_setting(session, config, workspace_id, "channels", channels, caller)
+        change_setting(
+            session, config, workspace_id, "channels", channels, caller, datetime.now(UTC)
+        )
 
 
 def stored_messages(sessions: sessionmaker[Session], platform_name: str) -> dict[str, str]:
@@ -329,13 +331,13 @@ class StoreProbe:
         if inner_name is not None:
             inner = self._original_inner = getattr(Core, inner_name)
 
-            def store_once(core, workspace, channel, messages):  # noqa: ANN001, ANN202
+            def store_once(core, session, workspace_id, workspace, channel, messages):  # noqa: ANN001, ANN202
                 probe._maybe_fail(len(messages))
-                return inner(core, workspace, channel, messages)
+                return inner(core, session, workspace_id, workspace, channel, messages)
 
             setattr(Core, inner_name, store_once)
 
-        def store(core, workspace, channel, messages):  # noqa: ANN001, ANN202
+        async def store(core, workspace, channel, messages):  # noqa: ANN001, ANN202
             start = time.monotonic()
             if id(core) in probe.dead:
                 probe.errors["BotKilled"] += len(messages)
@@ -343,7 +345,7 @@ class StoreProbe:
             if inner_name is None:
                 probe._maybe_fail(len(messages))
             try:
-                counts = original(core, workspace, channel, messages)
+                counts = await original(core, workspace, channel, messages)
             except Exception as error:
                 probe.errors[f"Core.store raised {type(error).__name__}"] += len(messages)
                 raise

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Sequence
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import ColumnElement, Select, and_, delete, or_, select
@@ -114,11 +114,13 @@ def forget_person(
     return count
 
 
-def delete_message(session: Session, workspace_id: int, message_platform_id: str) -> bool:
+def delete_message(
+    session: Session, workspace_id: int, message_platform_id: str, at: datetime
+) -> bool:
     """Delete a stored message (with its PR refs), flagging the sections of drafts under way
     that cite it. Returns whether a message was stored (an unknown id changes nothing)."""
     tombstone = dialect_insert(session, DeletedMessage.__table__).values(
-        workspace_id=workspace_id, platform_id=message_platform_id, deleted_at=datetime.now(UTC)
+        workspace_id=workspace_id, platform_id=message_platform_id, deleted_at=at
     )
     session.execute(
         tombstone.on_conflict_do_nothing(index_elements=["workspace_id", "platform_id"])

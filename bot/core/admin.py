@@ -73,7 +73,12 @@ def is_admin_command(command: Command) -> bool:
 
 
 def handle_admin(
-    session: Session, config: Config, workspace_id: int, caller: Caller, command: Command
+    session: Session,
+    config: Config,
+    workspace_id: int,
+    caller: Caller,
+    command: Command,
+    now: datetime,
 ) -> Reply:
     """Run a settings command for `caller` and say what happened (privately).
 
@@ -86,7 +91,7 @@ def handle_admin(
     settings = workspace_settings(session, config, workspace_id)
     if not _is_read_only(command) and not settings.is_admin(caller):
         return Reply.refuse(NOT_ADMIN_AUDIT if isinstance(command, Audit) else NOT_ADMIN)
-    request = _Request(session, config, workspace_id, caller, settings)
+    request = _Request(session, config, workspace_id, caller, settings, now)
     try:
         return handler(request, command)
     except SettingsError as error:
@@ -108,9 +113,12 @@ class _Request:
     workspace_id: int
     caller: Caller
     settings: WorkspaceSettings
+    now: datetime  # from the bot's clock
 
     def change(self, key: str, value: Any) -> WorkspaceSettings:
-        return change_setting(self.session, self.config, self.workspace_id, key, value, self.caller)
+        return change_setting(
+            self.session, self.config, self.workspace_id, key, value, self.caller, self.now
+        )
 
 
 # --- display ------------------------------------------------------------------------------
@@ -329,21 +337,23 @@ def _remove_topic(request: _Request, command: TopicsRemove) -> Reply:
 # --- schedule -----------------------------------------------------------------------------
 
 
-def _next_run(schedule: str, timezone: str) -> str:
+def _next_run(schedule: str, timezone: str, now: datetime) -> str:
     zone = ZoneInfo(timezone)
-    when = cron_trigger(schedule, timezone).get_next_fire_time(None, datetime.now(zone))
+    when = cron_trigger(schedule, timezone).get_next_fire_time(None, now.astimezone(zone))
     return "never" if when is None else f"{when:%a %Y-%m-%d %H:%M} {timezone}"
 
 
-def _describe_schedule(schedule: str, timezone: str) -> str:
+def _describe_schedule(schedule: str, timezone: str, now: datetime) -> str:
     return (
         f"The weekly draft is made at {schedule} ({timezone}); "
-        f"next: {_next_run(schedule, timezone)}."
+        f"next: {_next_run(schedule, timezone, now)}."
     )
 
 
 def _show_schedule(request: _Request, _command: ScheduleShow) -> Reply:
-    return Reply(_describe_schedule(request.settings.schedule, request.settings.timezone))
+    return Reply(
+        _describe_schedule(request.settings.schedule, request.settings.timezone, request.now)
+    )
 
 
 def _set_schedule(request: _Request, command: ScheduleSet) -> Reply:
@@ -357,10 +367,12 @@ def _set_schedule(request: _Request, command: ScheduleSet) -> Reply:
     changes = {"schedule": command.schedule, "timezone": timezone}
     changed = {k: v for k, v in changes.items() if getattr(request.settings, k) != v}
     if not changed:
-        return Reply(f"Nothing changed. {_describe_schedule(command.schedule, timezone)}")
+        return Reply(
+            f"Nothing changed. {_describe_schedule(command.schedule, timezone, request.now)}"
+        )
     for key, value in changed.items():
         request.change(key, value)
-    return Reply(_describe_schedule(command.schedule, timezone))
+    return Reply(_describe_schedule(command.schedule, timezone, request.now))
 
 
 # --- single values ------------------------------------------------------------------------

@@ -8,7 +8,7 @@ the types below; the review workflow, commands and scheduler are written once, a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
@@ -140,10 +140,3 @@ class Reply:
     @classmethod
     def refuse(cls, text: str) -> Reply:
         return cls(text, private=True, ok=False)
-
-
-@dataclass(slots=True)
-class Replies:
-    """Several replies, in order (e.g. a command that also posts publicly)."""
-
-    items: list[Reply] = field(default_factory=list)

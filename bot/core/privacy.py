@@ -43,10 +43,13 @@ def _messages_were(count: int, more: str = "") -> str:
     return f"{count} {more}of your messages were"
 
 
-def on_delete(sessions: sessionmaker[Session], workspace_id: int, message_platform_id: str) -> None:
-    """A message was deleted on the platform: delete it here too and flag drafts citing it."""
+def on_delete(
+    sessions: sessionmaker[Session], workspace_id: int, message_platform_id: str, at: datetime
+) -> None:
+    """A message was deleted on the platform `at` that time: delete it here too and flag
+    drafts citing it."""
     with sessions.begin() as session:
-        delete_message(session, workspace_id, message_platform_id)
+        delete_message(session, workspace_id, message_platform_id, at)
 
 
 def purge(

@@ -3,169 +3,200 @@ draft -> post for review -> edit / regenerate -> approve -> publish (or discard)
 
 State lives in the database; buttons carry the draft or section id in their action id, so
 everything keeps working after a restart. Nothing is published without an editor's approval.
+The transaction rule: database work runs in `Database` units on the database thread, and
+every platform call is awaited between them, never inside one.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from dataclasses import dataclass
+from datetime import date, datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import metrics
 from bot.core.chunking import chunk
+from bot.core.clock import Clock, utcnow
+from bot.core.database import Database
 from bot.core.port import Button, Caller, ChatPort, Posted, Reply
-from bot.core.settings import WorkspaceSettings, workspace_settings
-from bot.drafting.compose import DraftingError, draft_week
+from bot.core.review_text import (
+    header_buttons,
+    header_text,
+    published_markdown,
+    quiet_week_text,
+    section_messages,
+)
+from bot.core.settings import week_of, workspace_settings
+from bot.drafting.compose import DraftingError
 from bot.drafting.config import Config
-from bot.drafting.github.client import GitHubClient
-from bot.drafting.github.refresh import refresh_week
-from bot.drafting.llm.week import MakeClient, draft_week_llm
+from bot.drafting.service import Drafted, DraftingService
+from bot.drafting.week import Week
 from storage.drafts import (
     add_revision,
-    claim_draft,
     delivered,
     get_draft_by_id,
     get_section,
     record_delivery,
 )
 from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
-from summarizer.text import defuse_pings
 
 log = logging.getLogger(__name__)
 
-MAX_LINKS_SHOWN = 10
+GONE = "_(This section is gone from the regenerated draft.)_"
+CONTINUED = "_(continued above)_"
+Messages = list[tuple[str, list[Button]]]
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
+@dataclass(slots=True)
+class _SectionView:
+    """A section as its thread shows it: the messages to show and where they are now."""
+
+    section_id: int
+    messages: Messages
+    ids: list[str]
+
+
+@dataclass(slots=True)
+class _ReviewPlan:
+    """What posting a draft for review has to do, read in one transaction."""
+
+    channel: str
+    week: date
+    quiet: bool
+    header_text: str
+    header_buttons: list[Button]
+    header: Posted | None  # posted already (an interrupted run)
+    pending: list[int]  # sections not posted yet
+
+
+@dataclass(slots=True)
+class _ThreadView:
+    """What a draft's review thread should show, read in one transaction."""
+
+    header: Posted | None
+    header_text: str
+    header_buttons: list[Button]
+    sections: list[_SectionView]
+    gone: list[str]  # messages of sections the draft no longer has
 
 
 class ReviewWorkflow:
-    """Drafting, reviewing and publishing a workspace's weekly summary."""
+    """Drafting, reviewing and publishing a workspace's weekly summary. `drafting` is the
+    drafting service (default: one without GitHub or the LLM); `database` the core's."""
 
     def __init__(
         self,
         sessions: sessionmaker[Session],
         config: Config,
         port: ChatPort,
-        clock: Callable[[], datetime] = utcnow,
-        github: Callable[[], GitHubClient] | None = None,
-        llm: MakeClient | None = None,
+        clock: Clock = utcnow,
+        *,
+        drafting: DraftingService | None = None,
+        database: Database | None = None,
     ) -> None:
         self.sessions = sessions
         self.config = config
         self.port = port
         self.clock = clock
-        self.github = github  # makes a GitHub client, when PR details are looked up
-        self.llm = llm  # makes an LLM client, for workspaces that draft with the LLM
+        self.db = database or Database(sessions)
+        self.drafting = drafting or DraftingService(sessions, config, clock)
 
     # --- drafting -----------------------------------------------------------------------------
 
     async def draft_and_post(self, workspace_id: int, day: date) -> Reply:
         """Draft the week holding `day` (once: a week already drafted is left alone) and post
         it for review. Safe to run from two processes at once: one draft results."""
-        monday = day - timedelta(days=day.weekday())
-        await self.refresh_github(workspace_id, monday)
+        week = await self.db.run(lambda session: self._week(session, workspace_id, day))
         try:
-            draft_id = await asyncio.to_thread(self._create_draft, workspace_id, monday)
+            drafted = await self.drafting.draft(week, new_only=True)
         except DraftingError as error:
             return Reply.refuse(str(error))
-        if draft_id is None:
-            return Reply(f"The week of {monday} is already drafted.")
-        await self._rewrite_with_llm(workspace_id, monday)
-        return await self.post_for_review(draft_id)
+        if drafted.draft_id is None:
+            return Reply(f"The week of {week.monday} is already drafted.")
+        self._count(drafted)
+        return await self.post_for_review(drafted.draft_id)
 
-    async def _rewrite_with_llm(self, workspace_id: int, monday: date) -> None:
-        """When the workspace drafts with the LLM: rewrite the stored extractive draft (edited
-        sections are kept); the extractive text stays wherever the model falls short."""
-        if self.llm is None:
-            return
-        with self.sessions() as session:
-            if workspace_settings(session, self.config, workspace_id).summarizer != "llm":
-                return
-        await draft_week_llm(self.sessions, self.config, workspace_id, monday, self.llm)
+    def _week(self, session: Session, workspace_id: int, day: date) -> Week:
+        workspace = session.get(Workspace, workspace_id)
+        settings = workspace_settings(session, self.config, workspace_id)
+        return week_of(settings, workspace_id, workspace.name, day)
 
-    def _create_draft(self, workspace_id: int, monday: date) -> int | None:
-        """Claim the week, then draft it; None if another run (or process) has it."""
-        with self.sessions.begin() as session:
-            if claim_draft(session, workspace_id, monday, "", self.clock()) is None:
-                return None
-            workspace = session.get(Workspace, workspace_id)
-            return draft_week(session, self.config, workspace, monday).id
-
-    async def refresh_github(self, workspace_id: int, monday: date) -> None:
-        """Update the cached PR details for the week; what GitHub cannot answer stays missing
-        (the draft notes it) and never delays the draft beyond the client's timeouts."""
-        if not self.config.github.enabled or self.github is None:
-            return
-        async with self.github() as client:
-            report = await refresh_week(
-                self.sessions, self.config, client, workspace_id, monday, self.clock()
-            )
-        metrics.GITHUB_CALLS.inc(client.requests_made)
-        metrics.GITHUB_ERRORS.inc(len(report.unavailable))
-        for (repo, number), problem in report.unavailable.items():
-            log.warning("GitHub: %s#%s: %s", repo, number, problem)
+    @staticmethod
+    def _count(drafted: Drafted) -> None:
+        """Metrics and logs of one run of the drafting service."""
+        metrics.DRAFTS_MADE.labels(drafted.drafter).inc()
+        metrics.LLM_CALLS.inc(drafted.llm_requests)
+        metrics.LLM_ERRORS.inc(drafted.llm_misses)
+        if drafted.github is not None:
+            metrics.GITHUB_CALLS.inc(drafted.github_requests)
+            metrics.GITHUB_ERRORS.inc(len(drafted.github.unavailable))
+            for (repo, number), problem in drafted.github.unavailable.items():
+                log.warning("GitHub: %s#%s: %s", repo, number, problem)
 
     async def post_for_review(self, draft_id: int) -> Reply:
         """Post the draft's header in the review channel and one thread message per section.
 
         Each message is recorded as soon as it is posted, so an interrupted run resumes
         without posting anything twice."""
-        with self.sessions.begin() as session:
+
+        def plan(session: Session) -> Reply | _ReviewPlan:
             draft = get_draft_by_id(session, draft_id)
-            review_channel = self._settings(session, draft.workspace_id).review_channel
-            if review_channel is None:
+            channel = workspace_settings(session, self.config, draft.workspace_id).review_channel
+            if channel is None:
                 return Reply.refuse(
                     "No review channel is set; an admin can set one with "
                     "`/summary review-channel #channel`. The draft is stored."
                 )
-            week, quiet = draft.week_start, not draft.sections
-            header_text, buttons = self._header_text(draft), self._header_buttons(draft)
-            if quiet:
-                header_text, buttons = self._quiet_week_text(draft), []
-            header = draft.review_message_id and Posted(
-                draft.review_channel_id, draft.review_message_id
+            quiet = not draft.sections
+            text, buttons = (
+                (quiet_week_text(draft), [])
+                if quiet
+                else (header_text(draft), header_buttons(draft))
             )
+            header = None
+            if draft.review_message_id:
+                header = Posted(draft.review_channel_id, draft.review_message_id)
             pending = [s.id for s in draft.sections if not s.review_message_ids]
-        if not header:
-            header = await self.port.post(review_channel, header_text, buttons)
-            with self.sessions.begin() as session:
-                draft = get_draft_by_id(session, draft_id)
-                draft.review_channel_id = header.channel_id
-                draft.review_message_id = header.message_id
+            return _ReviewPlan(channel, draft.week_start, quiet, text, buttons, header, pending)
+
+        plan = await self.db.run(plan)
+        if isinstance(plan, Reply):
+            return plan
+        week, quiet, header = plan.week, plan.quiet, plan.header
+        if header is None:
+            header = await self.port.post(plan.channel, plan.header_text, plan.header_buttons)
+            await self.db.run(lambda session: self._save_header(session, draft_id, header))
+        pending = plan.pending
         if quiet:
             return Reply(f"The week of {week} was quiet: nothing to review.")
         for section_id in pending:
-            with self.sessions.begin() as session:
-                messages = self._section_messages(get_section(session, section_id))
+            messages = await self.db.run(
+                lambda session, sid=section_id: self._messages(get_section(session, sid))
+            )
             posted = [await self.port.reply(header, text, b) for text, b in messages]
-            with self.sessions.begin() as session:
-                get_section(session, section_id).review_message_ids = [p.message_id for p in posted]
-        with self.sessions.begin() as session:
-            get_draft_by_id(session, draft_id).status = DraftStatus.IN_REVIEW
-        return Reply(f"The draft of the week of {week} is up for review.")
-
-    @staticmethod
-    def _quiet_week_text(draft: DraftRow) -> str:
-        end = draft.week_start + timedelta(days=6)
-        return (
-            f"**{draft.title}**\nA quiet week: nothing worth summarising was logged between "
-            f"{draft.week_start} and {end}."
+            ids = [p.message_id for p in posted]
+            await self.db.run(
+                lambda session, sid=section_id, ids=ids: self._save_ids(session, sid, ids)
+            )
+        await self.db.run(
+            lambda session: self._set_status(session, draft_id, DraftStatus.IN_REVIEW)
         )
+        return Reply(f"The draft of the week of {week} is up for review.")
 
     # --- editing ------------------------------------------------------------------------------
 
     async def open_editor(self, caller: Caller, section_id: int, trigger_id: str) -> Reply | None:
         """Open the platform's editor prefilled with the section's current text."""
-        with self.sessions.begin() as session:
+
+        def read(session: Session) -> Reply | tuple[str, str]:
             section, refusal = self._editable_section(session, caller, section_id)
-            if refusal:
-                return refusal
-            title, text = section.title, section.markdown
+            return refusal or (section.title, section.markdown)
+
+        found = await self.db.run(read)
+        if isinstance(found, Reply):
+            return found
+        title, text = found
         await self.port.open_editor(trigger_id, section_id, title, text)
         return None
 
@@ -174,7 +205,8 @@ class ReviewWorkflow:
         text = text.strip()
         if not text:
             return Reply.refuse("The new text is empty; the section was not changed.")
-        with self.sessions.begin() as session:
+
+        def edit(session: Session) -> Reply | tuple[str, int, _ThreadView]:
             section, refusal = self._editable_section(session, caller, section_id)
             if refusal:
                 return refusal
@@ -186,9 +218,14 @@ class ReviewWorkflow:
                 at=self.clock(),
                 markdown=text,
             )
-            await self._refresh_section(session, section)
-            count = len(section.revisions)
-            title = section.title
+            view = self._thread_view(section.draft, only=section.id)
+            return section.title, len(section.revisions), view
+
+        done = await self.db.run(edit)
+        if isinstance(done, Reply):
+            return done
+        title, count, view = done
+        await self._show(view)
         return Reply(f"{title} updated (revision {count}).")
 
     def _editable_section(
@@ -198,7 +235,7 @@ class ReviewWorkflow:
         if section is None:
             return None, Reply.refuse(f"There is no section {section_id}.")
         draft = section.draft
-        if not self._settings(session, draft.workspace_id).is_editor(caller):
+        if not workspace_settings(session, self.config, draft.workspace_id).is_editor(caller):
             return None, Reply.refuse("Only editors can edit the summary.")
         if draft.status not in EDITABLE:
             return None, Reply.refuse(
@@ -207,13 +244,15 @@ class ReviewWorkflow:
             )
         return section, None
 
-    def history(self, caller: Caller, section_id: int) -> Reply:
+    async def history(self, caller: Caller, section_id: int) -> Reply:
         """The section's revisions, newest last (editors only)."""
-        with self.sessions.begin() as session:
+
+        def read(session: Session) -> Reply:
             section = get_section(session, section_id)
             if section is None:
                 return Reply.refuse(f"There is no section {section_id}.")
-            if not self._settings(session, section.draft.workspace_id).is_editor(caller):
+            settings = workspace_settings(session, self.config, section.draft.workspace_id)
+            if not settings.is_editor(caller):
                 return Reply.refuse("Only editors can see a section's history.")
             if not section.revisions:
                 return Reply(f"{section.title} has not been edited; it is the drafted text.")
@@ -221,78 +260,136 @@ class ReviewWorkflow:
             for number, revision in enumerate(section.revisions, start=1):
                 when = revision.created_at.strftime("%Y-%m-%d %H:%M UTC")
                 lines.append(f"{number}. {revision.editor_name}, {when}: {revision.markdown}")
-        return Reply("\n".join(lines))
+            return Reply("\n".join(lines))
+
+        return await self.db.run(read)
 
     async def regenerate(self, caller: Caller, draft_id: int) -> Reply:
-        """Draft the week again with late messages, keeping every section an editor touched."""
-        with self.sessions() as session:
-            draft = get_draft_by_id(session, draft_id)
-            if draft is not None:
-                await self.refresh_github(draft.workspace_id, draft.week_start)
-        with self.sessions.begin() as session:
+        """Draft the week again with late messages, keeping every section an editor touched,
+        with the workspace's drafter (the LLM when it is set to `summarizer llm`)."""
+
+        def check(session: Session) -> Reply | tuple[Week, dict[str, list[str]]]:
             draft, refusal = open_draft(session, self.config, draft_id, caller, "regenerate")
             if refusal:
                 return refusal
-            old_messages = {s.topic: list(s.review_message_ids) for s in draft.sections}
-            workspace = session.get(Workspace, draft.workspace_id)
-            draft = draft_week(session, self.config, workspace, draft.week_start)
-            posted = draft.review_message_id is not None
+            old = {s.topic: list(s.review_message_ids) for s in draft.sections}
+            return self._week(session, draft.workspace_id, draft.week_start), old
+
+        found = await self.db.run(check)
+        if isinstance(found, Reply):
+            return found
+        week, old_messages = found
+
+        def keep_thread(session: Session, draft: DraftRow) -> None:
+            """New sections of topics the thread showed take over their messages."""
+            if draft.review_message_id is None:
+                return
             for section in draft.sections:
-                if posted and not section.review_message_ids and section.topic in old_messages:
+                if not section.review_message_ids and section.topic in old_messages:
                     section.review_message_ids = old_messages[section.topic]
-            if posted:
-                header = Posted(draft.review_channel_id, draft.review_message_id)
-                await self.port.update(
-                    header, self._header_text(draft), self._header_buttons(draft)
-                )
-                for section in draft.sections:
-                    await self._refresh_section(session, section)
-                for topic, ids in old_messages.items():
-                    if topic not in {s.topic for s in draft.sections}:
-                        for message_id in ids:
-                            await self.port.update(
-                                Posted(draft.review_channel_id, message_id, header.message_id),
-                                "_(This section is gone from the regenerated draft.)_",
-                            )
-            kept = sum(1 for s in draft.sections if s.revisions)
+
+        try:
+            drafted = await self.drafting.draft(week, on_stored=keep_thread)
+        except DraftingError as error:
+            return Reply.refuse(str(error))
+        self._count(drafted)
+
+        def read(session: Session) -> tuple[int, _ThreadView]:
+            draft = get_draft_by_id(session, draft_id)
+            view = self._thread_view(draft)
+            topics = {s.topic for s in draft.sections}
+            view.gone = [m for t, ids in old_messages.items() if t not in topics for m in ids]
+            return sum(1 for s in draft.sections if s.revisions), view
+
+        kept, view = await self.db.run(read)
+        await self._show(view, header_too=True)
         return Reply(f"Draft regenerated; {kept} edited section(s) kept as the editors left them.")
 
-    async def _refresh_section(self, session: Session, section: DraftSection) -> None:
-        """Show the section's current text in its thread message(s), adding or blanking
-        chunks when the text grew or shrank."""
-        draft = section.draft
-        if draft.review_message_id is None:
+    # --- the thread ---------------------------------------------------------------------------
+
+    def _thread_view(self, draft: DraftRow, only: int | None = None) -> _ThreadView:
+        """What the thread should show of `draft` (of section `only`, when given)."""
+        header = None
+        if draft.review_message_id is not None:
+            header = Posted(draft.review_channel_id, draft.review_message_id)
+        sections = [
+            _SectionView(s.id, self._messages(s), list(s.review_message_ids))
+            for s in draft.sections
+            if only is None or s.id == only
+        ]
+        return _ThreadView(header, header_text(draft), header_buttons(draft), sections, [])
+
+    async def _show(self, view: _ThreadView, *, header_too: bool = False) -> None:
+        """Bring the thread up to date: update the header (`header_too`), each section's
+        messages (adding or blanking chunks when the text grew or shrank) and blank the
+        messages of sections that are gone; then record where each section now is."""
+        header = view.header
+        if header is None:
             return
-        header = Posted(draft.review_channel_id, draft.review_message_id)
-        messages = self._section_messages(section)
-        ids = list(section.review_message_ids)
-        for index, (text, buttons) in enumerate(messages):
-            if index < len(ids):
+        if header_too:
+            await self.port.update(header, view.header_text, view.header_buttons)
+        placed: dict[int, list[str]] = {}
+        for section in view.sections:
+            ids = list(section.ids)
+            for index, (text, buttons) in enumerate(section.messages):
+                if index < len(ids):
+                    here = Posted(header.channel_id, ids[index], header.message_id)
+                    await self.port.update(here, text, buttons)
+                else:
+                    ids.append((await self.port.reply(header, text, buttons)).message_id)
+            for stale in ids[len(section.messages) :]:
                 await self.port.update(
-                    Posted(draft.review_channel_id, ids[index], header.message_id), text, buttons
+                    Posted(header.channel_id, stale, header.message_id), CONTINUED
                 )
-            else:
-                ids.append((await self.port.reply(header, text, buttons)).message_id)
-        for stale in ids[len(messages) :]:
-            await self.port.update(
-                Posted(draft.review_channel_id, stale, header.message_id), "_(continued above)_"
-            )
-        section.review_message_ids = ids[: max(len(messages), len(ids))]
-        session.flush()
+            if ids != section.ids:
+                placed[section.section_id] = ids
+        for message_id in view.gone:
+            await self.port.update(Posted(header.channel_id, message_id, header.message_id), GONE)
+        if placed:
+
+            def record(session: Session) -> None:
+                for section_id, ids in placed.items():
+                    self._save_ids(session, section_id, ids)
+
+            await self.db.run(record)
+
+    def _messages(self, section: DraftSection) -> Messages:
+        return section_messages(section, self.port.max_message_chars)
+
+    @staticmethod
+    def _save_header(session: Session, draft_id: int, header: Posted) -> None:
+        draft = get_draft_by_id(session, draft_id)
+        draft.review_channel_id = header.channel_id
+        draft.review_message_id = header.message_id
+
+    @staticmethod
+    def _save_ids(session: Session, section_id: int, ids: list[str]) -> None:
+        get_section(session, section_id).review_message_ids = ids
+
+    @staticmethod
+    def _set_status(session: Session, draft_id: int, status: DraftStatus) -> None:
+        get_draft_by_id(session, draft_id).status = status
 
     # --- approval and publishing --------------------------------------------------------------
 
     async def approve(self, caller: Caller, draft_id: int) -> Reply:
         """An editor's approval, then publishing."""
-        with self.sessions.begin() as session:
+
+        def approve(session: Session) -> Reply | tuple[Posted | None, str]:
             draft, refusal = approve_draft(session, self.config, draft_id, caller, self.clock())
             if refusal:
                 return refusal
+            header = None
             if draft.review_message_id is not None:
-                await self.port.update(
-                    Posted(draft.review_channel_id, draft.review_message_id),
-                    self._header_text(draft),
-                )
+                header = Posted(draft.review_channel_id, draft.review_message_id)
+            return header, header_text(draft)
+
+        done = await self.db.run(approve)
+        if isinstance(done, Reply):
+            return done
+        header, text = done
+        if header is not None:
+            await self.port.update(header, text)
         return await self.publish(draft_id)
 
     async def publish(self, draft_id: int) -> Reply:
@@ -300,17 +397,23 @@ class ReviewWorkflow:
 
         Each delivered chunk is recorded as it goes, so after a crash this resumes with the
         first chunk not yet delivered."""
-        with self.sessions.begin() as session:
+
+        def read(session: Session) -> Reply | tuple[str, list[str]]:
             draft = get_draft_by_id(session, draft_id)
             if draft is None or draft.status not in LOCKED:
                 return Reply.refuse("Only an approved summary is published.")
-            settings = self._settings(session, draft.workspace_id)
-            markdown = published_markdown(draft)
-            channels = list(settings.publish_channels)
+            settings = workspace_settings(session, self.config, draft.workspace_id)
+            return published_markdown(draft), list(settings.publish_channels)
+
+        found = await self.db.run(read)
+        if isinstance(found, Reply):
+            return found
+        markdown, channels = found
         chunks = chunk(markdown, self.port.max_message_chars)
         for channel_id in channels:
-            with self.sessions.begin() as session:
-                done = delivered(session, draft_id, channel_id)
+            done = await self.db.run(
+                lambda session, channel_id=channel_id: delivered(session, draft_id, channel_id)
+            )
             for position, text in enumerate(chunks):
                 if position in done:
                     continue
@@ -319,88 +422,39 @@ class ReviewWorkflow:
                 except Exception:
                     metrics.PUBLISH_FAILURES.inc()
                     raise
-                with self.sessions.begin() as session:
-                    record_delivery(
-                        session,
-                        draft_id=draft_id,
-                        channel_id=channel_id,
-                        position=position,
-                        platform_message_id=posted.message_id,
-                        at=self.clock(),
+                await self.db.run(
+                    lambda session, channel_id=channel_id, position=position, posted=posted: (
+                        record_delivery(
+                            session,
+                            draft_id=draft_id,
+                            channel_id=channel_id,
+                            position=position,
+                            platform_message_id=posted.message_id,
+                            at=self.clock(),
+                        )
                     )
-        with self.sessions.begin() as session:
+                )
+
+        def finish(session: Session) -> None:
             draft = get_draft_by_id(session, draft_id)
             draft.status = DraftStatus.PUBLISHED
             draft.published_at = draft.published_at or self.clock()
             draft.published_markdown = markdown
+
+        await self.db.run(finish)
         return Reply(f"Published to {len(channels)} channel(s) in {len(chunks)} message(s).")
 
     async def discard(self, caller: Caller, draft_id: int) -> Reply:
         """Drop a draft that will not be published (editors only)."""
-        with self.sessions.begin() as session:
+
+        def discard(session: Session) -> Reply:
             draft, refusal = open_draft(session, self.config, draft_id, caller, "discard")
             if refusal:
                 return refusal
             draft.status = DraftStatus.DISCARDED
-        return Reply(f"The draft of the week of {draft.week_start} was discarded.")
+            return Reply(f"The draft of the week of {draft.week_start} was discarded.")
 
-    # --- rendering ----------------------------------------------------------------------------
-
-    def _settings(self, session: Session, workspace_id: int) -> WorkspaceSettings:
-        return workspace_settings(session, self.config, workspace_id)
-
-    @staticmethod
-    def _header_text(draft: DraftRow) -> str:
-        prs = {p for s in draft.sections for p in s.prs}
-        people = {p for s in draft.sections for p in s.people}
-        end = draft.week_start + timedelta(days=6)
-        lines = [
-            f"**{draft.title}**: draft {draft.id}, {draft.status.words}",
-            f"Week {draft.week_start} to {end}: {len(draft.sections)} sections, "
-            f"{len(prs)} PRs, {len(people)} people.",
-        ]
-        if draft.status == DraftStatus.APPROVED:
-            lines.append(f"Approved by {draft.approved_by}; publishing.")
-        else:
-            lines.append(
-                "Edit a section with its Edit button (or `/summary edit SECTION text`), then "
-                "Approve. Regenerate drafts the week again with late messages and keeps "
-                "edited sections."
-            )
-        lines += [f"Note: {note}" for note in draft.notes]
-        flagged = sum(1 for s in draft.sections if s.flags)
-        if flagged:
-            lines.append(f"{flagged} section(s) need a look: see their notes in the thread.")
-        return "\n".join(lines)
-
-    @staticmethod
-    def _header_buttons(draft: DraftRow) -> list[Button]:
-        return [
-            Button("Approve", f"approve:{draft.id}"),
-            Button("Regenerate", f"regenerate:{draft.id}"),
-        ]
-
-    def _section_messages(self, section: DraftSection) -> list[tuple[str, list[Button]]]:
-        """The section as thread messages: its text, then links to its sources, chunked to
-        the platform's limit; the buttons go on the last chunk."""
-        edited = f", edited {len(section.revisions)}x" if section.revisions else ""
-        drafter = f", drafted by the {section.drafter} drafter"
-        parts = [f"**{section.title}** (section {section.id}{drafter}{edited})", section.markdown]
-        if section.flags:
-            parts.append("Needs a look: " + "; ".join(section.flags))
-        if section.warnings:
-            parts.append("Check: " + "; ".join(section.warnings))
-        if section.links:
-            shown = section.links[:MAX_LINKS_SHOWN]
-            more = len(section.links) - len(shown)
-            sources = " ".join(f"[{n}]({url})" for n, url in enumerate(shown, start=1))
-            parts.append(f"Sources: {sources}" + (f" and {more} more" if more > 0 else ""))
-        texts = chunk(defuse_pings("\n\n".join(parts)), self.port.max_message_chars)
-        buttons = [
-            Button("Edit", f"edit:{section.id}"),
-            Button("History", f"history:{section.id}"),
-        ]
-        return [(text, buttons if i == len(texts) - 1 else []) for i, text in enumerate(texts)]
+        return await self.db.run(discard)
 
 
 def open_draft(
@@ -436,10 +490,3 @@ def approve_draft(
     draft.approved_by = caller.display_name
     draft.approved_at = at
     return draft, None
-
-
-def published_markdown(draft: DraftRow) -> str:
-    """The summary as published: title, then each section's current text; nobody pinged."""
-    parts = [f"# {draft.title}"]
-    parts += [f"## {s.title}\n\n{s.markdown}" for s in draft.sections]
-    return defuse_pings("\n\n".join(parts)) + "\n"

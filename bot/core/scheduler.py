@@ -22,6 +22,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.clock import Clock, utcnow
 from bot.core.settings import WorkspaceSettings, cron_trigger, workspace_settings
 from bot.drafting.config import Config
 from bot.drafting.week import week_start
@@ -81,10 +82,6 @@ def _last_fire_between(trigger: BaseTrigger, start: datetime, now: datetime) -> 
     return last
 
 
-def _utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
 def _default_trigger(settings: WorkspaceSettings) -> BaseTrigger:
     return cron_trigger(settings.schedule, settings.timezone)
 
@@ -102,7 +99,7 @@ class WeeklyScheduler:
         sessions: sessionmaker[Session],
         config: Config,
         run_week: RunWeek,
-        clock: Callable[[], datetime] = _utcnow,
+        clock: Clock = utcnow,
         *,
         trigger_for: TriggerFor = _default_trigger,
         misfire_grace_time: timedelta = DEFAULT_MISFIRE_GRACE,

@@ -8,7 +8,7 @@ Keys: `channels` (logged channels; nothing is logged until an admin enables one)
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from apscheduler.triggers.cron import CronTrigger
@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from bot.core.port import Caller
 from bot.drafting.config import Config, TopicConfig, topic_list, valid_repo, valid_timezone
+from bot.drafting.week import Week
 from storage.settings import load_settings, save_setting
 from summarizer.types import Topic
 
@@ -118,6 +119,26 @@ def workspace_settings(session: Session, config: Config, workspace_id: int) -> W
     return WorkspaceSettings.model_validate(defaults(config) | load_settings(session, workspace_id))
 
 
+def week_of(
+    settings: WorkspaceSettings,
+    workspace_id: int,
+    workspace_name: str,
+    day: date,
+    drafter: str | None = None,
+) -> Week:
+    """The week holding `day` as the drafting service takes it, with the workspace's settings
+    (its drafter unless `drafter` is given)."""
+    return Week.holding(
+        day,
+        workspace_id=workspace_id,
+        workspace_name=workspace_name,
+        timezone=settings.timezone,
+        topics=tuple(settings.topic_list),
+        default_repo=settings.default_repo,
+        drafter=drafter or settings.summarizer,
+    )
+
+
 def change_setting(
     session: Session,
     config: Config,
@@ -125,9 +146,10 @@ def change_setting(
     key: str,
     value: Any,
     caller: Caller,
+    at: datetime,
 ) -> WorkspaceSettings:
-    """Validate and store one setting, recording who changed it; nothing is stored if the
-    new value is invalid."""
+    """Validate and store one setting, recording who changed it `at` when; nothing is stored
+    if the new value is invalid."""
     current = workspace_settings(session, config, workspace_id)
     if key not in WorkspaceSettings.model_fields:
         raise SettingsError(f"there is no setting {key!r}")
@@ -145,6 +167,6 @@ def change_setting(
         stored,
         actor_id=caller.user_id,
         actor_name=caller.display_name,
-        at=datetime.now(UTC),
+        at=at,
     )
     return updated

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime, time, timedelta
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -26,7 +26,6 @@ from bot.core.port import (
 from bot.core.router import Core
 from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
 from bot.discord.translate import channel_of, record_of, workspace_of
-from bot.drafting.week import week_start
 from storage.records import MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)
@@ -182,7 +181,7 @@ class SummaryClient(discord.Client):
         record = record_of(message)
         if record is not None:
             event = MessageEvent(workspace_of(message.guild), channel_of(message.channel), record)
-            self.core.on_message(event)
+            await self.core.on_message(event)
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         message = payload.message
@@ -191,23 +190,23 @@ class SummaryClient(discord.Client):
         record = record_of(message)
         if record is not None:
             event = EditEvent(workspace_of(message.guild), channel_of(message.channel), record)
-            self.core.on_message(event)
+            await self.core.on_message(event)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         guild = self.get_guild(payload.guild_id) if payload.guild_id else None
         if guild is not None:
-            self.core.on_delete(DeleteEvent(workspace_of(guild), str(payload.message_id)))
+            await self.core.on_delete(DeleteEvent(workspace_of(guild), str(payload.message_id)))
 
     async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
-        self._react(payload, +1)
+        await self._react(payload, +1)
 
     async def on_raw_reaction_remove(self, payload: discord.RawReactionActionEvent) -> None:
-        self._react(payload, -1)
+        await self._react(payload, -1)
 
-    def _react(self, payload: discord.RawReactionActionEvent, delta: int) -> None:
+    async def _react(self, payload: discord.RawReactionActionEvent, delta: int) -> None:
         guild = self.get_guild(payload.guild_id) if payload.guild_id else None
         if guild is not None:
-            self.core.on_reaction(workspace_of(guild), str(payload.message_id), delta)
+            await self.core.on_reaction(workspace_of(guild), str(payload.message_id), delta)
 
     async def backfill(self, workspace: WorkspaceRecord, channel_ref: str) -> None:
         """A logged channel's history since its newest stored message (for a channel just
@@ -217,10 +216,7 @@ class SummaryClient(discord.Client):
         if channel is None:
             log.warning("cannot backfill %r: no such channel", channel_ref)
             return
-        after = self.core.last_stored_at(workspace, str(channel.id))
-        if after is None:
-            monday = week_start(self.core.clock().date()) - timedelta(days=7)
-            after = datetime.combine(monday, time.min, tzinfo=UTC)
+        after = await self.core.backfill_since(workspace, str(channel.id))
         threads = list(getattr(channel, "threads", []))
         if hasattr(channel, "archived_threads"):
             try:
@@ -242,15 +238,15 @@ class SummaryClient(discord.Client):
             if record is not None:
                 records.append(record)
             if len(records) == STORE_BATCH:
-                self.core.store(workspace, channel_of(channel), records)
+                await self.core.store(workspace, channel_of(channel), records)
                 records = []
         if records:
-            self.core.store(workspace, channel_of(channel), records)
+            await self.core.store(workspace, channel_of(channel), records)
 
     async def catch_up(self) -> None:
         for guild in self.guilds:
             workspace = workspace_of(guild)
-            for channel_ref in self.core.logged_channels(workspace):
+            for channel_ref in await self.core.logged_channels(workspace):
                 await self.backfill(workspace, channel_ref)
 
     # --- interactions -------------------------------------------------------------------------

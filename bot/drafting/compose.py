@@ -1,4 +1,5 @@
-"""Drafting a stored week: read it from the database, draft it, store the draft."""
+"""Composing a week's draft from the database: the week's messages with their PR details,
+the PRs merged that nobody cited, and the extractive draft of them."""
 
 from __future__ import annotations
 
@@ -6,22 +7,20 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from bot.core import metrics
-from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.drafting.config import Config
-from bot.drafting.week import week_bounds, week_start
-from storage.drafts import get_draft, save_draft
+from bot.drafting.week import Week
+from storage.drafts import get_draft
 from storage.github import cached_items, merged_between
 from storage.messages import find_workspaces, messages_between, refs_between
-from storage.models import LOCKED, DraftRow, GitHubItemRow, Workspace
+from storage.models import LOCKED, GitHubItemRow, Workspace
 from storage.privacy import forgotten_names
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise
-from summarizer.types import DraftSummary, PRMention, Section, SourceMessage
+from summarizer.types import DraftSummary, PRMention, SourceMessage
 
 
 class DraftingError(Exception):
@@ -47,14 +46,11 @@ def resolve_workspace(session: Session, name: str | None) -> Workspace:
     raise DraftingError(f"no workspace called {name!r}; stored: {names}")
 
 
-def load_week(
-    session: Session, config: Config, settings: WorkspaceSettings, workspace: Workspace, day: date
-) -> list[SourceMessage]:
-    """The stored messages of the week holding `day`, with their PR refs normalised."""
-    start, end = week_bounds(day, settings.timezone)
-    refs = refs_between(session, workspace.id, start, end)
+def load_week(session: Session, config: Config, week: Week) -> list[SourceMessage]:
+    """The stored messages of `week`, with their PR refs normalised."""
+    refs = refs_between(session, week.workspace_id, week.start, week.end)
     normalised = [
-        (row, normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos))
+        (row, normalise(PRRef(row.repo, row.number, row.raw), week.default_repo, config.repos))
         for row in refs
     ]
     github = (
@@ -65,7 +61,7 @@ def load_week(
     mentions: dict[int, list[PRMention]] = defaultdict(list)
     for row, ref in normalised:
         mentions[row.message_id].append(_mention(row.raw, ref, github.get(pr_key(ref))))
-    unnamed = _unnamer(forgotten_names(session, workspace.id))
+    unnamed = _unnamer(forgotten_names(session, week.workspace_id))
     return [
         SourceMessage(
             id=row.platform_id,
@@ -82,7 +78,7 @@ def load_week(
             replies=row.reply_count,
             permalink=row.permalink,
         )
-        for row in messages_between(session, workspace.id, start, end)
+        for row in messages_between(session, week.workspace_id, week.start, week.end)
     ]
 
 
@@ -149,89 +145,33 @@ def _unnamer(names: set[str]) -> Callable[[str], str]:
 
 
 @dataclass(slots=True)
-class WeekDraft:
+class Composed:
     """A week drafted but not stored yet: the draft and the messages it came from."""
 
-    workspace: Workspace
-    settings: WorkspaceSettings
     draft: DraftSummary
     messages: list[SourceMessage]
 
 
-def compose_week(session: Session, config: Config, workspace: Workspace, day: date) -> WeekDraft:
-    """The extractive draft of the week holding `day`; an approved or published week is not
-    drafted again."""
-    monday = week_start(day)
-    existing = get_draft(session, workspace.id, monday)
+def compose(session: Session, config: Config, week: Week) -> Composed:
+    """The extractive draft of `week`; an approved or published week is not drafted again."""
+    existing = get_draft(session, week.workspace_id, week.monday)
     if existing is not None and existing.status in LOCKED:
         raise DraftingError(
-            f"the summary of the week of {monday} was already {existing.status}; "
+            f"the summary of the week of {week.monday} was already {existing.status}; "
             "it is not drafted again"
         )
-    settings = workspace_settings(session, config, workspace.id)
-    messages = load_week(session, config, settings, workspace, day)
-    start, end = week_bounds(day, settings.timezone)
+    messages = load_week(session, config, week)
     use_github = config.github.enabled
     draft = make_draft(
         messages,
-        settings.topic_list,
-        workspace=workspace.name,
-        week_start=monday,
-        title=format_title(config.title_template, config.name or workspace.name, monday),
+        list(week.topics),
+        workspace=week.workspace_name,
+        week_start=week.monday,
+        title=format_title(config.title_template, config.name or week.workspace_name, week.monday),
         max_chars=config.draft.max_chars,
-        merged=merged_uncited(session, config, messages, start, end) if use_github else (),
+        merged=merged_uncited(session, config, messages, week.start, week.end)
+        if use_github
+        else (),
         notes=missing_details(messages) if use_github else (),
     )
-    return WeekDraft(workspace, settings, draft, messages)
-
-
-def store_week(session: Session, week: WeekDraft) -> DraftRow:
-    """Store a composed week. Drafting a week again replaces its sections but keeps those
-    an editor has edited."""
-    draft = week.draft
-    existing = get_draft(session, week.workspace.id, draft.week_start)
-    edited = {s.topic for s in existing.sections if s.revisions} if existing else set()
-    drafters = {s.drafter for s in draft.sections}
-    summarizer = drafters.pop() if len(drafters) == 1 else "mixed"
-    metrics.DRAFTS_MADE.labels(summarizer).inc()
-    return save_draft(
-        session,
-        workspace_id=week.workspace.id,
-        week_start=draft.week_start,
-        title=draft.title,
-        summarizer=summarizer,
-        created_at=datetime.now(UTC),
-        sections=draft.sections,
-        links={m.id: m.permalink for m in week.messages if m.permalink},
-        keep_topics=edited,
-        notes=draft.notes,
-    )
-
-
-def draft_week(session: Session, config: Config, workspace: Workspace, day: date) -> DraftRow:
-    """Draft the week holding `day` with the extractive drafter and store it."""
-    return store_week(session, compose_week(session, config, workspace, day))
-
-
-def as_summary(draft: DraftRow, workspace_name: str) -> DraftSummary:
-    """A stored draft (with its editors' changes) in the summarizer's terms, for rendering."""
-    return DraftSummary(
-        workspace=workspace_name,
-        week_start=draft.week_start,
-        week_end=draft.week_start + timedelta(days=7),
-        title=draft.title,
-        sections=[
-            Section(
-                s.topic,
-                s.title,
-                s.markdown,
-                list(s.prs),
-                list(s.people),
-                list(s.sources),
-                drafter=s.drafter,
-                warnings=list(s.warnings),
-            )
-            for s in draft.sections
-        ],
-        notes=list(draft.notes),
-    )
+    return Composed(draft, messages)

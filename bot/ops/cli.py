@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -13,7 +12,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
@@ -21,14 +19,20 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.chunking import chunk
+from bot.core.clock import utcnow
 from bot.core.ingest import ImportReport, import_paths
 from bot.core.port import Caller
-from bot.core.review import approve_draft, published_markdown, utcnow
-from bot.core.settings import workspace_settings
-from bot.drafting.compose import DraftingError, as_summary, draft_week, resolve_workspace
+from bot.core.review import approve_draft
+from bot.core.review_text import published_markdown
+from bot.core.settings import week_of, workspace_settings
+from bot.drafting.compose import DraftingError, resolve_workspace
 from bot.drafting.config import Config
-from bot.drafting.week import week_start
+from bot.drafting.llm.drafter import LLM
+from bot.drafting.service import DraftingService
+from bot.drafting.store import as_summary
+from bot.drafting.week import Week, week_start
 from bot.ops.config import ConfigError, load_config
+from bot.ops.console import emit, err, fail, parse_day, write
 from bot.ops.doctor import doctor_command
 from bot.ops.eval_command import eval_command
 from bot.ops.formats import EXPORT_FORMATS, FORMATS
@@ -36,7 +40,6 @@ from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, mig
 from storage.drafts import get_draft, get_draft_by_id, list_drafts
 from storage.messages import find_workspaces
 from storage.models import DraftRow, Workspace
-from summarizer.render import to_json, to_markdown
 from summarizer.types import DraftSummary
 
 SAMPLE_WEEK = date(2026, 11, 16)
@@ -46,7 +49,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-err = Console(stderr=True, soft_wrap=True)  # error lines name paths: never break them
 
 
 class Summarizer(StrEnum):
@@ -110,12 +112,6 @@ class Context:
         """Release the database connections."""
         if self._engine is not None:
             self._engine.dispose()
-
-
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one clear error line and stop with `code`."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
-    raise typer.Exit(code)
 
 
 @app.callback()
@@ -211,89 +207,47 @@ def draft_command(
     ] = None,
 ) -> None:
     """Draft the summary of a week and store the draft."""
-    day = _parse_day(week)
+    day = parse_day(week)
     config = ctx.obj.config
     try:
-        with ctx.obj.sessions.begin() as session:
+        with ctx.obj.sessions() as session:
             found = resolve_workspace(session, workspace)
-            chosen = summarizer or workspace_settings(session, config, found.id).summarizer
-        if config.github.enabled:
-            _refresh_github(ctx.obj.sessions, config, found.id, day)
-        if chosen == Summarizer.llm:
-            stored = _draft_with_llm(ctx.obj.sessions, config, found.id, day)
-        else:
-            with ctx.obj.sessions.begin() as session:
-                stored = draft_week(session, config, found, day)
-        draft = as_summary(stored, found.name)
+            settings = workspace_settings(session, config, found.id)
+        chosen = summarizer.value if summarizer else None
+        draft = _draft(
+            ctx.obj.sessions, config, week_of(settings, found.id, found.name, day, chosen)
+        )
     except DraftingError as error:
         fail(str(error))
-    _emit(draft, fmt, output)
+    emit(draft, fmt.value, output)
 
 
-def _draft_with_llm(
-    sessions: sessionmaker[Session], config: Config, workspace_id: int, day: date
-) -> DraftRow:
+def _draft(
+    sessions: sessionmaker[Session], config: Config, week: Week, *, offline: bool = False
+) -> DraftSummary:
+    """Draft `week` with the drafting service (GitHub and the LLM as the config and the week
+    ask, unless `offline`), and read the stored draft back."""
     import asyncio
 
-    from bot.drafting.llm.week import LLMNotConfigured, draft_week_llm, llm_client_for
     from bot.ops.env import Environment
+    from bot.ops.run import LLMNotConfigured, github_for, llm_client_for
 
-    try:
-        make_client = llm_client_for(config, Environment())
-    except LLMNotConfigured as error:
-        fail(str(error))
-    return asyncio.run(draft_week_llm(sessions, config, workspace_id, day, make_client))
-
-
-def _refresh_github(
-    sessions: sessionmaker[Session], config: Config, workspace_id: int, day: date
-) -> None:
-    """Look the week's PRs up on GitHub before drafting; problems are reported, not fatal."""
-    import asyncio
-
-    from bot.drafting.github.refresh import refresh_week
-    from bot.ops.env import Environment
-    from bot.ops.run import github_for
-
-    async def refresh() -> None:
-        async with github_for(Environment())() as client:
-            report = await refresh_week(sessions, config, client, workspace_id, day, utcnow())
-        problems = sorted(set(report.unavailable.values()))
-        for problem in problems:
+    github = llm = None
+    if not offline:
+        env = Environment()
+        github = github_for(env)
+        if week.drafter == LLM:
+            try:
+                llm = llm_client_for(config, env)
+            except LLMNotConfigured as error:
+                fail(str(error))
+    service = DraftingService(sessions, config, utcnow, github=github, llm=llm)
+    drafted = asyncio.run(service.draft(week))
+    if drafted.github is not None:
+        for problem in sorted(set(drafted.github.unavailable.values())):
             err.print(f"[yellow]GitHub:[/] {problem}", highlight=False)
-
-    asyncio.run(refresh())
-
-
-def _parse_day(value: str) -> date:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        fail(f"--week {value!r} is not a date; use YYYY-MM-DD, e.g. 2026-11-16")
-
-
-def _emit(draft: DraftSummary, fmt: OutputFormat, output: Path | None) -> None:
-    if fmt is OutputFormat.json:
-        text = json.dumps(to_json(draft), indent=2, ensure_ascii=False) + "\n"
-        for note in draft.notes:  # the JSON contract has no place for them
-            err.print(f"[yellow]note:[/] {note}", highlight=False)
-        for section in draft.sections:
-            for warning in section.warnings:
-                err.print(f"[yellow]{section.title}:[/] {warning}", highlight=False)
-    else:
-        text = to_markdown(draft)
-    _write(text, output)
-
-
-def _write(text: str, output: Path | None) -> None:
-    if output is None:
-        sys.stdout.write(text)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot write {output}: {error}")
-    err.print(f"Written to {output}.", highlight=False)
+    with sessions() as session:
+        return as_summary(get_draft_by_id(session, drafted.draft_id), week.workspace_name)
 
 
 drafts_app = typer.Typer(help="Look at stored drafts.", no_args_is_help=True)
@@ -326,7 +280,7 @@ def drafts_show(
         workspace = session.get(Workspace, draft.workspace_id)
         summary = as_summary(draft, workspace.name)
         flags = [f"{s.title}: {flag}" for s in draft.sections for flag in s.flags]
-    _emit(summary, fmt, None)
+    emit(summary, fmt.value, None)
     for flag in flags:
         err.print(f"[yellow]needs a look:[/] {flag}", highlight=False)
 
@@ -390,7 +344,7 @@ def export_command(
     ] = None,
 ) -> None:
     """The Markdown of a published summary, exactly as it was published."""
-    day = _parse_day(week)
+    day = parse_day(week)
     try:
         with ctx.obj.sessions.begin() as session:
             found = resolve_workspace(session, workspace)
@@ -401,7 +355,7 @@ def export_command(
     if text is None:
         state = draft.status.words if draft else "not drafted"
         fail(f"the week of {week_start(day)} is not published yet (it is {state})")
-    _write(text, output)
+    write(text, output)
 
 
 def _stored(session: Session, draft_id: int) -> DraftRow:
@@ -476,8 +430,10 @@ def demo_command(
         _print_report(report)
         if report.errors:
             raise typer.Exit(1)
-        with demo.sessions.begin() as session:
+        with demo.sessions() as session:
             workspace = resolve_workspace(session, None)
-            draft = as_summary(draft_week(session, config, workspace, SAMPLE_WEEK), workspace.name)
+            settings = workspace_settings(session, config, workspace.id)
+        week = week_of(settings, workspace.id, workspace.name, SAMPLE_WEEK, "extractive")
+        draft = _draft(demo.sessions, config, week, offline=True)
         demo.close()
-    _emit(draft, fmt, None)
+    emit(draft, fmt.value, None)

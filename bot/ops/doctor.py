@@ -3,7 +3,7 @@
 Each check is a small function that answers `Check(name, status, message)`: `ok`, `warn` (works,
 but worth a look) or `FAIL` (the bot will not work as configured), with one sentence saying what
 is wrong and what to do. The network checks (Slack, Discord, GitHub, the LLM) run concurrently,
-each request once, without retries, with a `TIMEOUT`-second limit. Nothing is changed: the
+each request once, without retries, with a `checking.TIMEOUT`-second limit. Nothing is changed: the
 database is not migrated, no message is sent. Token values are never printed.
 """
 
@@ -12,10 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Iterable
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
 import typer
@@ -24,61 +22,24 @@ from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from bot.core import checks as checking
+from bot.core.checks import FAIL, OK, WARN, Check, json_of, reason, unreachable
+from bot.core.clock import utcnow
 from bot.core.settings import SettingsError, cron_trigger, workspace_settings
+from bot.discord.doctor import check_discord
 from bot.drafting.config import Config
 from bot.ops.config import ConfigError, load_config
+from bot.slack.doctor import check_slack
 from storage.db import is_current, make_engine, make_sessionmaker
 from storage.messages import find_workspaces
 
 if TYPE_CHECKING:
-    from slack_sdk.web.async_client import AsyncWebClient
     from sqlalchemy.orm import Session
 
     from bot.ops.env import Environment
     from storage.models import Workspace
 
-__all__ = ["Check", "doctor_command", "run_checks"]
-
-TIMEOUT = 5.0  # seconds, for every network request (read at call time: tests shorten it)
-OK, WARN, FAIL = "ok", "warn", "FAIL"
-DISCORD_API_URL = "https://discord.com/api/v10"
-EVENTS_PATH = "/slack/events"  # as bot.slack.run serves it (not imported: that pulls in Bolt)
-MANIFEST = "bot/slack/manifest.yml"
-# The bot scopes bot/slack/manifest.yml asks for (a test keeps the two equal).
-SLACK_SCOPES = (
-    "channels:history",
-    "groups:history",
-    "channels:read",
-    "groups:read",
-    "channels:join",
-    "chat:write",
-    "chat:write.public",
-    "commands",
-    "users:read",
-)
-_SLACK_REJECTED = {
-    "invalid_auth",
-    "not_authed",
-    "account_inactive",
-    "token_revoked",
-    "token_expired",
-    "not_allowed_token_type",
-}
-# Application flags: GATEWAY_MESSAGE_CONTENT (1 << 18) and GATEWAY_MESSAGE_CONTENT_LIMITED
-# (1 << 19, bots in fewer than 100 servers); either means the intent is on.
-MESSAGE_CONTENT_FLAGS = (1 << 18) | (1 << 19)
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One finding: what was checked, `ok` / `warn` / `FAIL`, and a sentence for people."""
-
-    name: str
-    status: str
-    message: str
-
-    def line(self) -> str:
-        return f"{self.status:<4}  {self.name}: {self.message}"
+__all__ = ["Check", "check_discord", "check_slack", "doctor_command", "run_checks"]
 
 
 # ---- database and configuration (local) ----------------------------------------------------
@@ -114,7 +75,7 @@ def check_database(url: str) -> tuple[Check, Engine | None]:
     elif parsed.get_driver_name() in ("psycopg", "psycopg2") and "connect_timeout" not in (
         parsed.query
     ):
-        parsed = parsed.update_query_dict({"connect_timeout": str(max(1, round(TIMEOUT)))})
+        parsed = parsed.update_query_dict({"connect_timeout": str(max(1, round(checking.TIMEOUT)))})
     try:
         engine = make_engine(parsed.render_as_string(hide_password=False))
     except ImportError as error:
@@ -276,7 +237,7 @@ def _schedule_check(name: str, schedule: str, timezone: str) -> Check:
         trigger = cron_trigger(schedule, timezone)
     except SettingsError as error:
         return Check(name, FAIL, f"{error}; an admin sets it with /summary schedule")
-    upcoming = trigger.get_next_fire_time(None, datetime.now(trigger.timezone))
+    upcoming = trigger.get_next_fire_time(None, utcnow().astimezone(trigger.timezone))
     when = f"; next on {upcoming:%a %Y-%m-%d %H:%M}" if upcoming else ""
     return Check(name, OK, f'drafts on schedule "{schedule}" ({timezone}){when}')
 
@@ -294,197 +255,6 @@ def _listing(values: Iterable[str]) -> str:
     return ", ".join(values)
 
 
-# ---- Slack ----------------------------------------------------------------------------------
-
-
-async def check_slack(env: Environment) -> list[Check]:
-    """The bot token (auth.test), its scopes, and how events reach the bot."""
-    from bot.slack.run import slack_client
-
-    client = slack_client(env)
-    client.timeout = TIMEOUT  # one bounded try: no waiting out rate limits, no retries
-    client.retry_handlers = []
-    (auth, scopes), connection = await asyncio.gather(
-        _slack_auth(client, env), _slack_connection(client, env)
-    )
-    return [auth, *([scopes] if scopes else []), connection]
-
-
-async def _slack_auth(client: AsyncWebClient, env: Environment) -> tuple[Check, Check | None]:
-    from slack_sdk.errors import SlackApiError
-
-    name = "Slack"
-    try:
-        response = await client.auth_test()
-    except SlackApiError as error:
-        code = _slack_code(error)
-        if code in _SLACK_REJECTED:
-            return Check(
-                name,
-                FAIL,
-                f"SLACK_BOT_TOKEN was rejected by Slack ({code}); copy the Bot User OAuth Token "
-                "(xoxb-...) from the app's Install App page",
-            ), None
-        if code == "ratelimited":
-            return Check(
-                name, WARN, "Slack is rate limiting auth.test; try again in a minute"
-            ), None
-        return Check(name, FAIL, f"Slack refused auth.test ({code})"), None
-    except Exception as error:  # noqa: BLE001 (any network trouble is the finding)
-        return Check(
-            name, FAIL, _unreachable("Slack", env.slack_api_url, error, "SLACK_API_URL")
-        ), None
-    who = f"bot {response.get('user') or '?'} in workspace {response.get('team') or '?'}"
-    token = env.slack_bot_token or ""
-    if not token.startswith("xoxb-"):
-        auth = Check(
-            name,
-            WARN,
-            f"SLACK_BOT_TOKEN is accepted ({who}) but is not a bot token (xoxb-...); use the "
-            "Bot User OAuth Token from the app's Install App page",
-        )
-    else:
-        auth = Check(name, OK, f"SLACK_BOT_TOKEN accepted: {who}")
-    return auth, slack_scopes_check(response.headers.get("x-oauth-scopes"))
-
-
-def slack_scopes_check(header: str | None) -> Check:
-    """Compare the scopes Slack says the token has (`x-oauth-scopes`) with the manifest's."""
-    name = "Slack scopes"
-    if header is None:
-        return Check(
-            name,
-            WARN,
-            "Slack did not say which scopes the bot token has; compare OAuth & Permissions "
-            f"with {MANIFEST}",
-        )
-    granted = {scope.strip() for scope in header.split(",") if scope.strip()}
-    missing = [scope for scope in SLACK_SCOPES if scope not in granted]
-    if missing:
-        return Check(
-            name,
-            FAIL,
-            f"the bot token lacks the scope(s) {', '.join(missing)}; add them on the app's "
-            f"OAuth & Permissions page (or update the app from {MANIFEST}), reinstall the "
-            "app and copy the new Bot User OAuth Token",
-        )
-    return Check(
-        name, OK, f"the bot token has all {len(SLACK_SCOPES)} scopes the manifest asks for"
-    )
-
-
-async def _slack_connection(client: AsyncWebClient, env: Environment) -> Check:
-    from slack_sdk.errors import SlackApiError
-
-    name = "Slack connection"
-    token_page = (
-        "generate an app-level token with the connections:write scope on the app's Basic "
-        "Information page"
-    )
-    if env.slack_app_token:
-        if not env.slack_app_token.startswith("xapp-"):
-            return Check(
-                name,
-                FAIL,
-                f"SLACK_APP_TOKEN does not start with xapp-, so it is not an app-level token; "
-                f"{token_page}",
-            )
-        try:
-            await client.apps_connections_open(app_token=env.slack_app_token)
-        except SlackApiError as error:
-            return Check(
-                name,
-                FAIL,
-                f"SLACK_APP_TOKEN was refused by Slack ({_slack_code(error)}); turn on Socket "
-                f"Mode in the app's settings and {token_page}",
-            )
-        except Exception as error:  # noqa: BLE001
-            return Check(
-                name, FAIL, _unreachable("Slack", env.slack_api_url, error, "SLACK_API_URL")
-            )
-        return Check(name, OK, "Socket Mode: SLACK_APP_TOKEN can open a connection")
-    if env.slack_signing_secret:
-        return Check(
-            name,
-            WARN,
-            "HTTP Events API (no SLACK_APP_TOKEN): make sure the request URLs of Event "
-            f"Subscriptions, Interactivity and /summary point at https://YOUR-HOST{EVENTS_PATH} "
-            f"and that port {env.port} is reachable from Slack",
-        )
-    return Check(
-        name,
-        FAIL,
-        "neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP Events API) is "
-        f"set, so no events reach the bot; {token_page} and set SLACK_APP_TOKEN",
-    )
-
-
-def _slack_code(error: Exception) -> str:
-    response = getattr(error, "response", None)
-    try:
-        return str(response.get("error") or "unknown_error")  # type: ignore[union-attr]
-    except (AttributeError, TypeError):
-        return "unknown_error"
-
-
-# ---- Discord --------------------------------------------------------------------------------
-
-
-async def check_discord(env: Environment) -> list[Check]:
-    """The bot token (GET /users/@me) and the Message Content Intent (application flags)."""
-    base = (env.discord_api_url or DISCORD_API_URL).rstrip("/")
-    headers = {
-        "Authorization": f"Bot {env.discord_token}",
-        "User-Agent": "DiscordBot (https://github.com/summarybot, 0.1)",
-    }
-    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=TIMEOUT) as http:
-        try:
-            me = await http.get("/users/@me")
-        except httpx.HTTPError as error:
-            return [Check("Discord", FAIL, _unreachable("Discord", base, error, "DISCORD_API_URL"))]
-        if me.status_code == 401:
-            return [
-                Check(
-                    "Discord",
-                    FAIL,
-                    "DISCORD_TOKEN was rejected by Discord (401 Unauthorized); copy the bot "
-                    "token from the Developer Portal, Bot page (Reset Token)",
-                )
-            ]
-        user = _json(me)
-        if me.status_code != 200 or not isinstance(user, dict):
-            return [Check("Discord", FAIL, f"Discord answered {me.status_code} to GET /users/@me")]
-        checks = [Check("Discord", OK, f"DISCORD_TOKEN accepted: bot {user.get('username', '?')}")]
-        try:
-            application = await http.get("/oauth2/applications/@me")
-        except httpx.HTTPError as error:
-            reason = _reason(error)
-            checks.append(Check("Discord intents", WARN, f"could not read the app ({reason})"))
-            return checks
-    data = _json(application)
-    if application.status_code != 200 or not isinstance(data, dict):
-        checks.append(
-            Check(
-                "Discord intents",
-                WARN,
-                f"Discord answered {application.status_code} to GET /oauth2/applications/@me; "
-                "check that Message Content Intent is on in the Developer Portal, Bot page",
-            )
-        )
-    elif int(data.get("flags") or 0) & MESSAGE_CONTENT_FLAGS:
-        checks.append(Check("Discord intents", OK, "Message Content Intent is on"))
-    else:
-        checks.append(
-            Check(
-                "Discord intents",
-                FAIL,
-                "Message Content Intent is off, so the bot cannot connect (it asks for message "
-                "text); turn on Message Content Intent in the Developer Portal, Bot page",
-            )
-        )
-    return checks
-
-
 # ---- GitHub and the LLM ---------------------------------------------------------------------
 
 
@@ -500,13 +270,13 @@ async def check_github(env: Environment) -> Check:
     if env.github_token:
         headers["Authorization"] = f"Bearer {env.github_token}"
     try:
-        async with httpx.AsyncClient(headers=headers, timeout=TIMEOUT) as http:
+        async with httpx.AsyncClient(headers=headers, timeout=checking.TIMEOUT) as http:
             response = await http.get(url)
     except httpx.HTTPError as error:
         return Check(
             name,
             FAIL,
-            _unreachable("GitHub", env.github_api_url, error, "GITHUB_API_URL")
+            unreachable("GitHub", env.github_api_url, error, "GITHUB_API_URL")
             + "; drafts come out without PR titles until it can",
         )
     if response.status_code == 401 and env.github_token:
@@ -516,7 +286,7 @@ async def check_github(env: Environment) -> Check:
             "GITHUB_TOKEN was rejected by GitHub (401 Bad credentials); create a new token "
             "(read access to the repositories is enough) and set GITHUB_TOKEN",
         )
-    data = _json(response)
+    data = json_of(response)
     if response.status_code != 200 or not isinstance(data, dict):
         return Check(
             name,
@@ -551,7 +321,7 @@ async def check_llm(config: Config, env: Environment) -> Check:
     if env.llm_api_key:
         headers["Authorization"] = f"Bearer {env.llm_api_key}"
     try:
-        async with httpx.AsyncClient(headers=headers, timeout=TIMEOUT) as http:
+        async with httpx.AsyncClient(headers=headers, timeout=checking.TIMEOUT) as http:
             response = await http.get(url)
     except httpx.UnsupportedProtocol:
         return Check(name, FAIL, f"[llm] base_url {root!r} is not an http(s) URL; fix the config")
@@ -559,7 +329,7 @@ async def check_llm(config: Config, env: Environment) -> Check:
         return Check(
             name,
             FAIL,
-            f"the LLM endpoint {root} could not be reached ({_reason(error)}); start the "
+            f"the LLM endpoint {root} could not be reached ({reason(error)}); start the "
             "server or fix [llm] base_url in the config",
         )
     if response.status_code in (401, 403):
@@ -575,7 +345,7 @@ async def check_llm(config: Config, env: Environment) -> Check:
             WARN,
             f"{url} answered 404: is [llm] base_url right (it usually ends in /v1)?",
         )
-    data = _json(response)
+    data = json_of(response)
     listed = data.get("data") if isinstance(data, dict) else None
     if response.status_code != 200 or not isinstance(listed, list):
         return Check(name, WARN, f"{url} answered {response.status_code} without a model list")
@@ -594,32 +364,12 @@ async def check_llm(config: Config, env: Environment) -> Check:
 # ---- helpers --------------------------------------------------------------------------------
 
 
-def _json(response: httpx.Response) -> Any:
-    try:
-        return response.json()
-    except ValueError:
-        return None
-
-
-def _reason(error: BaseException) -> str:
-    if isinstance(error, (TimeoutError, httpx.TimeoutException)):
-        return f"no answer within {TIMEOUT:g} s"
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-
-
-def _unreachable(service: str, url: str, error: BaseException, variable: str) -> str:
-    return (
-        f"{service} could not be reached at {url} ({_reason(error)}); check the network, "
-        f"or {variable} if it is set"
-    )
-
-
 async def _guarded(name: str, work: Awaitable[Check | list[Check]]) -> list[Check]:
     """A network check's findings; one FAIL line if it crashes or outlasts two timeouts."""
     try:
-        found = await asyncio.wait_for(work, 2 * TIMEOUT + 1)
+        found = await asyncio.wait_for(work, 2 * checking.TIMEOUT + 1)
     except TimeoutError:
-        return [Check(name, FAIL, f"no answer within {2 * TIMEOUT + 1:g} s")]
+        return [Check(name, FAIL, f"no answer within {2 * checking.TIMEOUT + 1:g} s")]
     except Exception as error:  # noqa: BLE001 (a doctor reports; it does not crash)
         return [Check(name, FAIL, f"could not be checked ({type(error).__name__}: {error})")]
     return found if isinstance(found, list) else [found]

@@ -1,6 +1,6 @@
 """`summarybot eval`: how close a week's draft came to the summary that was published.
 
-Registered on the app by bot/cli.py: ``app.command("eval")(eval_command)``.
+Registered on the app by bot/ops/cli.py: ``app.command("eval")(eval_command)``.
 """
 
 from __future__ import annotations
@@ -9,22 +9,21 @@ import sys
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.core.settings import workspace_settings
-from bot.drafting.compose import DraftingError, as_summary, resolve_workspace
+from bot.drafting.compose import DraftingError, resolve_workspace
+from bot.drafting.store import as_summary
 from bot.drafting.week import week_start
+from bot.ops.console import err, fail, parse_day
 from storage.drafts import get_draft
 from storage.models import DraftRow, Person
 from summarizer.evaluate import evaluate, report
 from summarizer.render import to_markdown
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 
 def eval_command(
@@ -51,7 +50,7 @@ def eval_command(
 ) -> None:
     """Compare a week's draft, as its editors left it, with the published summary: recall of
     PRs, people and figures, PR placement, and how much each section was changed."""
-    day = _parse_day(week)
+    day = parse_day(week)
     monday = week_start(day)
     draft_text = _read(draft_file, "draft") if draft_file else None
     reference_text = _read(reference, "reference") if reference else None
@@ -77,16 +76,16 @@ def eval_command(
                 if reference_text is None:
                     if stored.published_markdown is None:
                         state = stored.status.words
-                        _fail(
+                        fail(
                             f"the week of {monday} is not published yet (it is {state}); "
                             "pass --reference FILE with the text to compare the draft with"
                         )
                     reference_text = stored.published_markdown
     except DraftingError as error:
         if workspace is not None or draft_text is None or reference_text is None:
-            _fail(str(error))
+            fail(str(error))
         # Two files need no stored week; only the workspace's names and settings are missing.
-        _err().print(
+        err.print(
             f"[yellow]note:[/] {error}; comparing the two files without them", highlight=False
         )
     evaluation = evaluate(
@@ -127,40 +126,18 @@ def _read(path: Path, what: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        _fail(f"cannot read the {what} {path}: it is not UTF-8 text")
+        fail(f"cannot read the {what} {path}: it is not UTF-8 text")
     except OSError as error:
-        _fail(f"cannot read the {what} {path}: {error.strerror or error}")
+        fail(f"cannot read the {what} {path}: {error.strerror or error}")
 
 
 def _no_draft(monday: date, *, need_reference: bool) -> NoReturn:
     if need_reference:
-        _fail(
+        fail(
             f"the week of {monday} has no stored draft, so no published summary either; "
             "pass --reference FILE with the text to compare the draft with"
         )
-    _fail(
+    fail(
         f"there is no draft of the week of {monday}; make one with "
         f"`summarybot draft --week {monday}`, or pass --draft-file FILE"
     )
-
-
-def _parse_day(value: str) -> date:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        _fail(f"--week {value!r} is not a date; use YYYY-MM-DD, e.g. 2026-11-16")
-
-
-# bot.ops.cli imports this module to register the command, so its helpers are imported when used.
-
-
-def _fail(message: str) -> NoReturn:
-    from bot.ops.cli import fail
-
-    raise fail(message)  # fail() prints the error and raises typer.Exit itself
-
-
-def _err() -> Console:
-    from bot.ops.cli import err
-
-    return err

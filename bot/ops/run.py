@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.core.router import Core
 from bot.drafting.config import Config
 from bot.drafting.github.client import GitHubClient
-from bot.drafting.llm.week import LLMNotConfigured, MakeClient, llm_client_for
+from bot.drafting.llm.client import LLMClient
+from bot.drafting.service import MakeGitHub, MakeLLM
 from bot.ops.env import Environment
 from bot.ops.health import Health, Probe, start_health_server
 
@@ -23,6 +24,10 @@ log = logging.getLogger(__name__)
 
 class NoPlatform(Exception):
     """No platform has the tokens it needs in the environment."""
+
+
+class LLMNotConfigured(Exception):
+    """The config names no model."""
 
 
 async def serve(
@@ -63,9 +68,22 @@ async def serve(
             await core.scheduler.shutdown()
         for stop in reversed(stops):
             await stop()
+        for core in cores:
+            core.close()
 
 
-def llm_for(config: Config, env: Environment) -> MakeClient | None:
+def llm_client_for(config: Config, env: Environment) -> MakeLLM:
+    """Makes the client of the configured endpoint, or says what is missing."""
+    if not config.llm.model:
+        raise LLMNotConfigured(
+            "the LLM drafter needs a model: set [llm] model (and base_url) in the config"
+        )
+    return lambda: LLMClient(
+        base_url=config.llm.base_url, model=config.llm.model, api_key=env.llm_api_key
+    )
+
+
+def llm_for(config: Config, env: Environment) -> MakeLLM | None:
     """Makes the LLM drafter's client, when the config names a model."""
     try:
         return llm_client_for(config, env)
@@ -73,7 +91,7 @@ def llm_for(config: Config, env: Environment) -> MakeClient | None:
         return None
 
 
-def github_for(env: Environment) -> Callable[[], GitHubClient]:
+def github_for(env: Environment) -> MakeGitHub:
     """Makes the GitHub client drafting uses (when `[github] enabled` in the config)."""
     return lambda: GitHubClient(base_url=env.github_api_url, token=env.github_token)
 

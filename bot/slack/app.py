@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
@@ -23,7 +22,6 @@ from bot.core.port import (
     Reply,
 )
 from bot.core.router import Core
-from bot.drafting.week import week_start
 from bot.slack.directory import Directory
 from bot.slack.messages import SlackConverter, parse_ts
 from bot.slack.mrkdwn import to_mrkdwn
@@ -69,15 +67,15 @@ class SlackBot:
         channel_id = event.get("channel", "")
         subtype = event.get("subtype")
         if subtype == "message_deleted":
-            self.core.on_delete(DeleteEvent(workspace, f"{channel_id}:{event['deleted_ts']}"))
+            await self.core.on_delete(DeleteEvent(workspace, f"{channel_id}:{event['deleted_ts']}"))
             return
         raw = event.get("message", {}) if subtype == "message_changed" else event
         channel, records = await self._translate(channel_id, [raw])
         for record in records:
             if subtype == "message_changed":
-                self.core.on_message(EditEvent(workspace, channel, record))
+                await self.core.on_message(EditEvent(workspace, channel, record))
             else:
-                self.core.on_message(MessageEvent(workspace, channel, record))
+                await self.core.on_message(MessageEvent(workspace, channel, record))
 
     async def _translate(
         self, channel_id: str, raws: list[dict[str, Any]]
@@ -103,10 +101,7 @@ class SlackBot:
         if not CHANNEL_ID_RE.match(channel):
             log.warning("cannot backfill %r: not a channel id (mention the channel)", channel)
             return
-        since = self.core.last_stored_at(workspace, channel)
-        if since is None:
-            today = self.core.clock().date()
-            since = datetime.combine(week_start(today) - timedelta(days=7), time.min, tzinfo=UTC)
+        since = await self.core.backfill_since(workspace, channel)
         oldest = f"{since.timestamp():.6f}"
         await self.client.conversations_join(channel=channel)
         roots = []
@@ -115,23 +110,23 @@ class SlackBot:
         ):
             raws = page["messages"]
             roots += [m for m in raws if m.get("reply_count")]
-            self._store(workspace, *await self._translate(channel, raws))
+            await self._store(workspace, *await self._translate(channel, raws))
         for root in roots:
             async for page in await self.client.conversations_replies(
                 channel=channel, ts=root["ts"], oldest=oldest, limit=PAGE_SIZE
             ):
-                self._store(workspace, *await self._translate(channel, page["messages"]))
+                await self._store(workspace, *await self._translate(channel, page["messages"]))
 
-    def _store(
+    async def _store(
         self, workspace: WorkspaceRecord, channel: ChannelRecord, records: list[MessageRecord]
     ) -> None:
         if records:
-            self.core.store(workspace, channel, records)
+            await self.core.store(workspace, channel, records)
 
     async def catch_up(self) -> None:
         """After downtime: backfill every logged channel from its last stored message."""
         workspace = await self.directory.workspace()
-        for channel in self.core.logged_channels(workspace):
+        for channel in await self.core.logged_channels(workspace):
             await self.backfill(workspace, channel)
 
     # --- commands, buttons, the edit modal ----------------------------------------------------

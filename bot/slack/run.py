@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
@@ -14,14 +15,23 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.ops.env import Environment
+from bot.slack import EVENTS_PATH
 from bot.slack.app import SlackBot
 
 log = logging.getLogger(__name__)
-EVENTS_PATH = "/slack/events"
 
 
-def slack_client(env: Environment) -> AsyncWebClient:
+class SlackEnv(Protocol):
+    """What the Slack adapter reads from the environment (`bot.ops.env.Environment`)."""
+
+    slack_bot_token: str | None
+    slack_app_token: str | None
+    slack_signing_secret: str | None
+    slack_api_url: str
+    port: int
+
+
+def slack_client(env: SlackEnv) -> AsyncWebClient:
     """A Web API client that waits out rate limits (Retry-After) and retries dropped
     connections."""
     return AsyncWebClient(
@@ -35,7 +45,7 @@ def slack_client(env: Environment) -> AsyncWebClient:
 
 
 async def start_slack(
-    bot: SlackBot, env: Environment
+    bot: SlackBot, env: SlackEnv
 ) -> tuple[Callable[[], Awaitable[None]], Callable[[], Awaitable[bool]]]:
     """Connect `bot` (Socket Mode or HTTP); returns the function that stops it and the probe
     that tells whether it is connected."""

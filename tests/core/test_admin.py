@@ -4,6 +4,7 @@ value, is refused and changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from bot.core.admin import (
     handle_admin,
     is_admin_command,
 )
-from bot.core.commands import parse
+from bot.core.command_parser import parse
 from bot.core.port import Caller, Reply
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.ops.config import load_config
@@ -41,7 +42,7 @@ def workspace_id(session: Session) -> int:
 
 
 def run(session: Session, workspace_id: int, caller: Caller, text: str) -> Reply:
-    return handle_admin(session, CONFIG, workspace_id, caller, parse(text))
+    return handle_admin(session, CONFIG, workspace_id, caller, parse(text), datetime.now(UTC))
 
 
 def settings(session: Session, workspace_id: int) -> WorkspaceSettings:
@@ -512,7 +513,7 @@ def test_workflow_commands_are_not_settings_commands(
 
     assert not is_admin_command(command)
     with pytest.raises(TypeError):
-        handle_admin(session, CONFIG, workspace_id, ADMIN, command)
+        handle_admin(session, CONFIG, workspace_id, ADMIN, command, datetime.now(UTC))
 
 
 @pytest.mark.parametrize("text", [*SETTINGS_CHANGES, *READ_ONLY, "audit"])

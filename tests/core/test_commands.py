@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.core.command_parser import parse
 from bot.core.commands import (
     USAGE,
     USAGE_LINES,
@@ -42,7 +43,6 @@ from bot.core.commands import (
     TopicsAdd,
     TopicsList,
     TopicsRemove,
-    parse,
 )
 
 PARSED: list[tuple[str, Command]] = [

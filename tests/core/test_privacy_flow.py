@@ -88,8 +88,8 @@ def test_a_platform_deletion_removes_the_message_and_flags_the_draft(sessions) -
             sections=[Section("general", "General", "A fix", sources=["1.1"])],
         )
         draft.status = "in_review"
-    on_delete(sessions, ws, "1.1")
-    on_delete(sessions, ws, "1.1")  # the platform may say it twice
+    on_delete(sessions, ws, "1.1", datetime.now(UTC))
+    on_delete(sessions, ws, "1.1", datetime.now(UTC))  # the platform may say it twice
     assert stored(sessions) == set()
     with sessions() as session:
         flags = session.scalars(select(DraftSection.flags)).one()

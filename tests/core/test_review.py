@@ -64,7 +64,7 @@ def week(sessions):
             ("publish_channels", ["C-pub", "C-pub2"]),
             ("editors", ["U-ed"]),
         ]:
-            change_setting(session, CONFIG, 1, key, value, ADMIN)
+            change_setting(session, CONFIG, 1, key, value, ADMIN, datetime.now(UTC))
     return sessions
 
 
@@ -157,7 +157,7 @@ def test_editing_twice_keeps_revisions_and_updates_the_thread(flow, port, week) 
     assert reply.text == "Hero run updated (revision 2)."
     message = port.messages[hero.review_message_ids[0]]
     assert "The hero run reached 22.4% MFU (#812)." in message.text and message.edits == 2
-    history = flow.history(EDITOR, hero.id).text
+    history = run(flow.history(EDITOR, hero.id)).text
     assert history.count("Eve Editor") == 2 and "Ana's run reached" in history
 
 
@@ -253,7 +253,7 @@ def test_refusals_change_nothing(flow, port, week) -> None:
 
 def test_approval_needs_a_publish_channel(week, port) -> None:
     with week.begin() as session:
-        change_setting(session, CONFIG, 1, "publish_channels", [], ADMIN)
+        change_setting(session, CONFIG, 1, "publish_channels", [], ADMIN, datetime.now(UTC))
     flow = ReviewWorkflow(week, CONFIG, port)
     run(flow.draft_and_post(1, WEEK))
     reply = run(flow.approve(EDITOR, draft_of(week).id))

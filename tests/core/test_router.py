@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -57,7 +58,7 @@ def command(core: Core, caller: Caller, text: str):
 def chat(core: Core, channel: ChannelRecord, pid: str, who: str, text: str, hours: float):
     person = PersonRecord(who.lower().replace(" ", "."), who)
     message = MessageRecord(pid, person, MONDAY + timedelta(hours=hours), text)
-    return core.on_message(MessageEvent(LAB, channel, message))
+    return run(core.on_message(MessageEvent(LAB, channel, message)))
 
 
 def set_up(core: Core) -> None:
@@ -89,7 +90,7 @@ def test_a_whole_week(core, port, sessions) -> None:
         "Hero run at 22.4% MFU after #812.",
         edited_at=MONDAY + timedelta(hours=11),
     )
-    core.on_message(EditEvent(LAB, HERO, edited))
+    run(core.on_message(EditEvent(LAB, HERO, edited)))
     assert stored(sessions) == {
         "1": "Hero run at 22.4% MFU after #812.",
         "2": "Iris preemption is off for CPU jobs (#820).",
@@ -200,7 +201,7 @@ def test_forget_me_and_deleted_messages(core, port, sessions) -> None:
     chat(core, HERO, "1", "Ana Ruiz", "Hero run at 21.4% MFU after #812.", 10)
     chat(core, HERO, "2", "Ben Cho", "Ana Ruiz fixed the loader; checkpoints 3x faster #815.", 11)
     command(core, EDITOR, "draft 2026-11-16")
-    core.on_delete(DeleteEvent(LAB, "2"))
+    run(core.on_delete(DeleteEvent(LAB, "2")))
     with sessions() as session:
         (section,) = list_drafts(session, 1)[0].sections
         assert section.flags == ["a source message was deleted: 2"]
@@ -289,7 +290,54 @@ def test_transient_database_errors_are_retried(core, sessions, monkeypatch) -> N
 def test_a_message_deleted_before_it_arrives_is_not_stored_late(core, sessions) -> None:
     """Out of order: the delete overtakes the message (or a backfill brings it back)."""
     set_up(core)
-    core.on_delete(DeleteEvent(LAB, "9"))
+    run(core.on_delete(DeleteEvent(LAB, "9")))
     assert not chat(core, HERO, "9", "Ana Ruiz", "Posted then deleted: 21.4% MFU", 10)
     chat(core, HERO, "10", "Ana Ruiz", "Still here: 22.4% MFU", 11)
     assert stored(sessions) == {"10": "Still here: 22.4% MFU"}
+
+
+def test_a_database_outage_does_not_freeze_event_handling(core, sessions, monkeypatch) -> None:
+    """While a store waits out a failing database (its retries), the event loop keeps
+    serving: another coroutine runs on, and the message is stored once the database is back."""
+    from sqlalchemy.exc import OperationalError
+
+    import bot.core.router
+
+    set_up(core)
+    real = Core._store_once
+    failures = {"left": 3}
+
+    def flaky(self, *args):
+        if failures["left"]:
+            failures["left"] -= 1
+            time.sleep(0.05)  # a database that is slow to fail, too
+            raise OperationalError("INSERT", {}, Exception("database restarting"))
+        return real(self, *args)
+
+    monkeypatch.setattr(bot.core.router, "STORE_BACKOFF_S", 0.1)  # waits 0.1, 0.2, 0.4 s
+    monkeypatch.setattr(Core, "_store_once", flaky)
+    message = MessageRecord(
+        "9", PersonRecord("ana.ruiz", "Ana Ruiz"), MONDAY, "Stored after the outage (#830)"
+    )
+
+    async def scenario() -> tuple[bool, int, float]:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        beating = asyncio.create_task(ticker())
+        start = time.monotonic()
+        stored_it = await core.on_message(MessageEvent(LAB, HERO, message))
+        took = time.monotonic() - start
+        beating.cancel()
+        return stored_it, ticks, took
+
+    stored_it, ticks, took = run(scenario())
+    assert stored_it and failures["left"] == 0
+    assert took >= 0.5  # three failures and three waits
+    assert ticks >= 0.5 * took / 0.01  # the loop kept running throughout
+    assert stored(sessions)["9"] == "Stored after the outage (#830)"

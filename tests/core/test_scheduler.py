@@ -204,7 +204,7 @@ def test_start_catches_up_each_workspace_once(
     drafted = add_workspace(sessions, "T3")
     add_draft(sessions, drafted, PREVIOUS_WEEK)
     with sessions.begin() as session:
-        change_setting(session, config, second, "timezone", AMS, ADMIN)
+        change_setting(session, config, second, "timezone", AMS, ADMIN, datetime.now(UTC))
     run_week = Recorder()
 
     async def test() -> None:
@@ -266,7 +266,7 @@ def test_a_workspace_with_unusable_settings_does_not_stop_the_others(
 def test_a_job_really_fires(sessions: sessionmaker[Session], config: Config) -> None:
     workspace = add_workspace(sessions, "T1")
     with sessions.begin() as session:
-        change_setting(session, config, workspace, "timezone", AMS, ADMIN)
+        change_setting(session, config, workspace, "timezone", AMS, ADMIN, datetime.now(UTC))
     run_week = Recorder()
     run_at = datetime.now(UTC) + timedelta(seconds=1)
     seen_timezones: list[str] = []
@@ -331,8 +331,12 @@ def test_reschedule_moves_the_next_run(sessions: sessionmaker[Session], config: 
             assert (before.astimezone(UTC).weekday(), before.astimezone(UTC).hour) == (0, 9)
 
             with sessions.begin() as session:
-                change_setting(session, config, workspace, "schedule", "fri 17:00", ADMIN)
-                change_setting(session, config, workspace, "timezone", AMS, ADMIN)
+                change_setting(
+                    session, config, workspace, "schedule", "fri 17:00", ADMIN, datetime.now(UTC)
+                )
+                change_setting(
+                    session, config, workspace, "timezone", AMS, ADMIN, datetime.now(UTC)
+                )
             scheduler.reschedule(workspace)
 
             after = scheduler.jobs()[workspace]

@@ -4,6 +4,7 @@ export."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,15 @@ def db(tmp_path: Path) -> str:
     engine = make_engine(url)
     with make_sessionmaker(engine).begin() as session:
         admin = Caller("U1", "Admin", is_admin=True)
-        change_setting(session, load_config(), 1, "publish_channels", ["announcements"], admin)
+        change_setting(
+            session,
+            load_config(),
+            1,
+            "publish_channels",
+            ["announcements"],
+            admin,
+            datetime.now(UTC),
+        )
     engine.dispose()
     return url
 

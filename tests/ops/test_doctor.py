@@ -19,6 +19,7 @@ from aiohttp import web
 from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
+from bot.core import checks as checking
 from bot.core.port import Caller
 from bot.core.settings import change_setting
 from bot.ops import doctor
@@ -27,7 +28,6 @@ from bot.ops.config import load_config
 from bot.ops.doctor import (
     FAIL,
     OK,
-    SLACK_SCOPES,
     WARN,
     Check,
     check_database,
@@ -39,6 +39,7 @@ from bot.ops.doctor import (
     run_checks,
 )
 from bot.ops.env import Environment
+from bot.slack.doctor import SLACK_SCOPES
 from storage.db import make_engine, migrate
 from storage.messages import upsert_workspace
 from storage.records import WorkspaceRecord
@@ -97,7 +98,7 @@ def add_workspace(url: str, name: str = "Lab", platform: str = "slack", **settin
     with Session(engine) as session, session.begin():
         workspace_id = upsert_workspace(session, WorkspaceRecord(platform, f"T-{name}", name))
         for key, value in settings.items():
-            change_setting(session, config, workspace_id, key, value, ADMIN)
+            change_setting(session, config, workspace_id, key, value, ADMIN, datetime.now(UTC))
     engine.dispose()
 
 
@@ -364,12 +365,6 @@ def test_the_scope_list_matches_the_manifest() -> None:
     assert block is not None
     listed = re.findall(r"^      - ([\w:.-]+)", block.group(1), re.M)
     assert tuple(listed) == SLACK_SCOPES
-
-
-def test_the_events_path_is_the_one_the_bot_serves() -> None:
-    from bot.slack.run import EVENTS_PATH
-
-    assert doctor.EVENTS_PATH == EVENTS_PATH
 
 
 def test_http_mode_warns_about_the_request_url() -> None:
@@ -663,7 +658,7 @@ def test_silent_services_time_out_concurrently(
 ) -> None:
     """Slack, Discord, GitHub and the LLM never answer: each request gives up after TIMEOUT,
     and they wait side by side, not one after another."""
-    monkeypatch.setattr(doctor, "TIMEOUT", 0.5)
+    monkeypatch.setattr(checking, "TIMEOUT", 0.5)
 
     async def scenario():
         async with Stub({}, delay=30) as stub:

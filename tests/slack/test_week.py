@@ -313,10 +313,15 @@ def test_a_week_on_slack(sessions, slack_world) -> None:
             published = "\n".join(m["text"] for m in fake.messages_in(ANNOUNCE))
             assert new_text in published
             assert "<!" not in published and "<@" not in published
-            with sessions() as session:
-                assert list_drafts(session, 1)[0].status == "published"
+            # Publishing records each delivery, then the status, on the database thread.
+            await eventually(lambda: draft_status(sessions) == "published")
 
     asyncio.run(asyncio.wait_for(week(), 30))
+
+
+def draft_status(sessions) -> str:
+    with sessions() as session:
+        return list_drafts(session, 1)[0].status
 
 
 def test_events_over_http_and_socket_mode(sessions, slack_world) -> None:

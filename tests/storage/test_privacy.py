@@ -227,7 +227,7 @@ def test_deleting_a_message_deletes_it_and_its_refs(sessions) -> None:
     with sessions.begin() as session:
         loaded = session.scalars(select(Message).where(Message.platform_id == "m1")).one()
         assert loaded.pr_refs  # objects already in the session do not get in the way
-        assert delete_message(session, ws, "m1") is True
+        assert delete_message(session, ws, "m1", datetime.now(UTC)) is True
     assert stored_ids(sessions) == {"m2"}
     assert stored_refs(sessions) == ["#13"]
 
@@ -246,9 +246,9 @@ def test_drafts_under_way_citing_a_deleted_message_are_flagged_once(sessions) ->
     published = draft(sessions, ws, WEEK_B, "published", section("one", "A", sources=["m1"]))
     discarded = draft(sessions, ws, WEEK_C, "discarded", section("one", "A", sources=["m1"]))
     with sessions.begin() as session:
-        assert delete_message(session, ws, "m1") is True
+        assert delete_message(session, ws, "m1", datetime.now(UTC)) is True
     with sessions.begin() as session:
-        assert delete_message(session, ws, "m1") is False
+        assert delete_message(session, ws, "m1", datetime.now(UTC)) is False
 
     flag = deleted_source_flag("m1")
     assert flag == "a source message was deleted: m1"
@@ -267,7 +267,7 @@ def test_a_second_deletion_adds_its_own_flag(sessions) -> None:
     draft_id = draft(sessions, ws, WEEK_A, "drafted", section("one", "A", sources=["m1", "m2"]))
     for pid in ("m1", "m2", "m1"):
         with sessions.begin() as session:
-            delete_message(session, ws, pid)
+            delete_message(session, ws, pid, datetime.now(UTC))
     assert sections_of(sessions, draft_id)["one"].flags == [
         deleted_source_flag("m1"),
         deleted_source_flag("m2"),
@@ -279,9 +279,11 @@ def test_deleting_an_unknown_message_changes_nothing(sessions) -> None:
     other = store(sessions, msg("x1", "there", at(WEEK_A)), workspace=OTHER_WORKSPACE)
     draft_id = draft(sessions, ws, WEEK_A, "drafted", section("one", "A", sources=["m9"]))
     with sessions.begin() as session:
-        assert delete_message(session, ws, "m9") is False
-        assert delete_message(session, other, "m1") is False  # another workspace's id
-        assert delete_message(session, ws, "x1") is False
+        assert delete_message(session, ws, "m9", datetime.now(UTC)) is False
+        assert (
+            delete_message(session, other, "m1", datetime.now(UTC)) is False
+        )  # another workspace's id
+        assert delete_message(session, ws, "x1", datetime.now(UTC)) is False
     assert stored_ids(sessions) == {"m1", "x1"}
     assert stored_refs(sessions) == ["#12"]
     assert sections_of(sessions, draft_id)["one"].flags == []

@@ -10,18 +10,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.settings import workspace_settings
 from bot.drafting.compose import load_week, pr_key
 from bot.drafting.config import Config
 from bot.drafting.github.client import Fetched, GitHubClient, GitHubItem
-from bot.drafting.week import week_bounds
+from bot.drafting.week import Week
 from storage.github import Key, cached_items, mark_fresh, save_item, save_paths
 from storage.messages import refs_between
-from storage.models import Workspace
 from summarizer.grouping import TopicScorer
 from summarizer.prrefs import PRRef, normalise
 
@@ -34,13 +32,11 @@ class RefreshReport:
     unavailable: dict[Key, str] = field(default_factory=dict)  # key -> the problem
 
 
-def week_keys(session: Session, config: Config, workspace_id: int, day: date) -> set[Key]:
+def week_keys(session: Session, config: Config, week: Week) -> set[Key]:
     """The (owner/repo, number) pairs the week's messages cite, where the repo is known."""
-    settings = workspace_settings(session, config, workspace_id)
-    start, end = week_bounds(day, settings.timezone)
     keys = set()
-    for row in refs_between(session, workspace_id, start, end):
-        ref = normalise(PRRef(row.repo, row.number, row.raw), settings.default_repo, config.repos)
+    for row in refs_between(session, week.workspace_id, week.start, week.end):
+        ref = normalise(PRRef(row.repo, row.number, row.raw), week.default_repo, config.repos)
         if key := pr_key(ref):
             keys.add(key)
     return keys
@@ -50,23 +46,20 @@ async def refresh_week(
     sessions: sessionmaker[Session],
     config: Config,
     client: GitHubClient,
-    workspace_id: int,
-    day: date,
+    week: Week,
     now: datetime,
 ) -> RefreshReport:
-    """Bring the cache up to date for the week holding `day`: the PRs it cites (one
-    conditional request each), their touched paths when a topic asks for paths, and the
-    PRs merged that week in the configured repositories."""
+    """Bring the cache up to date for `week`: the PRs it cites (one conditional request
+    each), their touched paths when a topic asks for paths, and the PRs merged that week in
+    the configured repositories."""
+    uses_paths = any(t.paths for t in week.topics)
     with sessions() as session:
-        keys = week_keys(session, config, workspace_id, day)
-        settings = workspace_settings(session, config, workspace_id)
-        start, end = week_bounds(day, settings.timezone)
-        uses_paths = any(t.paths for t in settings.topics)
-        vague = vague_keys(session, config, workspace_id, day) if uses_paths else set()
+        keys = week_keys(session, config, week)
+        vague = vague_keys(session, config, week) if uses_paths else set()
     report = RefreshReport()
     await refresh_items(sessions, client, keys, now, config.github.not_found_days, report)
     for repo in config.github.repos:
-        merged = await client.merged_between(repo, start, end)
+        merged = await client.merged_between(repo, week.start, week.end)
         if merged is None:
             report.unavailable[(repo, 0)] = f"the merged PRs of {repo} are unavailable"
             continue
@@ -80,15 +73,13 @@ async def refresh_week(
     return report
 
 
-def vague_keys(session: Session, config: Config, workspace_id: int, day: date) -> set[Key]:
+def vague_keys(session: Session, config: Config, week: Week) -> set[Key]:
     """PRs cited only by messages whose channel and words point to no topic: the ones whose
     touched paths are worth a request (the others cost one request each, no more)."""
-    settings = workspace_settings(session, config, workspace_id)
-    workspace = session.get(Workspace, workspace_id)
-    scorer = TopicScorer(settings.topic_list)
+    scorer = TopicScorer(list(week.topics))
     vague: set[Key] = set()
     placed: set[Key] = set()
-    for message in load_week(session, config, settings, workspace, day):
+    for message in load_week(session, config, week):
         keys = {k for p in message.prs if (k := pr_key(p.ref))}
         own = scorer.scores(replace(message, prs=()))
         (placed if max(own) > 0 else vague).update(keys)

@@ -13,12 +13,13 @@ import httpx
 import pytest
 
 from bot.core.ingest import store_batch
-from bot.drafting.compose import as_summary, draft_week
 from bot.drafting.github.client import GitHubClient
 from bot.drafting.github.refresh import refresh_week
+from bot.drafting.store import as_summary
 from bot.ops.config import load_config
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
 from summarizer.render import to_markdown
+from tests.drafting.helpers import draft_now, week_for
 
 WEEK = date(2026, 11, 16)
 NOW = datetime(2026, 11, 23, 9, tzinfo=UTC)
@@ -117,17 +118,16 @@ def refresh(sessions, config, github: FakeGitHub | GitHubClient):
     async def run():
         client = github.client() if isinstance(github, FakeGitHub) else github
         async with client:
-            return await refresh_week(sessions, config, client, 1, WEEK, NOW)
+            return await refresh_week(
+                sessions, config, client, week_for(sessions, config, WEEK), NOW
+            )
 
     return asyncio.run(run())
 
 
 def draft(sessions, config):
-    with sessions.begin() as session:
-        from storage.models import Workspace
-
-        workspace = session.get(Workspace, 1)
-        return as_summary(draft_week(session, config, workspace, WEEK), workspace.name)
+    week = week_for(sessions, config, WEEK)
+    return as_summary(draft_now(sessions, config, week), week.workspace_name)
 
 
 def test_sixty_prs_cost_one_request_each_then_nothing(sessions, config) -> None:

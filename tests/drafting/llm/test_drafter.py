@@ -10,15 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.clock import utcnow
 from bot.core.ingest import store_batch
 from bot.core.port import Caller
 from bot.core.review import ReviewWorkflow
 from bot.core.settings import change_setting
 from bot.drafting.llm.client import LLMClient
-from bot.drafting.llm.week import draft_week_llm
+from bot.drafting.service import DraftingService
 from bot.ops.config import load_config
 from storage.drafts import list_drafts
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
+from tests.drafting.helpers import draft_stored, week_for
 from tests.fakes.fakellm import FakeLLM, Reply, section_reply
 from tests.fakes.fakeport import FakePort
 
@@ -62,7 +64,8 @@ def client_for(fake: FakeLLM, **kw) -> callable:
 
 
 def draft(sessions, config, make_client):
-    return asyncio.run(asyncio.wait_for(draft_week_llm(sessions, config, 1, WEEK, make_client), 20))
+    week = week_for(sessions, config, WEEK, drafter="llm")
+    return asyncio.run(asyncio.wait_for(draft_stored(sessions, config, week, llm=make_client), 20))
 
 
 def hero(stored):
@@ -73,7 +76,8 @@ def run_with(fake_script, sessions, config, **client_kw):
     async def go():
         async with FakeLLM() as fake:
             fake_script(fake)
-            stored = await draft_week_llm(sessions, config, 1, WEEK, client_for(fake, **client_kw))
+            week = week_for(sessions, config, WEEK, drafter="llm")
+            stored = await draft_stored(sessions, config, week, llm=client_for(fake, **client_kw))
             return stored, fake.requests
 
     return asyncio.run(asyncio.wait_for(go(), 20))
@@ -109,13 +113,18 @@ def test_the_review_thread_lists_what_was_removed(week, config) -> None:
     admin = Caller("U1", "Admin", is_admin=True)
     with week.begin() as session:
         for key, value in [("review_channel", "C-review"), ("summarizer", "llm")]:
-            change_setting(session, config, 1, key, value, admin)
+            change_setting(session, config, 1, key, value, admin, datetime.now(UTC))
 
     async def go():
         async with FakeLLM() as fake:
             fake.script(section_reply(invented, ["m1"]))
             fake.default = section_reply("Ben Cho made saves 3.5x faster (#9123).", ["m2"])
-            flow = ReviewWorkflow(week, config, port, llm=client_for(fake))
+            flow = ReviewWorkflow(
+                week,
+                config,
+                port,
+                drafting=DraftingService(week, config, utcnow, llm=client_for(fake)),
+            )
             return await flow.draft_and_post(1, WEEK)
 
     assert asyncio.run(asyncio.wait_for(go(), 20)).ok
@@ -178,3 +187,54 @@ def test_an_unreachable_or_slow_llm_leaves_the_extractive_draft_on_time(week, co
     assert "timed out" in hero(stored).warnings[0]
     with week() as session:
         assert len(list_drafts(session, 1)) == 1
+
+
+def test_regenerate_drafts_again_with_the_llm_when_the_workspace_says_so(week, config) -> None:
+    """Regenerate takes the same path as the first draft: the workspace's drafter (here the
+    LLM), not the extractive drafter alone; late messages come in, edited sections stay."""
+    port = FakePort()
+    admin = Caller("U1", "Admin", is_admin=True)
+    with week.begin() as session:
+        for key, value in [("review_channel", "C-review"), ("summarizer", "llm")]:
+            change_setting(session, config, 1, key, value, admin, datetime.now(UTC))
+
+    async def go():
+        async with FakeLLM() as fake:
+            fake.default = section_reply(GOOD, ["m1"])
+            flow = ReviewWorkflow(
+                week,
+                config,
+                port,
+                drafting=DraftingService(week, config, utcnow, llm=client_for(fake)),
+            )
+            assert (await flow.draft_and_post(1, WEEK)).ok
+            first = len(fake.requests)
+            late = MessageRecord(
+                "m4",
+                PersonRecord("ana.ruiz", "Ana Ruiz"),
+                datetime(2026, 11, 18, 9, tzinfo=UTC),
+                "Hero run checkpoint restored in 40 s after #9141",
+            )
+            with week.begin() as session:
+                store_batch(
+                    session, ImportBatch("t", LAB, ChannelRecord("c-hero-run", "hero-run"), [late])
+                )
+            (draft,) = list_drafts_of(week)
+            reply = await flow.regenerate(admin, draft.id)
+            return reply, len(fake.requests) - first
+
+    reply, asked_again = asyncio.run(asyncio.wait_for(go(), 20))
+    assert reply.ok, reply.text
+    assert asked_again >= 1  # the model was asked again
+    (draft,) = list_drafts_of(week)
+    assert hero(draft).drafter == "llm"
+    assert draft.summarizer in ("llm", "mixed")
+    assert "LLM drafter spent" in draft.notes[-1]
+
+
+def list_drafts_of(sessions):
+    with sessions() as session:
+        drafts = list_drafts(session)
+        for draft in drafts:
+            _ = [s.revisions for s in draft.sections]
+        return drafts

@@ -1,0 +1,83 @@
+"""What the review thread and the publish channels show: the header, a section's messages,
+the quiet-week note and the published summary. Pure functions of a stored draft."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.core.chunking import chunk
+from bot.core.port import Button
+from storage.models import DraftRow, DraftSection, DraftStatus
+from summarizer.text import defuse_pings
+
+MAX_LINKS_SHOWN = 10
+
+
+def header_text(draft: DraftRow) -> str:
+    """The review thread's first message: the week, its size, what to do, notes."""
+    prs = {p for s in draft.sections for p in s.prs}
+    people = {p for s in draft.sections for p in s.people}
+    end = draft.week_start + timedelta(days=6)
+    lines = [
+        f"**{draft.title}**: draft {draft.id}, {draft.status.words}",
+        f"Week {draft.week_start} to {end}: {len(draft.sections)} sections, "
+        f"{len(prs)} PRs, {len(people)} people.",
+    ]
+    if draft.status == DraftStatus.APPROVED:
+        lines.append(f"Approved by {draft.approved_by}; publishing.")
+    else:
+        lines.append(
+            "Edit a section with its Edit button (or `/summary edit SECTION text`), then "
+            "Approve. Regenerate drafts the week again with late messages and keeps "
+            "edited sections."
+        )
+    lines += [f"Note: {note}" for note in draft.notes]
+    flagged = sum(1 for s in draft.sections if s.flags)
+    if flagged:
+        lines.append(f"{flagged} section(s) need a look: see their notes in the thread.")
+    return "\n".join(lines)
+
+
+def header_buttons(draft: DraftRow) -> list[Button]:
+    return [
+        Button("Approve", f"approve:{draft.id}"),
+        Button("Regenerate", f"regenerate:{draft.id}"),
+    ]
+
+
+def quiet_week_text(draft: DraftRow) -> str:
+    end = draft.week_start + timedelta(days=6)
+    return (
+        f"**{draft.title}**\nA quiet week: nothing worth summarising was logged between "
+        f"{draft.week_start} and {end}."
+    )
+
+
+def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[Button]]]:
+    """The section as thread messages: its text, then links to its sources, chunked to
+    `limit` characters; the buttons go on the last chunk."""
+    edited = f", edited {len(section.revisions)}x" if section.revisions else ""
+    drafter = f", drafted by the {section.drafter} drafter"
+    parts = [f"**{section.title}** (section {section.id}{drafter}{edited})", section.markdown]
+    if section.flags:
+        parts.append("Needs a look: " + "; ".join(section.flags))
+    if section.warnings:
+        parts.append("Check: " + "; ".join(section.warnings))
+    if section.links:
+        shown = section.links[:MAX_LINKS_SHOWN]
+        more = len(section.links) - len(shown)
+        sources = " ".join(f"[{n}]({url})" for n, url in enumerate(shown, start=1))
+        parts.append(f"Sources: {sources}" + (f" and {more} more" if more > 0 else ""))
+    texts = chunk(defuse_pings("\n\n".join(parts)), limit)
+    buttons = [
+        Button("Edit", f"edit:{section.id}"),
+        Button("History", f"history:{section.id}"),
+    ]
+    return [(text, buttons if i == len(texts) - 1 else []) for i, text in enumerate(texts)]
+
+
+def published_markdown(draft: DraftRow) -> str:
+    """The summary as published: title, then each section's current text; nobody pinged."""
+    parts = [f"# {draft.title}"]
+    parts += [f"## {s.title}\n\n{s.markdown}" for s in draft.sections]
+    return defuse_pings("\n\n".join(parts)) + "\n"

@@ -1,0 +1,131 @@
+"""The drafting service: the one path from a `Week` to a stored draft, used by the CLI's
+`draft` and `demo`, the weekly schedule, `/summary draft` and regenerate.
+
+GitHub refresh (when enabled) -> compose the extractive draft -> the workspace's drafter
+(the LLM rewrites the sections when the week asks for it and a client is configured) ->
+store once. Database work runs in a worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.drafting.compose import Composed, compose
+from bot.drafting.config import Config
+from bot.drafting.github.client import GitHubClient
+from bot.drafting.github.refresh import RefreshReport, refresh_week
+from bot.drafting.llm.client import LLMClient, TokenBudget
+from bot.drafting.llm.drafter import LLM, rewrite_draft
+from bot.drafting.store import drafter_of, store
+from bot.drafting.week import Week
+from storage.drafts import get_draft
+from storage.models import DraftRow
+
+MakeGitHub = Callable[[], GitHubClient]
+MakeLLM = Callable[[], LLMClient]
+OnStored = Callable[[Session, DraftRow], None]
+
+
+@dataclass(slots=True)
+class Drafted:
+    """What one run of the drafting service did, for the caller to report and count."""
+
+    draft_id: int | None  # None: `new_only` and the week already had a draft
+    drafter: str = ""  # "extractive", "llm" or "mixed"
+    github: RefreshReport | None = None  # None when GitHub was not asked
+    github_requests: int = 0
+    llm_requests: int = 0
+    llm_misses: int = 0  # sections the LLM drafter could not write (they stay extractive)
+
+
+class DraftingService:
+    """Drafts weeks. `github` and `llm` make the clients (None: not used); `clock` is the
+    bot's one clock."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        config: Config,
+        clock: Callable[[], datetime],
+        *,
+        github: MakeGitHub | None = None,
+        llm: MakeLLM | None = None,
+    ) -> None:
+        self.sessions = sessions
+        self.config = config
+        self.clock = clock
+        self.github = github
+        self.llm = llm
+
+    async def draft(
+        self, week: Week, *, new_only: bool = False, on_stored: OnStored | None = None
+    ) -> Drafted:
+        """Draft `week` and store it once. With `new_only` a week already drafted is left
+        alone. `on_stored(session, row)` runs in the storing transaction. Raises
+        `DraftingError` for a week that cannot be drafted (approved or published)."""
+        if new_only and await asyncio.to_thread(self._exists, week):
+            return Drafted(None)
+        drafted = Drafted(None)
+        if self.config.github.enabled and self.github is not None:
+            await self._refresh_github(week, drafted)
+        composed = await asyncio.to_thread(self._compose, week)
+        if week.drafter == LLM and self.llm is not None:
+            composed = await self._rewrite(week, composed, drafted)
+        drafted.drafter = drafter_of(composed)
+        drafted.draft_id = await asyncio.to_thread(self._store, week, composed, new_only, on_stored)
+        return drafted
+
+    async def _refresh_github(self, week: Week, drafted: Drafted) -> None:
+        async with self.github() as client:
+            drafted.github = await refresh_week(
+                self.sessions, self.config, client, week, self.clock()
+            )
+        drafted.github_requests = client.requests_made
+
+    async def _rewrite(self, week: Week, composed: Composed, drafted: Drafted) -> Composed:
+        """The sections rewritten by the model where it could, grounded in the messages."""
+        llm = self.config.llm
+        budget = TokenBudget(
+            llm.max_tokens_per_week,
+            prompt_price_per_mtok=llm.prompt_price_per_mtok,
+            completion_price_per_mtok=llm.completion_price_per_mtok,
+        )
+        async with self.llm() as client:
+            draft = await rewrite_draft(
+                composed.draft,
+                composed.messages,
+                week.topics,
+                client,
+                budget,
+                prompt=llm.prompt,
+                default_repo=week.default_repo or None,
+                repo_aliases=self.config.repos,
+            )
+        drafted.llm_requests = client.requests_made
+        drafted.llm_misses = sum(1 for s in draft.sections if s.drafter != LLM)
+        notes = [*draft.notes, f"LLM drafter spent {budget.summary()}."]
+        return replace(composed, draft=replace(draft, notes=notes))
+
+    def _exists(self, week: Week) -> bool:
+        with self.sessions() as session:
+            return get_draft(session, week.workspace_id, week.monday) is not None
+
+    def _compose(self, week: Week) -> Composed:
+        with self.sessions() as session:
+            return compose(session, self.config, week)
+
+    def _store(
+        self, week: Week, composed: Composed, new_only: bool, on_stored: OnStored | None
+    ) -> int | None:
+        with self.sessions.begin() as session:
+            row = store(session, week, composed, self.clock(), new_only=new_only)
+            if row is None:
+                return None
+            if on_stored is not None:
+                on_stored(session, row)
+            return row.id
