@@ -81,6 +81,16 @@ class Evaluation:
     unmatched_reference: list[str] = field(default_factory=list)  # no draft section matches
     reference_empty: bool = False
     reference_headed: bool = True  # False: the reference was split into paragraphs
+    # What benchmarks/quality.py also reports, so a community can measure its own weeks.
+    rouge1: float = 0.0
+    rouge2: float = 0.0
+    draft_words: int = 0
+    reference_words: int = 0
+    cut_lines: list[str] = field(default_factory=list)  # lines that stop mid-sentence
+    bots_named: list[str] = field(default_factory=list)  # bots shown as people
+    newcomers_found: int = 0  # of the people the reference introduces, named in the draft's
+    newcomers_total: int = 0  # introductions
+    missing_newcomers: list[str] = field(default_factory=list)
 
 
 # --- splitting ---------------------------------------------------------------------------
@@ -385,6 +395,7 @@ def evaluate(
     default_repo: str | None = None,
     repo_aliases: Mapping[str, str] | None = None,
     topics: Mapping[str, str] | None = None,
+    bots: Sequence[str] = (),
 ) -> Evaluation:
     """Measure `draft_markdown` against `reference_markdown`.
 
@@ -447,6 +458,12 @@ def evaluate(
         placeable += 1
         placed += any(matched[t] in holders for t in citing)
 
+    ref_intro = _introductions(ref_sections, topics)
+    draft_intro = _introductions(draft_sections, topics)
+    newcomers = _names_in(ref_intro, pattern, by_form) if ref_intro else []
+    introduced = set(_names_in(draft_intro, pattern, by_form))
+    missing_newcomers = [name for name in newcomers if name not in introduced]
+
     matched_refs = set(matched.values())
     return Evaluation(
         pr_recall=_share(len(found_prs), len(ref_prs.keys)),
@@ -468,7 +485,26 @@ def evaluate(
         missing_figures=missing_figures,
         unmatched_reference=[k for k in ref_sections if k not in matched_refs],
         reference_empty=not ref_text.strip(),
+        rouge1=rouge_n(draft_markdown, reference_markdown, 1),
+        rouge2=rouge_n(draft_markdown, reference_markdown, 2),
+        draft_words=word_count(draft_markdown),
+        reference_words=word_count(reference_markdown),
+        cut_lines=cut_sentences(draft_markdown),
+        bots_named=[b for b in bots if f"**{b}**" in draft_text],
+        newcomers_found=len(newcomers) - len(missing_newcomers),
+        newcomers_total=len(newcomers),
+        missing_newcomers=missing_newcomers,
         reference_headed=ref_headed,
+    )
+
+
+def _introductions(sections: Mapping[str, str], topics: Mapping[str, str] | None) -> str:
+    """The text of the introductions section (by topic id, or a title saying so), or ""."""
+    ids = {_title_key(t): i for t, i in (topics or {}).items()}
+    return "\n".join(
+        body
+        for title, body in sections.items()
+        if ids.get(_title_key(title)) == "introductions" or "introduc" in title.lower()
     )
 
 
@@ -606,9 +642,23 @@ def report(evaluation: Evaluation) -> str:
             else "no PR cited in sections of both",
         ),
     ]
+    if e.newcomers_total:
+        rows.append(
+            (
+                "Newcomers",
+                e.newcomers_found / e.newcomers_total,
+                f"{e.newcomers_found} of {e.newcomers_total} introduced in the reference",
+            )
+        )
     for name, value, detail in rows:
         lines.append(f"{name:<14} {_percent(value):>7}  {detail}")
-    lines.append("")
+    lines += [
+        f"{'ROUGE-1 / 2':<14} {e.rouge1:>7.3f}  {e.rouge2:.3f} (F1 against the reference)",
+        f"{'Words':<14} {e.draft_words:>7}  the reference has {e.reference_words}",
+        f"{'Cut sentences':<14} {len(e.cut_lines):>7}",
+        f"{'Bots as people':<14} {len(e.bots_named):>7}",
+        "",
+    ]
 
     kind = "Reference section" if e.reference_headed else "Reference paragraph"
     table = [("Section", kind, "Change")] + [
@@ -633,6 +683,9 @@ def report(evaluation: Evaluation) -> str:
         ("Missing people", e.missing_people),
         ("Missing figures", e.missing_figures),
         ("PRs only in the draft", e.extra_prs),
+        ("Missing newcomers", e.missing_newcomers),
+        ("Lines cut mid-sentence", [_cut(line) for line in e.cut_lines]),
+        ("Bots named as people", e.bots_named),
     ):
         if items:
             lines.append(f"{label} ({len(items)}): {_listing(items)}")

@@ -80,7 +80,3 @@ class DraftSummary:
     title: str
     sections: list[Section] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # for the editor, e.g. missing PR details
-
-
-# The old name, for tests/summarizer (rewritten in parallel); new code says DraftSummary.
-Draft = DraftSummary

@@ -56,6 +56,7 @@ def eval_command(
     reference_text = _read(reference, "reference") if reference else None
     config = ctx.obj.config
     people: list[str] = []
+    bots: list[str] = []
     default_repo = config.default_repo
     topics: dict[str, str] = {t.title: t.id for t in config.topic_list}
     try:
@@ -65,6 +66,7 @@ def eval_command(
             default_repo = settings.default_repo
             topics = {t.title: t.id for t in settings.topic_list}
             people = _people(session, found.id)
+            bots = _people(session, found.id, bots=True)
             stored = get_draft(session, found.id, monday)
             if stored is not None:
                 topics |= {s.title: s.topic for s in stored.sections}
@@ -95,6 +97,7 @@ def eval_command(
         default_repo=default_repo or None,
         repo_aliases=config.repos,
         topics=topics,
+        bots=bots,
     )
     sys.stdout.write(report(evaluation))
 
@@ -107,13 +110,13 @@ def _summary_text(stored: DraftRow, workspace_name: str) -> str:
     return to_markdown(replace(summary, sections=sections, notes=[]))
 
 
-def _people(session: Session, workspace_id: int) -> list[str]:
-    """The display names of the workspace's members (not bots, not those who opted out)."""
+def _people(session: Session, workspace_id: int, *, bots: bool = False) -> list[str]:
+    """The display names of the workspace's members who did not opt out, or of its bots."""
     rows = session.scalars(
         select(Person.display_name)
         .where(
             Person.workspace_id == workspace_id,
-            Person.is_bot.is_(False),
+            Person.is_bot.is_(bots),
             Person.forgotten_at.is_(None),
             Person.display_name != "",
         )

@@ -72,8 +72,11 @@ def test_eval_against_a_reference_file_prints_the_figures(db: str, tmp_path: Pat
         # #9141 is under the draft's Hero run, the reference has it under Iris.
         "Placement 75.0% 3 of 4 shared PRs in the matching section",
     ]
-    assert lines[5] == "Section Reference section Change"
-    assert lines[6].startswith("hero-run Hero run ")
+    assert lines[4].startswith("ROUGE-1 / 2 0.")
+    assert lines[5].startswith("Words ") and "the reference has" in lines[5]
+    assert lines[6:8] == ["Cut sentences 0", "Bots as people 0"]
+    header = lines.index("Section Reference section Change")
+    assert lines[header + 1].startswith("hero-run Hero run ")
     assert any(line.startswith("iris Iris ") for line in lines)
     assert any(line.startswith("other (unmatched) 100.0%") for line in lines)
     assert "Missing PRs (1): #9999" in lines
@@ -88,7 +91,9 @@ def test_a_draft_file_against_itself_and_the_published_text(db: str, tmp_path: P
     result = run_eval(db, "--week", WEEK, "--draft-file", str(draft), "--reference", str(draft))
     assert result.exit_code == 0, result.output
     assert "PR recall 100.0%" in " ".join(result.stdout.split())
-    sections = [line.split() for line in result.stdout.splitlines()[6:12]]
+    out = result.stdout.splitlines()
+    header = next(i for i, line in enumerate(out) if line.startswith("Section"))
+    sections = [line.split() for line in out[header + 1 : header + 7]]
     assert [(s[0], s[-1]) for s in sections] == [
         ("hero-run", "0.0%"),
         ("iris", "0.0%"),

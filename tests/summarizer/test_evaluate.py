@@ -18,7 +18,7 @@ from summarizer.evaluate import (
 )
 from summarizer.prrefs import normalise, parse_pr_refs
 from summarizer.render import to_markdown
-from summarizer.types import Draft, Section
+from summarizer.types import DraftSummary, Section
 
 EXAMPLE = (
     Path(__file__).resolve().parents[3]
@@ -146,7 +146,7 @@ def test_figures_must_appear_verbatim_not_inside_a_longer_number() -> None:
 
 
 def test_editor_notes_and_the_quiet_week_placeholder_are_not_part_of_the_draft() -> None:
-    draft = Draft(
+    draft = DraftSummary(
         "ws",
         date(2026, 11, 16),
         date(2026, 11, 23),
@@ -170,7 +170,7 @@ def test_editor_notes_and_the_quiet_week_placeholder_are_not_part_of_the_draft()
     assert result.extra_prs == []  # not #103 or #104 from the notes
     # "landed 1" against "landed 1 and 2": 2 matching words out of 2 + 4.
     assert result.sections[0].change == pytest.approx(1 - 2 * 2 / 6)
-    quiet = Draft("ws", date(2026, 11, 16), date(2026, 11, 23), "Week")
+    quiet = DraftSummary("ws", date(2026, 11, 16), date(2026, 11, 23), "Week")
     result = evaluate(to_markdown(quiet), reference, default_repo=REPO)
     assert result.sections == []
     assert result.pr_recall == 0.0
@@ -281,9 +281,10 @@ def test_the_report_is_a_table_of_the_figures_sections_and_what_is_missing() -> 
     assert lines[2].startswith("Figure recall") and "50.0%" in lines[2]
     # The draft's Iris section shares #103 with the reference's Hero run, so it matches it.
     assert lines[3].split()[:3] == ["Placement", "100.0%", "3"]
-    assert lines[5].split() == ["Section", "Reference", "section", "Change"]
-    assert lines[6].split() == ["hero-run", "Hero", "run", "30.0%"]
-    assert lines[7].split()[:3] == ["iris", "Hero", "run"]
+    assert [line.split()[0] for line in lines[4:8]] == ["ROUGE-1", "Words", "Cut", "Bots"]
+    assert lines[9].split() == ["Section", "Reference", "section", "Change"]
+    assert lines[10].split() == ["hero-run", "Hero", "run", "30.0%"]
+    assert lines[11].split()[:3] == ["iris", "Hero", "run"]
     assert "Missing PRs (21): #104, #10, #11" in text
     assert ", #23, and 6 more\n" in text  # at most 15 listed
     assert "Missing people (1): Cy Diaz" in text
@@ -381,3 +382,23 @@ def test_cut_sentences() -> None:
         "Ends with dots...",
     ]
     assert cut_sentences("") == []
+
+
+def test_the_benchmark_figures_are_reported_too() -> None:
+    reference = (
+        "# Week\n\n## Hero run\n\nAna Ruiz took the run to 23.9% MFU (#8101).\n\n"
+        "## Introductions\n\nBo Chen and Cy Diaz joined this week.\n"
+    )
+    draft = (
+        "# Week\n\n## Hero run\n\n- **GitHub**: Ana Ruiz took the run to 23.9% MFU #8101 and\n\n"
+        "## Introductions\n\n- **Bo Chen**, a data engineer in Lagos.\n"
+    )
+    result = evaluate(draft, reference, people=["Ana Ruiz", "Bo Chen", "Cy Diaz"], bots=["GitHub"])
+    assert (result.newcomers_found, result.newcomers_total) == (1, 2)
+    assert result.missing_newcomers == ["Cy Diaz"]
+    assert result.bots_named == ["GitHub"]
+    assert len(result.cut_lines) == 1
+    assert 0 < result.rouge2 < result.rouge1 < 1
+    assert result.reference_words < result.draft_words + 10
+    text = report(result)
+    assert "Newcomers" in text and "Bots named as people (1): GitHub" in text
