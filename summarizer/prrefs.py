@@ -14,10 +14,10 @@ consumed whole before its inside could be mistaken for a bare ``#N``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-__all__ = ["PRRef", "github_url", "normalise", "parse_pr_refs"]
+__all__ = ["PRRef", "github_url", "normalise", "parse_pr_refs", "resolve_in_week"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +183,29 @@ def normalise(
     if resolved is None and _repo_name(default_repo) == ref.repo.casefold():
         resolved = default_repo
     return f"{resolved or ref.repo}#{number}"
+
+
+def resolve_in_week(refs: Iterable[str]) -> dict[str, str]:
+    """For a week's normalised refs, what each unresolved one ("#N", "Repo#N") stands for
+    when the week names exactly one full repository with that number (and, for "Repo#N",
+    that name): `{"#9197": "org/repo#9197"}`. So one PR is never listed twice."""
+    full: dict[int, set[str]] = {}
+    unresolved = set()
+    for ref in refs:
+        repo, _, number = ref.rpartition("#")
+        if "/" in repo:
+            full.setdefault(int(number), set()).add(repo)
+        else:
+            unresolved.add(ref)
+    resolved = {}
+    for ref in unresolved:
+        name, _, number = ref.rpartition("#")
+        repos = [
+            r for r in full.get(int(number), ()) if not name or _repo_name(r) == name.casefold()
+        ]
+        if len(repos) == 1:
+            resolved[ref] = f"{repos[0]}#{number}"
+    return resolved
 
 
 def github_url(normalised_ref: str, kind: str = "pull") -> str | None:

@@ -19,7 +19,7 @@ from storage.messages import find_workspaces, messages_between, refs_between
 from storage.models import LOCKED, GitHubItemRow, Workspace
 from storage.privacy import forgotten_names
 from summarizer.draft import format_title, make_draft
-from summarizer.prrefs import PRRef, github_url, normalise
+from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
 from summarizer.types import DraftSummary, PRMention, SourceMessage
 
 
@@ -53,6 +53,8 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
         (row, normalise(PRRef(row.repo, row.number, row.raw), week.default_repo, config.repos))
         for row in refs
     ]
+    resolved = resolve_in_week(ref for _, ref in normalised)
+    normalised = [(row, resolved.get(ref, ref)) for row, ref in normalised]
     github = (
         cached_items(session, (pr_key(ref) for _, ref in normalised if pr_key(ref)))
         if config.github.enabled

@@ -99,6 +99,27 @@ def test_import_then_draft_json_follows_the_contract(tmp_path: Path, export_dir:
     assert stored(db, DraftRow) == 1 and stored(db, DraftSection) == 2
 
 
+def test_one_pr_written_two_ways_is_listed_once(tmp_path: Path) -> None:
+    folder = tmp_path / "export"
+    folder.mkdir()
+    hero = dce_export(
+        "hero-run",
+        [
+            ("301", "2026-11-17T10:00:00+00:00", "Shard size tuning is in #9197, 3x faster"),
+            (
+                "302",
+                "2026-11-18T10:00:00+00:00",
+                "Merged https://github.com/marin-community/marin/pull/9197 and the loader is fine",
+            ),
+        ],
+    )
+    (folder / "hero-run.json").write_text(json.dumps(hero))
+    db = f"sqlite:///{tmp_path / 'bot.db'}"
+    assert invoke(db, "import", str(folder)).exit_code == 0
+    out = json.loads(invoke(db, "draft", "--week", "2026-11-17", "--format", "json").stdout)
+    assert [s["prs"] for s in out["sections"]] == [["marin-community/marin#9197"]]
+
+
 def test_importing_twice_changes_nothing(tmp_path: Path, export_dir: Path) -> None:
     db = f"sqlite:///{tmp_path / 'bot.db'}"
     invoke(db, "import", str(export_dir))

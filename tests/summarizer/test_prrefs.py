@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from summarizer.prrefs import PRRef, github_url, normalise, parse_pr_refs
+from summarizer.prrefs import PRRef, github_url, normalise, parse_pr_refs, resolve_in_week
 
 
 def keys(text: str) -> list[tuple[str | None, int]]:
@@ -562,3 +562,13 @@ def test_digit_only_hex_colours_among_colours_are_not_prs() -> None:
     assert parse_pr_refs("set the background to #123456") == []
     assert parse_pr_refs("#123456 fixes the theme loader") == []  # a colour word nearby
     assert parse_pr_refs("#123456 fixes the loader") == [PRRef(None, 123456, "#123456")]
+
+
+def test_a_bare_ref_resolves_to_the_one_full_repo_the_week_names() -> None:
+    week = ["#9197", "marin-community/marin#9197", "Levanter#12", "stanford/levanter#12", "#5"]
+    assert resolve_in_week(week) == {
+        "#9197": "marin-community/marin#9197",
+        "Levanter#12": "stanford/levanter#12",
+    }
+    # Two repositories with that number: it stays as written.
+    assert resolve_in_week(["#7", "a/b#7", "c/d#7"]) == {}
