@@ -358,8 +358,9 @@ def messages_between(
 ) -> list[Row[Any]]:
     """The workspace's messages with `start <= created_at < end`, oldest first.
 
-    Each row has the message's columns plus `author`, `author_platform_id`, `is_bot` and
-    `channel` (the top-level channel's name: a thread's parent).
+    Each row has the message's columns plus `author`, `author_platform_id`, `is_bot`,
+    `channel` (the top-level channel's name: a thread's parent) and `thread_title` (the
+    name of the thread it was posted in, where the platform names threads).
     """
     parent = aliased(Channel)
     stmt = (
@@ -377,6 +378,7 @@ def messages_between(
             Person.platform_id.label("author_platform_id"),
             Person.is_bot,
             func.coalesce(parent.name, Channel.name).label("channel"),
+            case((Channel.parent_id.is_not(None), Channel.name), else_=None).label("thread_title"),
         )
         .join(Person, Person.id == Message.author_id)
         .join(Channel, Channel.id == Message.channel_id)

@@ -21,6 +21,7 @@ CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
 PR_WEIGHT = 2.0  # a cited PR's label or touched path points to a topic
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
 PR_CONTEXT_WEIGHT = 0.5
+TITLE_WEIGHT = 1.0  # a thread's name counts once for the whole thread
 # Who talks about what: a conversation with little evidence of its own leans towards the
 # topics its people talked about elsewhere that week (what places it in one busy #general).
 AUTHOR_WEIGHT = 0.75  # less than one keyword: words the conversation says come first
@@ -80,21 +81,29 @@ class TopicScorer:
 
     def scores(self, message: SourceMessage) -> list[float]:
         """The evidence for each topic: its channel, and its words (capped per topic)."""
-        hits = [0] * len(self.topics)
-        if self.keywords is not None:
-            for match in self.keywords.finditer(message.text.lower()):
-                hits[int(match.lastgroup[1:])] += 1
-        if self.patterns is not None:
-            for match in self.patterns.finditer(message.text):
-                hits[int(match.lastgroup[1:])] += 1
         scores = [
             (CHANNEL_WEIGHT if message.channel in channels else 0.0) + min(count, KEYWORD_CAP)
-            for channels, count in zip(self.channels, hits, strict=True)
+            for channels, count in zip(self.channels, self._hits(message.text), strict=True)
         ]
         for mention in message.prs:
             for index, score in enumerate(self.pr_scores(mention)):
                 scores[index] += score
         return scores
+
+    def title_scores(self, title: str) -> list[float]:
+        """The evidence a thread's name gives each topic: its words, weighed more."""
+        return [TITLE_WEIGHT * min(count, KEYWORD_CAP) for count in self._hits(title)]
+
+    def _hits(self, text: str) -> list[int]:
+        """How many of each topic's keywords and patterns `text` holds."""
+        hits = [0] * len(self.topics)
+        if self.keywords is not None:
+            for match in self.keywords.finditer(text.lower()):
+                hits[int(match.lastgroup[1:])] += 1
+        if self.patterns is not None:
+            for match in self.patterns.finditer(text):
+                hits[int(match.lastgroup[1:])] += 1
+        return hits
 
     def pr_scores(self, mention: PRMention) -> list[float]:
         """The evidence a PR's GitHub labels and touched paths give each topic."""
@@ -183,11 +192,17 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
         root = members[0]
         row = totals[root] = [0.0] * n_topics
         refs = prs_of[root] = set()
+        titles = set()
         for i in members:
             root_of[i] = root
             for t, score in enumerate(scorer.scores(messages[i])):
                 row[t] += score
             refs.update(p.ref for p in messages[i].prs)
+            if messages[i].thread_title:
+                titles.add(messages[i].thread_title)
+        for title in titles:
+            for t, score in enumerate(scorer.title_scores(title)):
+                row[t] += score
 
     # A PR discussed in several conversations lends each of them the others' evidence; a
     # recap citing many PRs lends none (it would pull them all to its own topic).

@@ -41,6 +41,7 @@ class SourceMessage:
     reactions: int = 0
     replies: int = 0
     permalink: str | None = None
+    thread_title: str | None = None  # the thread's name, where the platform names threads
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,6 +79,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
             reactions=row.reaction_count,
             replies=row.reply_count,
             permalink=row.permalink,
+            thread_title=row.thread_title,
         )
         for row in messages_between(session, week.workspace_id, week.start, week.end)
     ]

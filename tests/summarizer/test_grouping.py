@@ -101,3 +101,12 @@ def test_bot_posts_with_a_pr_are_kept() -> None:
 
 def test_every_topic_is_a_key_even_when_empty() -> None:
     assert group_by_topic([], TOPICS) == {t.id: [] for t in TOPICS}
+
+
+def test_a_thread_name_places_a_thread_that_says_little() -> None:
+    root = msg(
+        "found it, patch coming", id="t1", thread_id="t1", thread_title="Scheduler preemption"
+    )
+    reply = msg("nice, ship it today", thread_id="t1", thread_title="Scheduler preemption")
+    grouped = group_by_topic([root, reply], TOPICS)
+    assert topic_of(grouped, root) == "iris"
