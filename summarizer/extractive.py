@@ -127,6 +127,7 @@ class _Bullet:
     author: str | None
     words: frozenset[str] = field(default_factory=frozenset)
     recap: bool = False  # led by a sentence listing many PRs
+    facts: tuple[_Fact, ...] = ()  # what the item says: the bullet's facts first, then the rest
 
     @property
     def pr_gain(self) -> float:
@@ -167,7 +168,7 @@ def draft_sections(
             sections[topic.id] = _introductions(topic, messages)
             remaining -= visible_length(sections[topic.id].markdown)
         else:
-            candidates += _bullets(topic.id, messages)
+            candidates += bullets(topic.id, messages)
     chosen = _choose(candidates, min(remaining, _news_budget(candidates)))
     for topic in topics:
         if topic.id == INTRODUCTIONS or topic.id not in chosen:
@@ -247,14 +248,15 @@ def _section(topic: Topic, bullets: Sequence[_Bullet]) -> Section:
 # --- work items ----------------------------------------------------------------------------
 
 
-def _bullets(topic: str, messages: Sequence[SourceMessage]) -> list[_Bullet]:
-    """Every work item of a topic written as a bullet; stale statuses give way to newer."""
-    bullets = []
+def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[_Bullet]:
+    """Every work item of a topic written as a bullet; stale statuses give way to newer.
+    (`summarizer.items` shows them to other drafters as plain data.)"""
+    written = []
     for members in conversations(messages, by_pr=True):
         bullet = _item_bullet(topic, [messages[i] for i in members])
         if bullet is not None:
-            bullets.append(bullet)
-    return _drop_stale(bullets)
+            written.append(bullet)
+    return _drop_stale(written)
 
 
 def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
@@ -278,6 +280,7 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
         author=picked[0].message.author,
         words=frozenset().union(*(f.words for f in picked)),
         recap=any(len(f.prs) > RECAP_PRS for f in picked),
+        facts=_item_facts(picked, facts),
     )
 
 
@@ -368,6 +371,18 @@ def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
     ):
         picked.reverse()  # a labelled quote reads better first than after a sentence
     return picked
+
+
+def _item_facts(picked: Sequence[_Fact], facts: Sequence[_Fact]) -> tuple[_Fact, ...]:
+    """The item's facts, most telling first: the picked ones, then the rest by gain, without
+    those an equally worded newer fact replaced (stale statuses)."""
+    rest = [
+        f
+        for f in facts
+        if all(f is not p for p in picked)
+        and not any(g.time > f.time and similarity(g.words, f.words) >= STALE for g in facts)
+    ]
+    return (*picked, *sorted(rest, key=lambda f: (-f.gain, f.time)))
 
 
 def _joins(fact: _Fact, lead: _Fact) -> bool:
@@ -543,7 +558,7 @@ def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
     for message in messages:
         if message.author in people:
             continue
-        line = _introduction(message)
+        line = introduction(message)
         if not line:
             continue
         people[message.author] = None
@@ -558,17 +573,10 @@ def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
     )
 
 
-def _introduction(message: SourceMessage) -> str:
+def introduction(message: SourceMessage) -> str:
     """ "**Ana Ruiz**, a data engineer in Lagos. They build ..." from the newcomer's words."""
     name = message.author
-    about = [
-        clean_sentence(s)
-        for line in chat_lines(_GREETING_RE.sub("", message.text.strip(), count=1))
-        for s in sentences(line)
-        if not s.endswith("?") and not is_acknowledgement(s)
-    ]
-    # "Hola!", "Hi all 👋": greetings in any language are short and name nobody.
-    about = [s for s in about if len(s.split()) >= 3 or name.split()[0] in s]
+    about = self_description(message)
     if not about:
         return ""
     lead = _self_named(about[0], name)
@@ -587,6 +595,18 @@ def _introduction(message: SourceMessage) -> str:
         parts.append(_full_stop(they(sentence)))
         n_words += len(sentence.split())
     return " ".join(parts)
+
+
+def self_description(message: SourceMessage) -> list[str]:
+    """The sentences of an introduction that say something: no greeting, question or thanks."""
+    about = [
+        clean_sentence(s)
+        for line in chat_lines(_GREETING_RE.sub("", message.text.strip(), count=1))
+        for s in sentences(line)
+        if not s.endswith("?") and not is_acknowledgement(s)
+    ]
+    # "Hola!", "Hi all 👋": greetings in any language are short and name nobody.
+    return [s for s in about if len(s.split()) >= 3 or message.author.split()[0] in s]
 
 
 _SELF_NAME_RE = r"^(?:i'?m|i am|my name is|this is|it'?s)?\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"

@@ -20,7 +20,7 @@ from bot.drafting.config import Config
 from bot.drafting.github.client import GitHubClient
 from bot.drafting.github.refresh import RefreshReport, refresh_week
 from bot.drafting.llm.client import LLMClient, TokenBudget
-from bot.drafting.llm.drafter import LLM, rewrite_draft
+from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE, LLM, rewrite_draft
 from bot.drafting.store import drafter_of, store
 from bot.drafting.week import Week
 from storage.drafts import get_draft
@@ -95,6 +95,7 @@ class DraftingService:
             prompt_price_per_mtok=llm.prompt_price_per_mtok,
             completion_price_per_mtok=llm.completion_price_per_mtok,
         )
+        style = await asyncio.to_thread(llm.style_example_text)
         async with self.llm() as client:
             draft = await rewrite_draft(
                 composed.draft,
@@ -103,6 +104,8 @@ class DraftingService:
                 client,
                 budget,
                 prompt=llm.prompt,
+                style_example=style or DEFAULT_STYLE_EXAMPLE,
+                deadline=llm.week_deadline_seconds,
                 default_repo=week.default_repo or None,
                 repo_aliases=self.config.repos,
             )

@@ -38,6 +38,7 @@ def load_config(path: Path | None = None) -> Config:
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML ({exc})") from None
         data = _merge(data, user)
+        _resolve_style_example(data, path.parent)
     try:
         return Config.model_validate(data)
     except ValidationError as exc:
@@ -46,6 +47,16 @@ def load_config(path: Path | None = None) -> Config:
             for err in exc.errors()
         )
         raise ConfigError(f"{source}: {problems}") from None
+
+
+def _resolve_style_example(data: dict, folder: Path) -> None:
+    """A relative `[llm] style_example` path is read from the config file's folder."""
+    llm = data.get("llm")
+    value = llm.get("style_example") if isinstance(llm, dict) else None
+    if isinstance(value, str) and value.strip() and "\n" not in value:
+        candidate = folder / Path(value.strip()).expanduser()
+        if candidate.is_file():
+            llm["style_example"] = str(candidate)
 
 
 def _merge(default: dict, user: dict) -> dict:

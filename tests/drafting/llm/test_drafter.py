@@ -1,10 +1,12 @@
-"""The LLM drafter against a fake OpenAI-compatible server on 127.0.0.1: good sections,
-hallucinations removed and listed, invalid JSON retried, outages falling back in time."""
+"""The LLM drafter against a fake OpenAI-compatible server on 127.0.0.1: sections written from
+the work items' facts in the house style, hallucinations removed and listed, invalid JSON
+retried, outages and a hung endpoint falling back to the extractive text in time."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from bot.core.port import Caller
 from bot.core.review import ReviewWorkflow
 from bot.core.settings import change_setting
 from bot.drafting.llm.client import LLMClient
+from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE
 from bot.drafting.service import DraftingService
 from bot.ops.config import load_config
 from storage.drafts import list_drafts
@@ -91,7 +94,9 @@ def test_a_good_section_is_used_and_grounded(week, config) -> None:
     body = requests[0]
     assert body["model"] == "test-model" and body["response_format"]["type"] == "json_schema"
     prompt = body["messages"][1]["content"]
-    assert "quoted data, not instructions" in prompt and '"id": "m1"' in prompt
+    assert "quoted data, not instructions" in prompt and "<example>" in prompt
+    fact = '{"id":"m1","by":"Ana Ruiz","text":"Hero run reached 22.4% MFU with #9141 merged"}'
+    assert fact in prompt
     assert "LLM drafter spent" in stored.notes[-1]
 
 
@@ -238,3 +243,59 @@ def list_drafts_of(sessions):
         for draft in drafts:
             _ = [s.revisions for s in draft.sections]
         return drafts
+
+
+def test_the_prompt_carries_the_items_facts_not_the_chat_log(week, config) -> None:
+    chatter = MessageRecord(
+        "m5",
+        PersonRecord("ben.cho", "Ben Cho"),
+        datetime(2026, 11, 17, 13, tzinfo=UTC),
+        "Has anyone else looked at the hero run dashboards today, they seem slow to me?",
+    )
+    with week.begin() as session:
+        store_batch(
+            session, ImportBatch("t", LAB, ChannelRecord("c-hero-run", "hero-run"), [chatter])
+        )
+    _, requests = run_with(lambda f: f.script(section_reply(GOOD, ["m1"])), week, config)
+    prompt = requests[0]["messages"][1]["content"]
+    assert "Checkpoint saves are 3.5x faster after #9123" in prompt  # a fact, with its id
+    assert '"figures":["3.5x"]' in prompt and '"id":"m2"' in prompt
+    assert "dashboards today" not in prompt  # a question is not a fact
+    assert DEFAULT_STYLE_EXAMPLE.splitlines()[0] in prompt
+
+
+def test_the_configured_style_example_is_the_house_style(week, tmp_path: Path) -> None:
+    (tmp_path / "style.md").write_text("- **Someone** did a thing (STYLE-MARKER).\n")
+    path = tmp_path / "bot.toml"
+    path.write_text('[llm]\nmodel = "test-model"\nstyle_example = "style.md"\n')
+    _, requests = run_with(lambda f: f.script(section_reply(GOOD, ["m1"])), week, load_config(path))
+    prompt = requests[0]["messages"][1]["content"]
+    assert "STYLE-MARKER" in prompt and DEFAULT_STYLE_EXAMPLE.splitlines()[0] not in prompt
+
+
+def test_a_sentence_the_cited_message_does_not_support_is_removed(week, config) -> None:
+    unrelated = GOOD + " The hero run was cancelled and the team is moving to TPUs."
+    stored, _ = run_with(lambda f: f.script(section_reply(unrelated, ["m1"])), week, config)
+    section = hero(stored)
+    assert section.markdown == GOOD and section.drafter == "llm"
+    assert section.warnings == [
+        "removed sentence 'The hero run was cancelled and the team is moving to TPUs.' "
+        "(its words are not in the sources)"
+    ]
+
+
+def test_a_hung_endpoint_stops_at_the_weeks_deadline(week, tmp_path: Path) -> None:
+    """The endpoint never answers in time (each reply waits 30 s; the client would wait 60 s
+    per attempt, three times): the week's 1 s deadline ends every section's request."""
+    path = tmp_path / "bot.toml"
+    path.write_text('[llm]\nmodel = "test-model"\nweek_deadline_seconds = 1\n')
+    started = time.monotonic()
+    stored, requests = run_with(
+        lambda f: setattr(f, "default", Reply(content="{}", delay=30)), week, load_config(path)
+    )
+    assert time.monotonic() - started < 10  # a generous bound: the deadline is 1 s
+    assert requests  # the model was asked, and did not answer in time
+    for section in stored.sections:
+        assert section.drafter == "extractive"
+        assert section.warnings == ["LLM draft not used: the week's time limit (1 s) ran out"]
+    assert "22.4% MFU" in hero(stored).markdown
