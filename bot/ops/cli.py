@@ -294,8 +294,11 @@ def approve_command(
     """Approve a draft as an operator; the running bot publishes it."""
     operator = Caller(OPERATOR_ID, by, is_admin=True)
     with ctx.obj.sessions.begin() as session:
-        _stored(session, draft_id)
-        draft, refusal = approve_draft(session, ctx.obj.config, draft_id, operator, utcnow())
+        # The operator acts on any workspace's draft: it is checked in its own workspace.
+        workspace_id = _stored(session, draft_id).workspace_id
+        draft, refusal = approve_draft(
+            session, ctx.obj.config, workspace_id, draft_id, operator, utcnow()
+        )
         if refusal:
             fail(refusal.text)
         week = draft.week_start
