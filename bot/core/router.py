@@ -276,9 +276,7 @@ class Core:
             case "regenerate":
                 return await self.review.regenerate(workspace_id, caller, target)
             case "edit":
-                return await self.review.open_editor(
-                    workspace_id, caller, target, event.trigger_id
-                )
+                return await self.review.open_editor(workspace_id, caller, target, event.trigger_id)
             case "history":
                 return await self.review.history(workspace_id, caller, target)
         return Reply.refuse("That button is not one of mine.")

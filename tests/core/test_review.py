@@ -232,9 +232,11 @@ def test_refusals_change_nothing(flow, port, week) -> None:
     assert not reply.ok and reply.text == "Only editors can edit the summary."
     assert not run(flow.regenerate(1, MEMBER, draft.id)).ok
     assert not run(flow.discard(1, MEMBER, draft.id)).ok
-    assert run(flow.open_editor(1, MEMBER, hero.id, "t")).text == "Only editors can edit the summary."
+    refused = run(flow.open_editor(1, MEMBER, hero.id, "t"))
+    assert refused.text == "Only editors can edit the summary."
     assert not run(flow.edit_section(1, EDITOR, 999, "x")).ok
-    assert run(flow.edit_section(1, EDITOR, hero.id, "   ")).text.startswith("The new text is empty")
+    empty = run(flow.edit_section(1, EDITOR, hero.id, "   "))
+    assert empty.text.startswith("The new text is empty")
     assert (
         draft_of(week).status == "in_review" and section(week, "hero-run").markdown == hero.markdown
     )
