@@ -33,6 +33,7 @@ from bot.core.port import (
     MessageEvent,
     Reply,
 )
+from bot.core.references import resolve_references
 from bot.core.review import ReviewWorkflow
 from bot.core.scheduler import WeeklyScheduler
 from bot.core.settings import WorkspaceSettings, workspace_settings
@@ -79,6 +80,7 @@ class Core:
         self.config = config
         self.clock = clock
         self.db = Database(sessions)
+        self.port = port
         drafting = DraftingService(sessions, config, clock, github=github, llm=llm)
         self.review = ReviewWorkflow(
             sessions, config, port, clock, drafting=drafting, database=self.db
@@ -181,6 +183,12 @@ class Core:
 
         return await self.db.run(read)
 
+    async def role_ids(self, workspace: WorkspaceRecord) -> list[str]:
+        """The roles or user groups the workspace's editors and admins name, by id: an
+        adapter that must ask the platform for membership asks about these only."""
+        workspace_id = await self.workspace_id(workspace)
+        return await self.db.run(lambda session: self.settings(session, workspace_id).role_ids())
+
     async def last_stored_at(self, workspace: WorkspaceRecord, channel_id: str) -> datetime | None:
         """When the newest stored message of a channel was sent: backfill starts there."""
         return await self.db.run(
@@ -215,6 +223,10 @@ class Core:
             return Reply.refuse(str(error))
         workspace_id = await self.workspace_id(event.workspace)
         if is_admin_command(command):
+            try:
+                command = await resolve_references(self.port, event.workspace, command)
+            except cmd.CommandError as error:
+                return Reply.refuse(str(error))
             now = self.clock()
             reply = await self.db.run(
                 lambda session: handle_admin(
