@@ -24,8 +24,12 @@ RUN bash scripts/install.sh /app \
 # volume takes this directory's owner. compose.yaml points SUMMARYBOT_DATABASE_URL at its
 # PostgreSQL service instead, and then /data stays unused.
 RUN mkdir -p /data && chown summarybot:summarybot /data
+# Health and metrics listen on 127.0.0.1 unless told otherwise; in a container they must
+# listen on every interface so Docker can map the port (compose.yaml maps it to the
+# host's 127.0.0.1 only).
 ENV SUMMARYBOT_DATABASE_URL=sqlite:////data/summarybot.db \
-    SUMMARYBOT_HEALTH_PORT=8080
+    SUMMARYBOT_HEALTH_PORT=8080 \
+    SUMMARYBOT_HEALTH_HOST=0.0.0.0
 
 USER summarybot
 

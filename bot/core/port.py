@@ -40,6 +40,21 @@ class ChatPort(Protocol):
         """The longest message the platform accepts (Discord 2,000; Slack's blocks 3,000)."""
         ...
 
+    @property
+    def workspace_noun(self) -> str:
+        """What the platform calls a workspace, for replies ("server" on Discord)."""
+        ...
+
+    async def find_channel(self, workspace: WorkspaceRecord, ref: str) -> str | None:
+        """The id of the channel `ref` (an id, or a name without "#") in `workspace` only;
+        None when `workspace` has no such channel."""
+        ...
+
+    async def find_role(self, workspace: WorkspaceRecord, ref: str) -> str | None:
+        """The id of the role or user group `ref` (an id, or a name) in `workspace` only;
+        None when `workspace` has no such role."""
+        ...
+
     async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:
         """Post a top-level message; it never notifies anyone."""
         ...
@@ -69,7 +84,9 @@ class Caller:
     user_id: str
     display_name: str
     is_admin: bool = False  # the platform says so (Manage Server, workspace admin/owner)
-    roles: tuple[str, ...] = ()  # role or user-group names, for editors given as roles
+    # Ids of the caller's roles (Discord) or user groups (Slack) in the workspace they act
+    # in; editors and admins given as `role:ID` match these, never a name.
+    roles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

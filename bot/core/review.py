@@ -16,6 +16,7 @@ from datetime import date, datetime
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import metrics
+from bot.core.access import Action, Granted, authorize
 from bot.core.chunking import chunk
 from bot.core.clock import Clock, utcnow
 from bot.core.database import Database
@@ -39,7 +40,7 @@ from storage.drafts import (
     get_section,
     record_delivery,
 )
-from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
+from storage.models import LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
 
 log = logging.getLogger(__name__)
 
@@ -186,12 +187,16 @@ class ReviewWorkflow:
 
     # --- editing ------------------------------------------------------------------------------
 
-    async def open_editor(self, caller: Caller, section_id: int, trigger_id: str) -> Reply | None:
+    async def open_editor(
+        self, workspace_id: int, caller: Caller, section_id: int, trigger_id: str
+    ) -> Reply | None:
         """Open the platform's editor prefilled with the section's current text."""
 
         def read(session: Session) -> Reply | tuple[str, str]:
-            section, refusal = self._editable_section(session, caller, section_id)
-            return refusal or (section.title, section.markdown)
+            granted = self._authorize(session, workspace_id, caller, section_id, Action.EDIT)
+            if isinstance(granted, Reply):
+                return granted
+            return granted.section.title, granted.section.markdown
 
         found = await self.db.run(read)
         if isinstance(found, Reply):
@@ -200,16 +205,19 @@ class ReviewWorkflow:
         await self.port.open_editor(trigger_id, section_id, title, text)
         return None
 
-    async def edit_section(self, caller: Caller, section_id: int, text: str) -> Reply:
+    async def edit_section(
+        self, workspace_id: int, caller: Caller, section_id: int, text: str
+    ) -> Reply:
         """Replace a section's text: a new revision, and the thread message updated."""
         text = text.strip()
         if not text:
             return Reply.refuse("The new text is empty; the section was not changed.")
 
         def edit(session: Session) -> Reply | tuple[str, int, _ThreadView]:
-            section, refusal = self._editable_section(session, caller, section_id)
-            if refusal:
-                return refusal
+            granted = self._authorize(session, workspace_id, caller, section_id, Action.EDIT)
+            if isinstance(granted, Reply):
+                return granted
+            section = granted.section
             add_revision(
                 session,
                 section,
@@ -228,32 +236,19 @@ class ReviewWorkflow:
         await self._show(view)
         return Reply(f"{title} updated (revision {count}).")
 
-    def _editable_section(
-        self, session: Session, caller: Caller, section_id: int
-    ) -> tuple[DraftSection | None, Reply | None]:
-        section = get_section(session, section_id)
-        if section is None:
-            return None, Reply.refuse(f"There is no section {section_id}.")
-        draft = section.draft
-        if not workspace_settings(session, self.config, draft.workspace_id).is_editor(caller):
-            return None, Reply.refuse("Only editors can edit the summary.")
-        if draft.status not in EDITABLE:
-            return None, Reply.refuse(
-                f"The summary of the week of {draft.week_start} is already {draft.status}; "
-                "it can no longer be edited."
-            )
-        return section, None
+    def _authorize(
+        self, session: Session, workspace_id: int, caller: Caller, target_id: int, action: Action
+    ) -> Granted | Reply:
+        return authorize(session, self.config, workspace_id, caller, target_id, action)
 
-    async def history(self, caller: Caller, section_id: int) -> Reply:
+    async def history(self, workspace_id: int, caller: Caller, section_id: int) -> Reply:
         """The section's revisions, newest last (editors only)."""
 
         def read(session: Session) -> Reply:
-            section = get_section(session, section_id)
-            if section is None:
-                return Reply.refuse(f"There is no section {section_id}.")
-            settings = workspace_settings(session, self.config, section.draft.workspace_id)
-            if not settings.is_editor(caller):
-                return Reply.refuse("Only editors can see a section's history.")
+            granted = self._authorize(session, workspace_id, caller, section_id, Action.HISTORY)
+            if isinstance(granted, Reply):
+                return granted
+            section = granted.section
             if not section.revisions:
                 return Reply(f"{section.title} has not been edited; it is the drafted text.")
             lines = [f"History of {section.title}:"]
@@ -264,14 +259,15 @@ class ReviewWorkflow:
 
         return await self.db.run(read)
 
-    async def regenerate(self, caller: Caller, draft_id: int) -> Reply:
+    async def regenerate(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
         """Draft the week again with late messages, keeping every section an editor touched,
         with the workspace's drafter (the LLM when it is set to `summarizer llm`)."""
 
         def check(session: Session) -> Reply | tuple[Week, dict[str, list[str]]]:
-            draft, refusal = open_draft(session, self.config, draft_id, caller, "regenerate")
-            if refusal:
-                return refusal
+            granted = self._authorize(session, workspace_id, caller, draft_id, Action.REGENERATE)
+            if isinstance(granted, Reply):
+                return granted
+            draft = granted.draft
             old = {s.topic: list(s.review_message_ids) for s in draft.sections}
             return self._week(session, draft.workspace_id, draft.week_start), old
 
@@ -372,11 +368,13 @@ class ReviewWorkflow:
 
     # --- approval and publishing --------------------------------------------------------------
 
-    async def approve(self, caller: Caller, draft_id: int) -> Reply:
+    async def approve(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
         """An editor's approval, then publishing."""
 
         def approve(session: Session) -> Reply | tuple[Posted | None, str]:
-            draft, refusal = approve_draft(session, self.config, draft_id, caller, self.clock())
+            draft, refusal = approve_draft(
+                session, self.config, workspace_id, draft_id, caller, self.clock()
+            )
             if refusal:
                 return refusal
             header = None
@@ -390,6 +388,15 @@ class ReviewWorkflow:
         header, text = done
         if header is not None:
             await self.port.update(header, text)
+        return await self.publish(draft_id)
+
+    async def publish_as(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
+        """Publish (or finish publishing) an approved summary when an editor asks."""
+        granted = await self.db.run(
+            lambda session: self._authorize(session, workspace_id, caller, draft_id, Action.PUBLISH)
+        )
+        if isinstance(granted, Reply):
+            return granted
         return await self.publish(draft_id)
 
     async def publish(self, draft_id: int) -> Reply:
@@ -444,48 +451,39 @@ class ReviewWorkflow:
         await self.db.run(finish)
         return Reply(f"Published to {len(channels)} channel(s) in {len(chunks)} message(s).")
 
-    async def discard(self, caller: Caller, draft_id: int) -> Reply:
+    async def discard(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
         """Drop a draft that will not be published (editors only)."""
 
         def discard(session: Session) -> Reply:
-            draft, refusal = open_draft(session, self.config, draft_id, caller, "discard")
-            if refusal:
-                return refusal
+            granted = self._authorize(session, workspace_id, caller, draft_id, Action.DISCARD)
+            if isinstance(granted, Reply):
+                return granted
+            draft = granted.draft
             draft.status = DraftStatus.DISCARDED
             return Reply(f"The draft of the week of {draft.week_start} was discarded.")
 
         return await self.db.run(discard)
 
 
-def open_draft(
-    session: Session, config: Config, draft_id: int, caller: Caller, action: str
-) -> tuple[DraftRow | None, Reply | None]:
-    """The draft if `caller` may `action` it now, else the refusal to give them."""
-    draft = get_draft_by_id(session, draft_id)
-    if draft is None:
-        return None, Reply.refuse(f"There is no draft {draft_id}.")
-    if not workspace_settings(session, config, draft.workspace_id).is_editor(caller):
-        noun = "the summary" if action == "approve" else "the draft"
-        return None, Reply.refuse(f"Only editors can {action} {noun}.")
-    if draft.status not in EDITABLE:
-        return None, Reply.refuse(
-            f"The summary of the week of {draft.week_start} is already {draft.status}."
-        )
-    return draft, None
-
-
 def approve_draft(
-    session: Session, config: Config, draft_id: int, caller: Caller, at: datetime
+    session: Session,
+    config: Config,
+    workspace_id: int,
+    draft_id: int,
+    caller: Caller,
+    at: datetime,
 ) -> tuple[DraftRow | None, Reply | None]:
-    """Mark a draft approved by `caller`, or say why not (and change nothing)."""
-    draft, refusal = open_draft(session, config, draft_id, caller, "approve")
-    if refusal:
-        return None, refusal
-    if not workspace_settings(session, config, draft.workspace_id).publish_channels:
+    """Mark a draft of workspace `workspace_id` approved by `caller`, or say why not (and
+    change nothing)."""
+    granted = authorize(session, config, workspace_id, caller, draft_id, Action.APPROVE)
+    if isinstance(granted, Reply):
+        return None, granted
+    if not granted.settings.publish_channels:
         return None, Reply.refuse(
             "No publish channel is set; an admin can add one with "
             "`/summary publish add #channel`. The draft was not approved."
         )
+    draft = granted.draft
     draft.status = DraftStatus.APPROVED
     draft.approved_by = caller.display_name
     draft.approved_at = at

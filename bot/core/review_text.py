@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.core.chunking import chunk
+from bot.core.links import disclose
 from bot.core.port import Button
 from storage.models import DraftRow, DraftSection, DraftStatus
 from summarizer.text import defuse_pings
@@ -58,7 +59,10 @@ def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[
     `limit` characters; the buttons go on the last chunk."""
     edited = f", edited {len(section.revisions)}x" if section.revisions else ""
     drafter = f", drafted by the {section.drafter} drafter"
-    parts = [f"**{section.title}** (section {section.id}{drafter}{edited})", section.markdown]
+    parts = [
+        f"**{section.title}** (section {section.id}{drafter}{edited})",
+        disclose(section.markdown),
+    ]
     if section.flags:
         parts.append("Needs a look: " + "; ".join(section.flags))
     if section.warnings:
@@ -77,7 +81,8 @@ def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[
 
 
 def published_markdown(draft: DraftRow) -> str:
-    """The summary as published: title, then each section's current text; nobody pinged."""
+    """The summary as published: title, then each section's current text; nobody pinged,
+    and every link shows where it goes."""
     parts = [f"# {draft.title}"]
-    parts += [f"## {s.title}\n\n{s.markdown}" for s in draft.sections]
+    parts += [f"## {s.title}\n\n{disclose(s.markdown)}" for s in draft.sections]
     return defuse_pings("\n\n".join(parts)) + "\n"

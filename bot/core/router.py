@@ -33,13 +33,14 @@ from bot.core.port import (
     MessageEvent,
     Reply,
 )
+from bot.core.references import resolve_references
 from bot.core.review import ReviewWorkflow
 from bot.core.scheduler import WeeklyScheduler
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.drafting.config import Config
 from bot.drafting.service import DraftingService, MakeGitHub, MakeLLM
 from bot.drafting.week import week_start
-from storage.drafts import get_draft_by_id, list_drafts
+from storage.drafts import list_drafts
 from storage.messages import (
     StoreCounts,
     add_reactions,
@@ -79,6 +80,7 @@ class Core:
         self.config = config
         self.clock = clock
         self.db = Database(sessions)
+        self.port = port
         drafting = DraftingService(sessions, config, clock, github=github, llm=llm)
         self.review = ReviewWorkflow(
             sessions, config, port, clock, drafting=drafting, database=self.db
@@ -181,6 +183,12 @@ class Core:
 
         return await self.db.run(read)
 
+    async def role_ids(self, workspace: WorkspaceRecord) -> list[str]:
+        """The roles or user groups the workspace's editors and admins name, by id: an
+        adapter that must ask the platform for membership asks about these only."""
+        workspace_id = await self.workspace_id(workspace)
+        return await self.db.run(lambda session: self.settings(session, workspace_id).role_ids())
+
     async def last_stored_at(self, workspace: WorkspaceRecord, channel_id: str) -> datetime | None:
         """When the newest stored message of a channel was sent: backfill starts there."""
         return await self.db.run(
@@ -215,6 +223,10 @@ class Core:
             return Reply.refuse(str(error))
         workspace_id = await self.workspace_id(event.workspace)
         if is_admin_command(command):
+            try:
+                command = await resolve_references(self.port, event.workspace, command)
+            except cmd.CommandError as error:
+                return Reply.refuse(str(error))
             now = self.clock()
             reply = await self.db.run(
                 lambda session: handle_admin(
@@ -245,23 +257,21 @@ class Core:
                     return Reply.refuse("Only editors can start a draft.")
                 return await self.review.draft_and_post(workspace_id, day or self._last_week())
             case cmd.Edit(section=section, text=text):
-                return await self.review.edit_section(caller, section, text)
+                return await self.review.edit_section(workspace_id, caller, section, text)
             case cmd.History(section=section):
-                return await self.review.history(caller, section)
+                return await self.review.history(workspace_id, caller, section)
         draft_id = command.draft_id or await self._current_draft(workspace_id)
-        if draft_id is None or not await self._belongs(draft_id, workspace_id):
+        if draft_id is None:
             return Reply.refuse("There is no draft to act on; start one with `/summary draft`.")
         match command:
             case cmd.Approve():
-                return await self.review.approve(caller, draft_id)
+                return await self.review.approve(workspace_id, caller, draft_id)
             case cmd.Regenerate():
-                return await self.review.regenerate(caller, draft_id)
+                return await self.review.regenerate(workspace_id, caller, draft_id)
             case cmd.Discard():
-                return await self.review.discard(caller, draft_id)
+                return await self.review.discard(workspace_id, caller, draft_id)
             case cmd.Publish():
-                if not await self._is_editor(workspace_id, caller):
-                    return Reply.refuse("Only editors can publish.")
-                return await self.review.publish(draft_id)
+                return await self.review.publish_as(workspace_id, caller, draft_id)
         raise TypeError(f"unhandled command {command!r}")
 
     async def on_button(self, event: ButtonPress) -> Reply | None:
@@ -271,21 +281,23 @@ class Core:
             return Reply.refuse("That button is not one of mine.")
         target = int(raw_id)
         workspace_id = await self.workspace_id(event.workspace)
-        if action in ("approve", "regenerate") and not await self._belongs(target, workspace_id):
-            return Reply.refuse("That draft belongs to another workspace.")
+        caller = event.caller
         match action:
             case "approve":
-                return await self.review.approve(event.caller, target)
+                return await self.review.approve(workspace_id, caller, target)
             case "regenerate":
-                return await self.review.regenerate(event.caller, target)
+                return await self.review.regenerate(workspace_id, caller, target)
             case "edit":
-                return await self.review.open_editor(event.caller, target, event.trigger_id)
+                return await self.review.open_editor(workspace_id, caller, target, event.trigger_id)
             case "history":
-                return await self.review.history(event.caller, target)
+                return await self.review.history(workspace_id, caller, target)
         return Reply.refuse("That button is not one of mine.")
 
     async def on_editor_submit(self, event: EditorSubmit) -> Reply:
-        return await self.review.edit_section(event.caller, event.section_id, event.text)
+        workspace_id = await self.workspace_id(event.workspace)
+        return await self.review.edit_section(
+            workspace_id, event.caller, event.section_id, event.text
+        )
 
     # --- scheduling ---------------------------------------------------------------------------
 
@@ -369,13 +381,6 @@ class Core:
                 if draft.status in UNFINISHED:
                     return draft.id
             return None
-
-        return await self.db.run(read)
-
-    async def _belongs(self, draft_id: int, workspace_id: int) -> bool:
-        def read(session: Session) -> bool:
-            draft = get_draft_by_id(session, draft_id)
-            return draft is not None and draft.workspace_id == workspace_id
 
         return await self.db.run(read)
 

@@ -2,7 +2,7 @@
 
 Keys: `channels` (logged channels; nothing is logged until an admin enables one), `topics`,
 `schedule` and `timezone`, `review_channel`, `publish_channels`, `editors` and `admins`
-(user ids, or "role:NAME"), `default_repo`, `retention_days`.
+(user ids, or "role:ID" for a role or user group), `default_repo`, `retention_days`.
 """
 
 from __future__ import annotations
@@ -99,10 +99,20 @@ class WorkspaceSettings(BaseModel):
         """Configured editors (people or roles); admins edit too."""
         return self.is_admin(caller) or _listed(caller, self.editors)
 
+    def role_ids(self) -> list[str]:
+        """The roles or user groups editors and admins name (by id)."""
+        return [e.removeprefix("role:") for e in [*self.editors, *self.admins] if _is_role(e)]
+
+
+def _is_role(entry: str) -> bool:
+    return entry.startswith("role:")
+
 
 def _listed(caller: Caller, entries: list[str]) -> bool:
-    roles = {f"role:{r}".lower() for r in caller.roles}
-    return any(e == caller.user_id or e.lower() in roles for e in entries)
+    """Whether the caller, or one of their roles (by id, as the platform gave them for the
+    workspace they act in), is among `entries`."""
+    roles = {f"role:{r}" for r in caller.roles}
+    return any(e == caller.user_id or e in roles for e in entries)
 
 
 def defaults(config: Config) -> dict[str, Any]:

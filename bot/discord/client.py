@@ -24,7 +24,7 @@ from bot.core.port import (
     Reply,
 )
 from bot.core.router import Core
-from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
+from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort, find_guild_channel
 from bot.discord.translate import channel_of, record_of, workspace_of
 from storage.records import MessageRecord, WorkspaceRecord
 
@@ -48,14 +48,15 @@ def intents() -> discord.Intents:
 
 def caller_of(interaction: discord.Interaction) -> Caller:
     """Who acts: Manage Server (as Discord resolved it for this interaction) makes an admin;
-    role ids and names match editors given as roles."""
+    the ids of the member's roles in this guild match editors given as roles (names never
+    do: a role called "Editors" exists in many guilds)."""
     user = interaction.user
     roles = getattr(user, "roles", [])
     return Caller(
         str(user.id),
         user.display_name,
         interaction.permissions.manage_guild,
-        tuple(str(r.id) for r in roles) + tuple(r.name for r in roles),
+        tuple(str(r.id) for r in roles),
     )
 
 
@@ -212,7 +213,7 @@ class SummaryClient(discord.Client):
         """A logged channel's history since its newest stored message (for a channel just
         enabled: since the start of last week), its threads included."""
         guild = self.get_guild(int(workspace.platform_id))
-        channel = _find_channel(guild, channel_ref) if guild else None
+        channel = find_guild_channel(guild, channel_ref) if guild else None
         if channel is None:
             log.warning("cannot backfill %r: no such channel", channel_ref)
             return
@@ -293,9 +294,3 @@ def _guarded(name: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
             log.exception("Discord: dropped a malformed %s event", name)
 
     return call
-
-
-def _find_channel(guild: discord.Guild, ref: str) -> discord.abc.GuildChannel | None:
-    if ref.isdigit():
-        return guild.get_channel(int(ref))
-    return discord.utils.get(guild.channels, name=ref.lstrip("#"))

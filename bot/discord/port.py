@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.core.port import Button, Posted
+from storage.records import WorkspaceRecord
 
 MESSAGE_LIMIT = 2000
 THREAD_NAME = "Summary review"
@@ -42,23 +43,44 @@ class DiscordPort:
     the button press whose interaction waits in `pending` under its id."""
 
     max_message_chars = MESSAGE_LIMIT
+    workspace_noun = "server"
 
     def __init__(self) -> None:
         self.client: discord.Client | None = None
         self.make_modal: ModalFactory | None = None
         self.pending: dict[str, discord.Interaction] = {}
 
+    def _guild(self, workspace: WorkspaceRecord) -> discord.Guild | None:
+        return self.client.get_guild(int(workspace.platform_id))
+
+    async def find_channel(self, workspace: WorkspaceRecord, ref: str) -> str | None:
+        """A channel (or thread) of this guild by id, or a channel of this guild by name."""
+        guild = self._guild(workspace)
+        found = find_guild_channel(guild, ref) if guild is not None else None
+        return None if found is None else str(found.id)
+
+    async def find_role(self, workspace: WorkspaceRecord, ref: str) -> str | None:
+        """A role of this guild by id, or by name (ignoring case)."""
+        guild = self._guild(workspace)
+        if guild is None:
+            return None
+        if ref.isdigit():
+            role = guild.get_role(int(ref))
+        else:
+            role = next((r for r in guild.roles if r.name.lower() == ref.lower()), None)
+        return None if role is None else str(role.id)
+
     async def channel(self, channel_id: str) -> discord.abc.Messageable:
-        """A channel or thread by id, or a text channel by name (as typed in a command)."""
+        """A channel or thread by id. Channels are stored by id, resolved within their
+        guild when an admin sets them; a name is never looked up across guilds."""
+        if not channel_id.isdigit():
+            raise LookupError(
+                f"#{channel_id.lstrip('#')} is stored by name; an admin should set it again "
+                "so it is stored by id (e.g. /summary publish add #channel)"
+            )
         client = self.client
-        if channel_id.isdigit():
-            found = client.get_channel(int(channel_id))
-            return found or await client.fetch_channel(int(channel_id))
-        name = channel_id.lstrip("#")
-        found = discord.utils.get(client.get_all_channels(), name=name)
-        if not isinstance(found, discord.abc.Messageable):
-            raise LookupError(f"no text channel called #{name}")
-        return found
+        found = client.get_channel(int(channel_id))
+        return found or await client.fetch_channel(int(channel_id))
 
     async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:
         channel = await self.channel(channel_id)
@@ -109,3 +131,11 @@ def _content(text: str, buttons: Sequence[Button]) -> dict:
     if view is not None:
         kwargs["view"] = view
     return kwargs
+
+
+def find_guild_channel(guild: discord.Guild, ref: str) -> discord.abc.GuildChannel | None:
+    """A channel or thread of `guild` by id, or a channel of `guild` by name (with or
+    without "#"); never one of another guild."""
+    if ref.isdigit():
+        return guild.get_channel_or_thread(int(ref))
+    return discord.utils.get(guild.channels, name=ref.lstrip("#"))

@@ -32,7 +32,7 @@ from bot.drafting.service import DraftingService
 from bot.drafting.store import as_summary
 from bot.drafting.week import Week, week_start
 from bot.ops.config import ConfigError, load_config
-from bot.ops.console import emit, err, fail, parse_day, write
+from bot.ops.console import emit, err, fail, parse_day, say, write
 from bot.ops.doctor import doctor_command
 from bot.ops.eval_command import eval_command
 from bot.ops.formats import EXPORT_FORMATS, FORMATS
@@ -136,7 +136,7 @@ def main(
 def migrate_command(ctx: typer.Context) -> None:
     """Create or upgrade the database schema (also done automatically on first use)."""
     ctx.obj.sessions  # noqa: B018 (opening the database applies the migrations)
-    err.print(f"Database {ctx.obj.safe_url} is up to date.", highlight=False)
+    say(f"Database {ctx.obj.safe_url} is up to date.")
 
 
 @app.command("import")
@@ -174,18 +174,14 @@ def _import(sessions: sessionmaker[Session], paths: list[Path], fmt: str | None)
 
 def _print_report(report: ImportReport) -> None:
     c = report.counts
-    err.print(
+    say(
         f"Imported {report.files} file(s): {c.new} new message(s), {c.updated} updated, "
-        f"{c.unchanged} unchanged.",
-        highlight=False,
+        f"{c.unchanged} unchanged."
     )
     for error in report.errors:
-        err.print(f"[bold red]failed:[/] {error}", highlight=False)
+        say(str(error), "failed", "bold red")
     if report.errors:
-        err.print(
-            f"{len(report.errors)} file(s) failed and were not imported; the others were.",
-            highlight=False,
-        )
+        say(f"{len(report.errors)} file(s) failed and were not imported; the others were.")
 
 
 @app.command("draft")
@@ -245,7 +241,7 @@ def _draft(
     drafted = asyncio.run(service.draft(week))
     if drafted.github is not None:
         for problem in sorted(set(drafted.github.unavailable.values())):
-            err.print(f"[yellow]GitHub:[/] {problem}", highlight=False)
+            say(problem, "GitHub")
     with sessions() as session:
         return as_summary(get_draft_by_id(session, drafted.draft_id), week.workspace_name)
 
@@ -282,7 +278,7 @@ def drafts_show(
         flags = [f"{s.title}: {flag}" for s in draft.sections for flag in s.flags]
     emit(summary, fmt.value, None)
     for flag in flags:
-        err.print(f"[yellow]needs a look:[/] {flag}", highlight=False)
+        say(flag, "needs a look")
 
 
 @app.command("approve")
@@ -294,15 +290,17 @@ def approve_command(
     """Approve a draft as an operator; the running bot publishes it."""
     operator = Caller(OPERATOR_ID, by, is_admin=True)
     with ctx.obj.sessions.begin() as session:
-        _stored(session, draft_id)
-        draft, refusal = approve_draft(session, ctx.obj.config, draft_id, operator, utcnow())
+        # The operator acts on any workspace's draft: it is checked in its own workspace.
+        workspace_id = _stored(session, draft_id).workspace_id
+        draft, refusal = approve_draft(
+            session, ctx.obj.config, workspace_id, draft_id, operator, utcnow()
+        )
         if refusal:
             fail(refusal.text)
         week = draft.week_start
-    err.print(
+    say(
         f"Draft {draft_id} (week of {week}) approved by {by}; the bot publishes it when it "
-        "runs (`summarybot run`).",
-        highlight=False,
+        "runs (`summarybot run`)."
     )
 
 
@@ -382,7 +380,7 @@ def run_command(ctx: typer.Context) -> None:
     except NoPlatform as error:
         fail(str(error))
     except KeyboardInterrupt:
-        err.print("Stopped.")
+        say("Stopped.")
 
 
 app.command("eval")(eval_command)

@@ -1,5 +1,9 @@
 """What the command line's commands share: the error console, failing with one clear line,
-reading a `--week` day, and writing a draft or a text to stdout or a file."""
+reading a `--week` day, and writing a draft or a text to stdout or a file.
+
+Messages name files, channels and chat text, so they are printed as plain text: never read
+as rich markup (`[general]` in a file name is kept, a stray `[/]` cannot break a report) nor
+emoji codes. Only the label in front of a line is styled."""
 
 from __future__ import annotations
 
@@ -11,16 +15,28 @@ from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from summarizer.render import to_json, to_markdown
 from summarizer.types import DraftSummary
 
-err = Console(stderr=True, soft_wrap=True)  # error lines name paths: never break them
+# Error lines name paths: never break them.
+err = Console(stderr=True, soft_wrap=True, markup=False, emoji=False, highlight=False)
+
+
+def say(message: str, label: str = "", style: str = "yellow") -> None:
+    """One line on stderr: `label:` in `style` when given, then `message` as plain text."""
+    line = Text()
+    if label:
+        line.append(f"{label}:", style=style)
+        line.append(" ")
+    line.append(message)
+    err.print(line)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print one clear error line and stop with `code`."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    say(message, "error", "bold red")
     raise typer.Exit(code)
 
 
@@ -38,10 +54,10 @@ def emit(draft: DraftSummary, fmt: str, output: Path | None) -> None:
     if fmt == "json":
         text = json.dumps(to_json(draft), indent=2, ensure_ascii=False) + "\n"
         for note in draft.notes:
-            err.print(f"[yellow]note:[/] {note}", highlight=False)
+            say(note, "note")
         for section in draft.sections:
             for warning in section.warnings:
-                err.print(f"[yellow]{section.title}:[/] {warning}", highlight=False)
+                say(warning, section.title)
     else:
         text = to_markdown(draft)
     write(text, output)
@@ -56,4 +72,4 @@ def write(text: str, output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
     except OSError as error:
         fail(f"cannot write {output}: {error}")
-    err.print(f"Written to {output}.", highlight=False)
+    say(f"Written to {output}.")

@@ -17,6 +17,8 @@ class Environment(BaseSettings):
     slack_api_url: str = "https://slack.com/api/"  # GovSlack, proxies, end-to-end tests
     port: int = 3000  # where the HTTP Events API listens (POST /slack/events)
     summarybot_health_port: int = 8080  # /healthz and /metrics
+    # Where they listen: this machine only by default (they need no login); 0.0.0.0 opens them.
+    summarybot_health_host: str = "127.0.0.1"
     summarybot_log_format: str = "text"  # "json" for one JSON object per log line
 
     github_token: str | None = None  # optional: raises GitHub's rate limit

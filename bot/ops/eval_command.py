@@ -19,7 +19,7 @@ from bot.core.settings import workspace_settings
 from bot.drafting.compose import DraftingError, resolve_workspace
 from bot.drafting.store import as_summary
 from bot.drafting.week import week_start
-from bot.ops.console import err, fail, parse_day
+from bot.ops.console import fail, parse_day, say
 from storage.drafts import get_draft
 from storage.models import DraftRow, Person
 from summarizer.evaluate import evaluate, report
@@ -87,9 +87,7 @@ def eval_command(
         if workspace is not None or draft_text is None or reference_text is None:
             fail(str(error))
         # Two files need no stored week; only the workspace's names and settings are missing.
-        err.print(
-            f"[yellow]note:[/] {error}; comparing the two files without them", highlight=False
-        )
+        say(f"{error}; comparing the two files without them", "note")
     evaluation = evaluate(
         draft_text,
         reference_text,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -35,10 +36,12 @@ class Health:
         return True
 
     async def report(self) -> dict[str, Any]:
+        """The health report; the database is asked on a worker thread, so a slow database
+        never stalls the event loop (nor the platforms' connections)."""
         platforms = {name: await probe() for name, probe in self.platforms.items()}
         last = metrics.REGISTRY.get_sample_value("summarybot_last_stored_timestamp_seconds")
         report = {
-            "database": self.database_ok(),
+            "database": await asyncio.to_thread(self.database_ok),
             "platforms": platforms,
             "scheduler": self.scheduler_running(),
             "last_stored_age_seconds": round(time.time() - last, 1) if last else None,
@@ -62,13 +65,14 @@ def health_app(health: Health) -> web.Application:
     return app
 
 
-async def start_health_server(
-    health: Health,
-    port: int,
-    host: str = "0.0.0.0",  # noqa: S104 (probes come from outside)
-) -> Callable[[], Awaitable[None]]:
-    """Serve /healthz and /metrics; returns the function that stops the server."""
+DEFAULT_HOST = "127.0.0.1"  # unauthenticated: this machine only, unless opened on purpose
+
+
+async def start_health_server(health: Health, port: int, host: str = DEFAULT_HOST) -> web.AppRunner:
+    """Serve /healthz and /metrics on `host` (loopback by default; the image sets
+    SUMMARYBOT_HEALTH_HOST=0.0.0.0 so Docker can map the port); returns the runner (its
+    `addresses`, and `cleanup` to stop it)."""
     runner = web.AppRunner(health_app(health))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
-    return runner.cleanup
+    return runner

@@ -57,11 +57,18 @@ async def serve(
             await core.scheduler.start()
             await core.resume()
         health = Health(engine, probes, lambda: all(c.scheduler.running for c in cores))
-        stops.append(await start_health_server(health, env.summarybot_health_port))
+        server = await start_health_server(
+            health, env.summarybot_health_port, env.summarybot_health_host
+        )
+        stops.append(server.cleanup)
         # Everything loaded at start-up lives as long as the process: moving it out of the
         # collector's reach removed the 70-85 ms full collections behind the p99 latency.
         gc.freeze()
-        log.info("running; health and metrics on port %s", env.summarybot_health_port)
+        log.info(
+            "running; health and metrics on %s port %s",
+            env.summarybot_health_host,
+            env.summarybot_health_port,
+        )
         await asyncio.Event().wait()
     finally:
         for core in cores:

@@ -131,24 +131,29 @@ class SlackBot:
 
     # --- commands, buttons, the edit modal ----------------------------------------------------
 
-    async def _caller(self, user_id: str) -> Caller:
+    async def _caller(self, workspace: WorkspaceRecord, user_id: str) -> Caller:
+        """Who acts, with the user groups they belong to among those the workspace's
+        editors and admins name."""
         user = await self.directory.user(user_id)
         name = (user.get("profile") or {}).get("real_name") or user.get("real_name") or user_id
-        return Caller(user_id, name, is_admin=await self.directory.is_admin(user_id))
+        groups = await self.directory.groups_of(user_id, await self.core.role_ids(workspace))
+        return Caller(user_id, name, await self.directory.is_admin(user_id), groups)
 
     async def on_command(self, command: dict[str, Any], respond) -> None:  # noqa: ANN001
+        workspace = await self.directory.workspace()
         event = CommandEvent(
-            await self.directory.workspace(),
-            await self._caller(command["user_id"]),
+            workspace,
+            await self._caller(workspace, command["user_id"]),
             command.get("text", ""),
             command.get("channel_id", ""),
         )
         await _answer(respond, await self.core.on_command(event))
 
     async def on_button(self, body: dict[str, Any], action: dict[str, Any], respond) -> None:  # noqa: ANN001
+        workspace = await self.directory.workspace()
         press = ButtonPress(
-            await self.directory.workspace(),
-            await self._caller(body["user"]["id"]),
+            workspace,
+            await self._caller(workspace, body["user"]["id"]),
             action["action_id"],
             trigger_id=body.get("trigger_id", ""),
             channel_id=(body.get("channel") or {}).get("id", ""),
@@ -159,9 +164,10 @@ class SlackBot:
 
     async def on_edit_submit(self, ack, body: dict[str, Any], view: dict[str, Any]) -> None:  # noqa: ANN001
         """Saving the modal: refused edits keep the modal open with the reason."""
+        workspace = await self.directory.workspace()
         submit = EditorSubmit(
-            await self.directory.workspace(),
-            await self._caller(body["user"]["id"]),
+            workspace,
+            await self._caller(workspace, body["user"]["id"]),
             int(view["private_metadata"]),
             submitted_text(view),
         )

@@ -1,8 +1,9 @@
 """What the adapter needs to know about a Slack workspace, fetched once and cached:
-the team, people (names and admin flags) and channel names."""
+the team, people (names and admin flags), user groups' members and channel names."""
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from dataclasses import dataclass, field
@@ -14,8 +15,11 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.slack.messages import person_from_user
 from storage.records import PersonRecord, WorkspaceRecord
 
+log = logging.getLogger(__name__)
+
 PLATFORM = "slack"
 USER_TTL_S = 600.0  # admin flags and names change rarely; re-read after ten minutes
+GROUP_TTL_S = 60.0  # who is in a user group given as editors: re-read after a minute
 _USER_MENTION_RE = re.compile(r"<@([UW][A-Z0-9]+)")
 
 
@@ -33,6 +37,7 @@ class Directory:
     _team: dict[str, Any] | None = None
     _users: dict[str, _Cached] = field(default_factory=dict)
     _channels: dict[str, str] = field(default_factory=dict)
+    _groups: dict[str, tuple[float, frozenset[str]]] = field(default_factory=dict)
 
     async def team(self) -> dict[str, Any]:
         """auth.test's answer: team_id, team, url, user_id (the bot)."""
@@ -57,6 +62,25 @@ class Directory:
     async def is_admin(self, user_id: str) -> bool:
         user = await self.user(user_id)
         return bool(user.get("is_admin") or user.get("is_owner"))
+
+    async def group_members(self, group_id: str) -> frozenset[str]:
+        """The user ids in a user group (`usergroups.users.list`), cached for a minute; none
+        when Slack cannot say (an unknown group, or the `usergroups:read` scope missing)."""
+        cached = self._groups.get(group_id)
+        if cached is None or time.monotonic() - cached[0] > GROUP_TTL_S:
+            try:
+                users = (await self.client.usergroups_users_list(usergroup=group_id))["users"]
+            except SlackApiError as error:
+                log.warning(
+                    "Slack: cannot read user group %s (%s)", group_id, error.response.get("error")
+                )
+                users = []
+            cached = self._groups[group_id] = (time.monotonic(), frozenset(users))
+        return cached[1]
+
+    async def groups_of(self, user_id: str, group_ids: list[str]) -> tuple[str, ...]:
+        """Which of `group_ids` the user is a member of."""
+        return tuple([g for g in group_ids if user_id in await self.group_members(g)])
 
     async def people(self, raws: list[dict[str, Any]]) -> dict[str, PersonRecord]:
         """The people a batch of raw messages names: authors and mentioned users."""

@@ -27,6 +27,7 @@ SLACK_SCOPES = (
     "chat:write.public",
     "commands",
     "users:read",
+    "usergroups:read",
 )
 _SLACK_REJECTED = {
     "invalid_auth",

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.chunking import chunk
 from bot.core.port import Button, Posted
 from bot.slack.mrkdwn import to_mrkdwn
+from storage.records import WorkspaceRecord
+
+log = logging.getLogger(__name__)
 
 # A section block's text holds at most 3,000 characters; the core splits longer text.
 SECTION_LIMIT = 3000
@@ -18,15 +24,39 @@ INPUT_LIMIT = 3000
 EDIT_CALLBACK = "edit_section"
 EDIT_BLOCK = "section_text"
 EDIT_ACTION = "text"
+_GROUP_ID_RE = re.compile(r"S[A-Z0-9]+")
 
 
 class SlackPort:
     """Posts, replies in threads, updates, opens the edit modal, and tells one person."""
 
     max_message_chars = SECTION_LIMIT
+    workspace_noun = "workspace"
 
     def __init__(self, client: AsyncWebClient) -> None:
         self.client = client
+
+    async def find_channel(self, workspace: WorkspaceRecord, ref: str) -> str | None:
+        """The channel as given: the bot token sees its own workspace only, so a channel id
+        (from a mention) is this workspace's, and a name is posted to within it."""
+        return ref
+
+    async def find_role(self, workspace: WorkspaceRecord, ref: str) -> str | None:
+        """A user group of this workspace by id, handle (with or without "@") or name."""
+        try:
+            groups = (await self.client.usergroups_list())["usergroups"]
+        except SlackApiError as error:
+            log.warning("Slack: cannot list user groups (%s)", error.response.get("error"))
+            # A group mention's id is still good: Slack renders only this workspace's groups.
+            return ref if _GROUP_ID_RE.fullmatch(ref) else None
+        wanted = ref.lstrip("@").lower()
+        for group in groups:
+            if ref == group["id"] or wanted in (
+                str(group.get("handle", "")).lower(),
+                str(group.get("name", "")).lower(),
+            ):
+                return group["id"]
+        return None
 
     async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:
         response = await self.client.chat_postMessage(

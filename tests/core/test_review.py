@@ -150,21 +150,21 @@ def test_a_long_section_is_split_across_messages_never_cut(week) -> None:
 def test_editing_twice_keeps_revisions_and_updates_the_thread(flow, port, week) -> None:
     run(flow.draft_and_post(1, WEEK))
     hero = section(week, "hero-run")
-    run(flow.open_editor(EDITOR, hero.id, "trigger-1"))
+    run(flow.open_editor(1, EDITOR, hero.id, "trigger-1"))
     assert port.editors_opened == [("trigger-1", hero.id, "Hero run", hero.markdown)]
-    assert run(flow.edit_section(EDITOR, hero.id, "Ana's run reached 22.4% MFU.")).ok
-    reply = run(flow.edit_section(EDITOR, hero.id, "The hero run reached 22.4% MFU (#812)."))
+    assert run(flow.edit_section(1, EDITOR, hero.id, "Ana's run reached 22.4% MFU.")).ok
+    reply = run(flow.edit_section(1, EDITOR, hero.id, "The hero run reached 22.4% MFU (#812)."))
     assert reply.text == "Hero run updated (revision 2)."
     message = port.messages[hero.review_message_ids[0]]
     assert "The hero run reached 22.4% MFU (#812)." in message.text and message.edits == 2
-    history = run(flow.history(EDITOR, hero.id)).text
+    history = run(flow.history(1, EDITOR, hero.id)).text
     assert history.count("Eve Editor") == 2 and "Ana's run reached" in history
 
 
 def test_regenerate_brings_in_late_messages_but_keeps_edited_sections(flow, port, week) -> None:
     run(flow.draft_and_post(1, WEEK))
     hero = section(week, "hero-run")
-    run(flow.edit_section(EDITOR, hero.id, "Edited by hand."))
+    run(flow.edit_section(1, EDITOR, hero.id, "Edited by hand."))
     with week.begin() as session:
         store_batch(
             session,
@@ -173,7 +173,7 @@ def test_regenerate_brings_in_late_messages_but_keeps_edited_sections(flow, port
             ),
         )
         store_batch(session, say("hero-run", "7", "Ana Ruiz", "Late: 23.9% MFU on #833.", 61))
-    reply = run(flow.regenerate(EDITOR, draft_of(week).id))
+    reply = run(flow.regenerate(1, EDITOR, draft_of(week).id))
     assert "1 edited section(s) kept" in reply.text
     assert section(week, "hero-run").markdown == "Edited by hand."
     iris = section(week, "iris")
@@ -183,7 +183,7 @@ def test_regenerate_brings_in_late_messages_but_keeps_edited_sections(flow, port
 
 def test_approve_publishes_to_every_channel_once_and_pings_nobody(flow, port, week) -> None:
     run(flow.draft_and_post(1, WEEK))
-    reply = run(flow.approve(EDITOR, draft_of(week).id))
+    reply = run(flow.approve(1, EDITOR, draft_of(week).id))
     assert reply.ok, reply.text
     for channel in ("C-pub", "C-pub2"):
         text = "\n".join(m.text for m in port.in_channel(channel))
@@ -204,7 +204,7 @@ def test_a_publish_interrupted_after_the_second_chunk_resumes_without_duplicates
     draft_id = draft_of(week).id
     port.fail("post", after=2)
     with pytest.raises(InjectedFailure):
-        run(flow.approve(EDITOR, draft_id))
+        run(flow.approve(1, EDITOR, draft_id))
     assert len(port.in_channel("C-pub")) == 2
     assert draft_of(week).status == "approved"  # approved, not yet published
 
@@ -226,27 +226,29 @@ def test_refusals_change_nothing(flow, port, week) -> None:
     hero = section(week, "hero-run")
     posts = len(port.messages)
 
-    reply = run(flow.approve(MEMBER, draft.id))
+    reply = run(flow.approve(1, MEMBER, draft.id))
     assert not reply.ok and reply.text == "Only editors can approve the summary."
-    reply = run(flow.edit_section(MEMBER, hero.id, "vandalism"))
+    reply = run(flow.edit_section(1, MEMBER, hero.id, "vandalism"))
     assert not reply.ok and reply.text == "Only editors can edit the summary."
-    assert not run(flow.regenerate(MEMBER, draft.id)).ok
-    assert not run(flow.discard(MEMBER, draft.id)).ok
-    assert run(flow.open_editor(MEMBER, hero.id, "t")).text == "Only editors can edit the summary."
-    assert not run(flow.edit_section(EDITOR, 999, "x")).ok
-    assert run(flow.edit_section(EDITOR, hero.id, "   ")).text.startswith("The new text is empty")
+    assert not run(flow.regenerate(1, MEMBER, draft.id)).ok
+    assert not run(flow.discard(1, MEMBER, draft.id)).ok
+    refused = run(flow.open_editor(1, MEMBER, hero.id, "t"))
+    assert refused.text == "Only editors can edit the summary."
+    assert not run(flow.edit_section(1, EDITOR, 999, "x")).ok
+    empty = run(flow.edit_section(1, EDITOR, hero.id, "   "))
+    assert empty.text.startswith("The new text is empty")
     assert (
         draft_of(week).status == "in_review" and section(week, "hero-run").markdown == hero.markdown
     )
     assert len(port.messages) == posts and not port.editors_opened
 
-    run(flow.approve(EDITOR, draft.id))
-    reply = run(flow.edit_section(EDITOR, hero.id, "too late"))
+    run(flow.approve(1, EDITOR, draft.id))
+    reply = run(flow.edit_section(1, EDITOR, hero.id, "too late"))
     assert not reply.ok
     assert reply.text == (
         "The summary of the week of 2026-11-16 is already published; it can no longer be edited."
     )
-    assert not run(flow.regenerate(EDITOR, draft.id)).ok
+    assert not run(flow.regenerate(1, EDITOR, draft.id)).ok
     with week() as session:
         assert session.scalar(select(func.count()).select_from(SectionRevision)) == 0
 
@@ -256,7 +258,7 @@ def test_approval_needs_a_publish_channel(week, port) -> None:
         change_setting(session, CONFIG, 1, "publish_channels", [], ADMIN, datetime.now(UTC))
     flow = ReviewWorkflow(week, CONFIG, port)
     run(flow.draft_and_post(1, WEEK))
-    reply = run(flow.approve(EDITOR, draft_of(week).id))
+    reply = run(flow.approve(1, EDITOR, draft_of(week).id))
     assert not reply.ok and "No publish channel is set" in reply.text
     assert draft_of(week).status == "in_review"
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import count
 
 from bot.core.port import Button, Posted
+from storage.records import WorkspaceRecord
 
 
 class InjectedFailure(ConnectionError):
@@ -25,7 +26,14 @@ class Sent:
 
 @dataclass
 class FakePort:
+    """Channels: every workspace has every channel it is asked about, except those listed in
+    `foreign` (channel ref -> the workspace platform id that has it). Roles: `roles` maps a
+    workspace's platform id to its roles, name -> id."""
+
     max_message_chars: int = 2000
+    workspace_noun: str = "workspace"
+    foreign: dict[str, str] = field(default_factory=dict)
+    roles: dict[str, dict[str, str]] = field(default_factory=dict)
     messages: dict[str, Sent] = field(default_factory=dict)
     editors_opened: list[tuple[str, int, str, str]] = field(default_factory=list)
     told: list[tuple[str, str]] = field(default_factory=list)
@@ -49,6 +57,14 @@ class FakePort:
         posted = Posted(channel_id, f"m{next(self._ids)}", thread)
         self.messages[posted.message_id] = Sent(posted, text, list(buttons))
         return posted
+
+    async def find_channel(self, workspace: WorkspaceRecord, ref: str) -> str | None:
+        owner = self.foreign.get(ref)
+        return ref if owner in (None, workspace.platform_id) else None
+
+    async def find_role(self, workspace: WorkspaceRecord, ref: str) -> str | None:
+        table = self.roles.get(workspace.platform_id, {})
+        return ref if ref in table.values() else table.get(ref)
 
     async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:
         self._call("post")

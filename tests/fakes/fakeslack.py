@@ -8,11 +8,11 @@ It runs on aiohttp inside the test's own event loop, so point the real libraries
         ...
 
 Every Web API call is recorded in `calls` (method, merged params, token). The fake serves the
-data a test puts in `users`, `channels`, `history` and `replies`, holds what the bot posted in
-`posted` / `ephemeral` / `views_opened` / `responses`, and can answer one call with HTTP 429 or
-an `ok: false` error on cue. Socket Mode: `apps.connections.open` (xapp token) hands out the
-fake's `/link` websocket, which greets with `hello`; `send_envelope` pushes an envelope and
-returns the client's ack.
+data a test puts in `users`, `channels`, `usergroups`, `history` and `replies`, holds what
+the bot posted in `posted` / `ephemeral` / `views_opened` / `responses`, and can answer one
+call with HTTP 429 or an `ok: false` error on cue. Socket Mode: `apps.connections.open` (xapp
+token) hands out the fake's `/link` websocket, which greets with `hello`; `send_envelope`
+pushes an envelope and returns the client's ack.
 
 The helpers at the bottom build signed HTTP requests (Events API, slash commands,
 interactivity) in the shapes Slack sends, taken from Slack's recorded fixtures.
@@ -63,6 +63,7 @@ class FakeSlack:
         self.users: dict[str, dict] = {}
         self.channels: dict[str, dict] = {}
         self.bots: dict[str, dict] = {}
+        self.usergroups: dict[str, dict] = {}
         self.history: dict[str, list[dict]] = {}
         self.replies: dict[tuple[str, str], list[dict]] = {}
         self.posted: list[dict] = []
@@ -148,6 +149,21 @@ class FakeSlack:
         }
         self.channels[id] = channel
         return channel
+
+    def add_usergroup(self, id: str, handle: str, name: str, users: list[str]) -> dict:
+        """A user group (`<!subteam^ID|@handle>`) of this team with its members."""
+        group = {
+            "id": id,
+            "team_id": self.TEAM,
+            "is_usergroup": True,
+            "name": name,
+            "handle": handle,
+            "date_delete": 0,
+            "users": list(users),
+            "user_count": len(users),
+        }
+        self.usergroups[id] = group
+        return group
 
     def add_bot(self, id: str, name: str, user_id: str | None = None) -> dict:
         bot = {"id": id, "deleted": False, "name": name, "app_id": "A0OTHER", "user_id": user_id}
@@ -291,6 +307,20 @@ class FakeSlack:
             "has_more": bool(cursor),
             "response_metadata": {"next_cursor": cursor},
         }
+
+    def _m_usergroups_list(self, params: dict) -> dict:
+        with_users = str(params.get("include_users", "")).lower() in ("1", "true")
+        groups = [
+            {k: v for k, v in group.items() if with_users or k != "users"}
+            for group in self.usergroups.values()
+        ]
+        return {"ok": True, "usergroups": groups}
+
+    def _m_usergroups_users_list(self, params: dict) -> dict:
+        group = self.usergroups.get(params.get("usergroup", ""))
+        if group is None:
+            return {"ok": False, "error": "no_such_subteam"}
+        return {"ok": True, "users": list(group["users"])}
 
     def _m_bots_info(self, params: dict) -> dict:
         bot_id = params.get("bot", "")

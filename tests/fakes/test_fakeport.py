@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from bot.core.port import Button, ChatPort
+from storage.records import WorkspaceRecord
 from tests.fakes.fakeport import FakePort, InjectedFailure
 
 
@@ -44,3 +45,20 @@ def test_it_refuses_what_a_platform_would() -> None:
     port = FakePort(max_message_chars=10)
     with pytest.raises(AssertionError, match="over the platform limit"):
         asyncio.run(port.post("C1", "x" * 11))
+
+
+def test_channels_and_roles_are_found_in_their_own_workspace_only() -> None:
+    a, b = WorkspaceRecord("discord", "A", "A"), WorkspaceRecord("discord", "B", "B")
+    port = FakePort(foreign={"announcements": "A"}, roles={"A": {"Editors": "r1"}})
+
+    async def go():
+        return [
+            await port.find_channel(a, "announcements"),
+            await port.find_channel(b, "announcements"),
+            await port.find_channel(b, "general"),
+            await port.find_role(a, "Editors"),
+            await port.find_role(a, "r1"),
+            await port.find_role(b, "Editors"),
+        ]
+
+    assert asyncio.run(go()) == ["announcements", None, "general", "r1", "r1", None]

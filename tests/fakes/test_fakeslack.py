@@ -478,3 +478,22 @@ def test_posted_messages_updates_views_ephemeral_and_response_urls():
             assert (await client.reactions_add(channel="C1", timestamp="1.0", name="x"))["ok"]
 
     run(scenario())
+
+
+def test_user_groups_and_their_members():
+    async def scenario():
+        async with FakeSlack() as fake:
+            fake.add_usergroup("S1", "editors", "Editors", ["U1", "U2"])
+            client = AsyncWebClient(token="xoxb-test", base_url=fake.url)
+
+            listed = await client.usergroups_list()
+            assert [(g["id"], g["handle"]) for g in listed["usergroups"]] == [("S1", "editors")]
+            assert "users" not in listed["usergroups"][0]
+            with_users = await client.usergroups_list(include_users=True)
+            assert with_users["usergroups"][0]["users"] == ["U1", "U2"]
+            assert (await client.usergroups_users_list(usergroup="S1"))["users"] == ["U1", "U2"]
+            with pytest.raises(SlackApiError) as missing:
+                await client.usergroups_users_list(usergroup="S404")
+            assert missing.value.response["error"] == "no_such_subteam"
+
+    run(scenario())

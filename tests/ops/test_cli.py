@@ -227,3 +227,16 @@ def test_database_passwords_are_never_printed(tmp_path: Path) -> None:
     result = invoke(url, "migrate")
     assert result.exit_code == 2
     assert "s3cret" not in result.stderr and "bot:***@127.0.0.1:1/nowhere" in result.stderr
+
+
+def test_errors_are_plain_text_never_markup(tmp_path: Path, export_dir: Path) -> None:
+    good = (export_dir / "data.json").read_text()
+    (export_dir / "[general].json").write_text(good[: len(good) // 2])
+    db = f"sqlite:///{tmp_path / 'bot.db'}"
+    result = invoke(db, "import", str(export_dir), str(tmp_path / "[/]missing.json"))
+    assert result.exit_code == 1
+    assert "[general].json: not valid JSON" in result.stderr
+    assert "[/]missing.json: no such file or folder" in result.stderr
+    result = invoke(db, "draft", "--week", "[/] :smile: [bold]")
+    assert result.exit_code == 2
+    assert "--week '[/] :smile: [bold]' is not a date" in result.stderr

@@ -6,13 +6,15 @@ import asyncio
 import json
 import logging
 import socket
+import threading
 import time
+from pathlib import Path
 
 import aiohttp
 
 from bot.ops.config import load_config
 from bot.ops.env import Environment
-from bot.ops.health import Health, health_app
+from bot.ops.health import Health, health_app, start_health_server
 from bot.ops.logs import configure
 from bot.ops.run import serve
 from storage.db import make_engine
@@ -119,3 +121,36 @@ def test_json_logs_carry_no_tokens(capsys) -> None:
     assert record["message"] == "stored 3 message(s)" and record["level"] == "INFO"
     assert logging.getLogger("httpx").level == logging.WARNING
     configure("text")
+
+
+def test_health_listens_on_loopback_unless_opened(engine, monkeypatch) -> None:
+    monkeypatch.delenv("SUMMARYBOT_HEALTH_HOST", raising=False)
+    assert Environment(_env_file=None).summarybot_health_host == "127.0.0.1"
+    monkeypatch.setenv("SUMMARYBOT_HEALTH_HOST", "0.0.0.0")
+    assert Environment(_env_file=None).summarybot_health_host == "0.0.0.0"
+
+    async def serve_default() -> list:
+        server = await start_health_server(Health(engine, {}, lambda: True), free_port())
+        try:
+            return [address[0] for address in server.addresses]
+        finally:
+            await server.cleanup()
+
+    assert asyncio.run(serve_default()) == ["127.0.0.1"]
+    # The image opens them (Docker maps the port); compose publishes it on loopback only.
+    root = Path(__file__).parents[2]
+    assert "SUMMARYBOT_HEALTH_HOST=0.0.0.0" in (root / "Dockerfile").read_text()
+    assert "SUMMARYBOT_HEALTH_HOST: 0.0.0.0" in (root / "compose.yaml").read_text()
+
+
+def test_the_database_check_runs_off_the_event_loop(engine, monkeypatch) -> None:
+    health = Health(engine, {}, lambda: True)
+    threads = []
+
+    def database_ok() -> bool:
+        threads.append(threading.current_thread())
+        return True
+
+    monkeypatch.setattr(health, "database_ok", database_ok)
+    assert asyncio.run(health.report())["database"]
+    assert threads and threads[0] is not threading.main_thread()

@@ -225,7 +225,7 @@ def test_regenerate_drafts_again_with_the_llm_when_the_workspace_says_so(week, c
                     session, ImportBatch("t", LAB, ChannelRecord("c-hero-run", "hero-run"), [late])
                 )
             (draft,) = list_drafts_of(week)
-            reply = await flow.regenerate(admin, draft.id)
+            reply = await flow.regenerate(1, admin, draft.id)
             return reply, len(fake.requests) - first
 
     reply, asked_again = asyncio.run(asyncio.wait_for(go(), 20))

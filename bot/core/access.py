@@ -1,0 +1,107 @@
+"""Who may act on which draft or section: the one check every entry point goes through.
+
+Commands (`/summary edit N`, `history N`, `approve`, `regenerate`, `discard`, `publish`), the
+review thread's buttons, the edit modal's submit (and any later entry, such as a web page)
+call `authorize` before touching a draft. A draft or section of another workspace is
+answered exactly like one that does not exist, so ids (which are sequential) reveal nothing;
+the permission is then checked against the caller's own workspace's settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from sqlalchemy.orm import Session
+
+from bot.core.port import Caller, Reply
+from bot.core.settings import WorkspaceSettings, workspace_settings
+from bot.drafting.config import Config
+from storage.drafts import get_draft_by_id, get_section
+from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection
+
+
+class Action(StrEnum):
+    """What a caller wants to do; the first two act on a section, the others on a draft."""
+
+    EDIT = "edit"
+    HISTORY = "history"
+    APPROVE = "approve"
+    REGENERATE = "regenerate"
+    DISCARD = "discard"
+    PUBLISH = "publish"
+
+    @property
+    def on_section(self) -> bool:
+        return self in (Action.EDIT, Action.HISTORY)
+
+
+_NOT_EDITOR = {
+    Action.EDIT: "Only editors can edit the summary.",
+    Action.HISTORY: "Only editors can see a section's history.",
+    Action.APPROVE: "Only editors can approve the summary.",
+    Action.REGENERATE: "Only editors can regenerate the draft.",
+    Action.DISCARD: "Only editors can discard the draft.",
+    Action.PUBLISH: "Only editors can publish.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Granted:
+    """What the caller may act on: the draft, the section (for section actions) and the
+    settings of the workspace both belong to."""
+
+    draft: DraftRow
+    section: DraftSection | None
+    settings: WorkspaceSettings
+
+
+def no_such(action: Action, target_id: int) -> Reply:
+    """The answer for an id that is not the caller's workspace's (or does not exist)."""
+    noun = "section" if action.on_section else "draft"
+    return Reply.refuse(f"There is no {noun} {target_id}.")
+
+
+def authorize(
+    session: Session,
+    config: Config,
+    workspace_id: int,
+    caller: Caller,
+    target_id: int,
+    action: Action,
+) -> Granted | Reply:
+    """Whether `caller`, acting in workspace `workspace_id`, may do `action` on the section
+    (edit, history) or draft (the others) `target_id` now: `Granted`, or the private
+    refusal to give them. Reads only; the caller's transaction changes nothing on refusal."""
+    section = get_section(session, target_id) if action.on_section else None
+    draft = section.draft if section is not None else None
+    if not action.on_section:
+        draft = get_draft_by_id(session, target_id)
+    if draft is None or draft.workspace_id != workspace_id:
+        return no_such(action, target_id)
+    settings = workspace_settings(session, config, workspace_id)
+    if not settings.is_editor(caller):
+        return Reply.refuse(_NOT_EDITOR[action])
+    refusal = _state_refusal(draft, action)
+    return refusal or Granted(draft, section, settings)
+
+
+def _state_refusal(draft: DraftRow, action: Action) -> Reply | None:
+    """Why the draft's status does not allow `action`, if it does not."""
+    match action:
+        case Action.HISTORY:
+            return None
+        case Action.PUBLISH:
+            if draft.status in LOCKED:
+                return None
+            return Reply.refuse("Only an approved summary is published.")
+        case Action.EDIT if draft.status not in EDITABLE:
+            return Reply.refuse(
+                f"The summary of the week of {draft.week_start} is already {draft.status}; "
+                "it can no longer be edited."
+            )
+        case _ if draft.status not in EDITABLE:
+            return Reply.refuse(
+                f"The summary of the week of {draft.week_start} is already {draft.status}."
+            )
+    return None
