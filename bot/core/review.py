@@ -40,6 +40,7 @@ from storage.drafts import (
     record_delivery,
 )
 from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
+from storage.privacy import blocking_flags
 
 log = logging.getLogger(__name__)
 
@@ -402,6 +403,8 @@ class ReviewWorkflow:
             draft = get_draft_by_id(session, draft_id)
             if draft is None or draft.status not in LOCKED:
                 return Reply.refuse("Only an approved summary is published.")
+            if blocking_flags(draft):  # flagged after approval: never publish removed text
+                return Reply.refuse(_blocked(blocking_flags(draft)))
             settings = workspace_settings(session, self.config, draft.workspace_id)
             return published_markdown(draft), list(settings.publish_channels)
 
@@ -481,6 +484,8 @@ def approve_draft(
     draft, refusal = open_draft(session, config, draft_id, caller, "approve")
     if refusal:
         return None, refusal
+    if blocking_flags(draft):
+        return None, Reply.refuse(_blocked(blocking_flags(draft)))
     if not workspace_settings(session, config, draft.workspace_id).publish_channels:
         return None, Reply.refuse(
             "No publish channel is set; an admin can add one with "
@@ -490,3 +495,10 @@ def approve_draft(
     draft.approved_by = caller.display_name
     draft.approved_at = at
     return draft, None
+
+
+def _blocked(flags: list[str]) -> str:
+    return (
+        "Not approved: edit these flagged sections first (or Regenerate the draft): "
+        + "; ".join(flags)
+    )
