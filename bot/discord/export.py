@@ -47,6 +47,7 @@ REPARSE_BYTES = 32 * 1024 * 1024
 # JSON files in a folder up to this size are parsed to see whether they are exports at all.
 PROBE_BYTES = 1024 * 1024
 _CONTAINERS = {"start_map": 1, "start_array": 1, "end_map": -1, "end_array": -1}
+_BACKENDS = (ijson, ijson.get_backend("python"))  # the fastest available, then pure Python
 
 # Raw Discord markup, in one pass: user, role and channel mentions, custom emoji, timestamps and
 # slash-command mentions. Newer DCE versions already render most of these as plain text.
@@ -158,14 +159,22 @@ def _may_be_export(path: Path) -> bool:
 
 
 def _with_json_errors(name: str, path: Path, parse: Any, *args: Any) -> Any:
-    """`parse(stream, *args)` on the open file, its failures as `ImportFileError`."""
-    try:
-        with path.open("rb") as stream:
-            return parse(stream, *args)
-    except OSError as error:
-        raise ImportFileError(name, f"cannot read the file: {error.strerror or error}") from error
-    except (ijson.JSONError, ValueError) as error:  # ValueError: a bad UTF-8 byte or number
-        raise ImportFileError(name, _json_problem(path)) from error
+    """`parse(stream, backend, *args)` on the open file, its failures as `ImportFileError`.
+
+    The fast C parser refuses some valid JSON (integers past 64 bits, lone surrogates); the
+    pure-Python one, slower, reads those, so a file the first refuses gets the second try.
+    """
+    for backend in _BACKENDS:
+        try:
+            with path.open("rb") as stream:
+                return parse(stream, backend, *args)
+        except OSError as error:
+            problem = f"cannot read the file: {error.strerror or error}"
+            raise ImportFileError(name, problem) from error
+        except (ijson.JSONError, ValueError) as error:  # ValueError: bad UTF-8, a number
+            if backend is _BACKENDS[-1]:
+                raise ImportFileError(name, _json_problem(path)) from error
+    raise AssertionError("unreachable: the last backend raises")
 
 
 def _json_problem(path: Path) -> str:
@@ -187,11 +196,11 @@ def _json_problem(path: Path) -> str:
     return "not valid JSON"
 
 
-def _read_header(stream: Any, name: str) -> dict[str, Any]:
+def _read_header(stream: Any, backend: Any, name: str) -> dict[str, Any]:
     """The top-level values but "messages" (guild, channel, ...), with "messages" itself
     replaced by True when it is a list. Stops at the messages once guild and channel are
     read, as DCE writes them first, so only a hand-made file is read to its end here."""
-    events = ijson.parse(stream, use_float=True)
+    events = backend.parse(stream, use_float=True)
     first = next(events, None)
     if first is None:
         raise ijson.IncompleteJSONError("empty")
@@ -230,9 +239,9 @@ def _skip(events: Iterator[tuple[str, str, Any]], event: str) -> None:
         depth += _CONTAINERS.get(next(events)[1], 0)
 
 
-def _referenced_channels(stream: Any) -> set[str]:
+def _referenced_channels(stream: Any, backend: Any) -> set[str]:
     """The channel ids the file's message references point at (one streamed pass)."""
-    found = ijson.items(stream, "messages.item.reference.channelId")
+    found = backend.items(stream, "messages.item.reference.channelId")
     return {value for value in found if isinstance(value, str)}
 
 
@@ -273,18 +282,26 @@ def _read_batch(source: str, path: Path, data: dict[str, Any]) -> ImportBatch:
 
 
 def _records(source: str, path: Path, converter: _MessageConverter) -> Iterator[MessageRecord]:
-    """The file's message records, read as they are asked for."""
-    try:
-        with path.open("rb") as stream:
-            found = ijson.items(stream, "messages.item", use_float=True)
-            for number, raw in enumerate(found, start=1):
-                record = _convert(source, number, converter, raw)
-                if record is not None:
-                    yield record
-    except OSError as error:
-        raise ImportFileError(source, f"cannot read the file: {error.strerror or error}") from error
-    except (ijson.JSONError, ValueError) as error:
-        raise ImportFileError(source, _json_problem(path)) from error
+    """The file's message records, read as they are asked for; when the fast parser refuses
+    the file partway, the second one goes on from there (see `_with_json_errors`)."""
+    done = 0  # messages converted so far
+    for backend in _BACKENDS:
+        try:
+            with path.open("rb") as stream:
+                found = backend.items(stream, "messages.item", use_float=True)
+                for number, raw in enumerate(found, start=1):
+                    if number > done:
+                        record = _convert(source, number, converter, raw)
+                        done = number
+                        if record is not None:
+                            yield record
+            return
+        except OSError as error:
+            problem = f"cannot read the file: {error.strerror or error}"
+            raise ImportFileError(source, problem) from error
+        except (ijson.JSONError, ValueError) as error:
+            if backend is _BACKENDS[-1]:
+                raise ImportFileError(source, _json_problem(path)) from error
 
 
 def _convert(

@@ -55,10 +55,10 @@ BROADCASTS = {"here": "@here", "channel": "@channel", "everyone": "@everyone"}
 # lets the drafter neutralise it like the others.
 BROADCASTS["group"] = "@channel"
 
-# Seconds since 1970 (at most 12 digits: past the year 33,000) and a fraction; a longer
-# number is refused before int() would choke on it.
-TS_RE = re.compile(r"^(\d{1,12})(?:\.(\d{0,9}))?$")
-TS_MAX_SECONDS = 10**12
+# Seconds since 1970 (at most 11 digits: up to the year 5138, within what datetime holds)
+# and a fraction; a longer number is refused before int() would choke on it.
+TS_RE = re.compile(r"^(\d{1,11})(?:\.(\d{0,9}))?$")
+TS_MAX_SECONDS = 10**11
 # Either a `<...>` markup span or an HTML entity that Slack escapes in message text; one pass
 # over both keeps "&amp;lt;" as "&lt;" and leaves resolved names untouched.
 MARKUP_RE = re.compile(r"<([^<>]*)>|&(lt|gt|amp);")
