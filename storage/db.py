@@ -19,7 +19,8 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for `url`; SQLite gets WAL, a busy timeout and enforced foreign keys."""
+    """An engine for `url`; SQLite gets WAL, a busy timeout, enforced foreign keys and
+    secure deletes."""
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _configure_sqlite)
@@ -33,6 +34,9 @@ def _configure_sqlite(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-AP
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    # Deleted rows (forget-me, platform deletes, retention) are overwritten with zeros, not
+    # left readable in free pages of the file.
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
 
 

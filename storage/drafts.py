@@ -143,12 +143,14 @@ def add_revision(
     at: datetime,
     markdown: str,
 ) -> SectionRevision:
-    """Replace a section's text, keeping the edit as a revision."""
+    """Replace a section's text, keeping the edit as a revision. The edit settles the
+    section's flags: the editor has seen what they asked to check."""
     revision = SectionRevision(
         editor_id=editor_id, editor_name=editor_name, created_at=at, markdown=markdown
     )
     section.revisions.append(revision)
     section.markdown = markdown
+    section.flags = []
     session.flush()
     return revision
 

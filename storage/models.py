@@ -354,3 +354,15 @@ class DeletedMessage(Base):
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
     platform_id: Mapped[str] = mapped_column(String(64))
     deleted_at: Mapped[datetime]
+
+
+class ForgottenName(Base):
+    """A name a member who opted out went by (display name, real name, a later rename), so
+    drafts replace it with "a member" in everyone's text, even before they ever posted."""
+
+    __tablename__ = "forgotten_names"
+    __table_args__ = (UniqueConstraint("workspace_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))

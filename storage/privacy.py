@@ -2,37 +2,52 @@
 
 Every function takes the session first and never commits. Messages are removed with bulk
 DELETEs, their PR refs first, so nothing depends on the database cascading the delete.
-Drafts still under way (any status but published or discarded) are never rewritten behind an
-editor's back: their sections get a `flags` entry saying what to check instead, once.
+
+Drafts not yet published (drafted, in review or approved) lose what is gone, at once:
+- the names of a member who opted out are replaced with "a member" in their sections and
+  every revision, and leave the sections' `people`;
+- a section citing a message that is gone (deleted on the platform, or its author opted
+  out) has its text and every revision's text replaced by `REMOVED_TEXT`, since which of
+  its words came from that message cannot be told.
+Either way the section gets a flag. A flagged section blocks approval (and publishing)
+until an editor edits it or Regenerate drafts it again; an approved draft that gets a flag
+goes back to review. Published summaries are not rewritten: they were posted already.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
-from datetime import date, datetime, time, timedelta
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import ColumnElement, Select, and_, delete, or_, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import ColumnElement, Select, delete, select
 from sqlalchemy.orm import Session
 
 from storage.db import dialect_insert
 from storage.models import (
     FINISHED,
     DeletedMessage,
+    Delivery,
     DraftRow,
     DraftSection,
     DraftStatus,
+    ForgottenName,
     Message,
     Person,
     PRRefRow,
+    SectionRevision,
 )
+from storage.normalise import clean_name
 
-OPTED_OUT_FLAG = "a member opted out; check this section does not name them"
+OPTED_OUT_FLAG = 'a member opted out; their name was replaced with "a member": check the wording'
 DELETED_SOURCE_FLAG = "a source message was deleted: {id}"
-# Published weeks per DELETE statement (two bound parameters each).
-PURGE_WEEKS_PER_STATEMENT = 100
+REMOVED_TEXT = (
+    "_(This section's text was removed: a message it drew on was deleted or its author "
+    "opted out. Edit the section, or Regenerate the draft, before approving.)_"
+)
+UNNAMED = "a member"
 
 
 def deleted_source_flag(message_platform_id: str) -> str:
@@ -52,15 +67,36 @@ def forgotten_ids(session: Session, workspace_id: int) -> set[str]:
 
 
 def forgotten_names(session: Session, workspace_id: int) -> set[str]:
-    """Display names of forgotten people, so drafts can leave them out of others' words."""
-    rows = session.execute(
-        select(Person.display_name).where(
-            Person.workspace_id == workspace_id,
-            Person.forgotten_at.is_not(None),
-            Person.display_name != "",
-        )
+    """Every name and platform id of the members who opted out, so drafts can replace them
+    in others' words: their stored display names and the names remembered for them."""
+    people = select(Person.display_name, Person.platform_id).where(
+        Person.workspace_id == workspace_id, Person.forgotten_at.is_not(None)
     )
-    return set(rows.scalars())
+    remembered = select(ForgottenName.name).where(ForgottenName.workspace_id == workspace_id)
+    names = {name for row in session.execute(people) for name in row}
+    names.update(session.scalars(remembered))
+    return {name for name in names if name.strip()}
+
+
+def remember_names(session: Session, workspace_id: int, names: Iterable[str]) -> None:
+    """Remember names a member who opted out goes by (empty ones are skipped)."""
+    cleaned = {clean_name(n.strip()) for n in names}
+    rows = [{"workspace_id": workspace_id, "name": n} for n in cleaned if n]
+    if rows:
+        insert = dialect_insert(session, ForgottenName.__table__)
+        session.execute(
+            insert.on_conflict_do_nothing(index_elements=["workspace_id", "name"]), rows
+        )
+
+
+def unnamer(names: Collection[str]) -> Callable[[str], str]:
+    """A function replacing each of `names` (as a whole word, any case, with or without a
+    leading "@") with "a member"."""
+    if not names:
+        return lambda text: text
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(rf"@?(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    return lambda text: pattern.sub(UNNAMED, text)
 
 
 def is_forgotten(session: Session, workspace_id: int, person_platform_id: str) -> bool:
@@ -84,17 +120,17 @@ def forget_person(
     """Mark a member as opted out and delete all their stored messages (with PR refs).
 
     The person is created if they never posted (display name ""), so the opt-out holds for
-    what they post later. The first opt-out's time is kept on later calls. In drafts under
-    way, the member's name leaves the sections' `people`; a section whose text names them,
-    or that cites a message of theirs, gets a flag for the editor. `also_names` are more
-    names to look for (e.g. their current display name, if not stored yet). Returns how
-    many messages were deleted (0 on a repeated call, unless more got stored meanwhile).
+    what they post later; `also_names` (e.g. the name they asked under) are remembered, so
+    drafts replace them even before they post. The first opt-out's time is kept on later
+    calls. Drafts not yet published lose their names and the text drawn from their
+    messages (see the module's notes). Returns how many messages were deleted.
     """
     person_id = _ensure_person(session, workspace_id, person_platform_id)
     person = session.get(Person, person_id)
     assert person is not None
     if person.forgotten_at is None:
         person.forgotten_at = at
+    remember_names(session, workspace_id, [person.display_name, *also_names])
     session.flush()
 
     theirs = select(Message.id).where(
@@ -108,17 +144,15 @@ def forget_person(
         )
     )
     count = _delete_messages(session, theirs)
-
-    names = {n.strip() for n in (person.display_name, *also_names) if n and n.strip()}
-    _scrub_drafts(session, workspace_id, names, deleted_ids)
+    _scrub_drafts(session, workspace_id, forgotten_names(session, workspace_id), deleted_ids)
     return count
 
 
 def delete_message(
     session: Session, workspace_id: int, message_platform_id: str, at: datetime
 ) -> bool:
-    """Delete a stored message (with its PR refs), flagging the sections of drafts under way
-    that cite it. Returns whether a message was stored (an unknown id changes nothing)."""
+    """Delete a stored message (with its PR refs), and its text from drafts not yet
+    published. Returns whether a message was stored (an unknown id changes nothing)."""
     tombstone = dialect_insert(session, DeletedMessage.__table__).values(
         workspace_id=workspace_id, platform_id=message_platform_id, deleted_at=at
     )
@@ -134,55 +168,48 @@ def delete_message(
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class Purged:
+    """What a retention purge deleted."""
+
+    messages: int
+    drafts: int
+
+
 def purge_expired(
     session: Session, workspace_id: int, older_than: datetime, *, timezone: str = "UTC"
-) -> int:
-    """Delete messages sent before `older_than` whose week has a published draft.
+) -> Purged:
+    """Delete what is older than `older_than`: messages sent before it (with their PR refs)
+    and drafts of weeks that ended before it, whatever became of them (published,
+    discarded, never finished), with their sections, revisions and deliveries.
 
-    A week runs from its Monday 00:00 to the next in `timezone` (the workspace's setting, as
-    drafting uses it). Messages of weeks never published (no draft, or one still under
-    review or discarded) are kept. Returns how many messages were deleted.
+    A week runs from its Monday 00:00 to the next in `timezone` (the workspace's setting,
+    as drafting uses it).
     """
     if older_than.tzinfo is None:
         raise ValueError(f"naive datetime {older_than!r}: timestamps must be timezone-aware")
-    zone = ZoneInfo(timezone)
-    published = session.scalars(
-        select(DraftRow.week_start)
-        .where(DraftRow.workspace_id == workspace_id, DraftRow.status == DraftStatus.PUBLISHED)
-        .order_by(DraftRow.week_start)
-    ).all()
-    ranges = [_week_range(week, zone) for week in published]
-    ranges = [(start, end) for start, end in ranges if start < older_than]
-    count = 0
-    for first in range(0, len(ranges), PURGE_WEEKS_PER_STATEMENT):
-        chunk = ranges[first : first + PURGE_WEEKS_PER_STATEMENT]
-        in_published_week = or_(
-            *(and_(Message.created_at >= start, Message.created_at < end) for start, end in chunk)
-        )
-        expired = select(Message.id).where(
-            Message.workspace_id == workspace_id,
-            Message.created_at < older_than,
-            in_published_week,
-        )
-        count += _delete_messages(session, expired)
-    return count
+    old_messages = select(Message.id).where(
+        Message.workspace_id == workspace_id, Message.created_at < older_than
+    )
+    messages = _delete_messages(session, old_messages)
+    # A week starting on Monday M ended by `older_than` when M + 7 days is no later than
+    # the day `older_than` falls on, in the workspace's time zone.
+    last_start = older_than.astimezone(ZoneInfo(timezone)).date() - timedelta(days=7)
+    old_drafts = select(DraftRow.id).where(
+        DraftRow.workspace_id == workspace_id, DraftRow.week_start <= last_start
+    )
+    return Purged(messages, _delete_drafts(session, old_drafts))
 
 
-def _week_range(monday: date, zone: ZoneInfo) -> tuple[datetime, datetime]:
-    start = datetime.combine(monday, time.min, tzinfo=zone)
-    end = datetime.combine(monday + timedelta(days=7), time.min, tzinfo=zone)
-    return start, end
+def blocking_flags(draft: DraftRow) -> list[str]:
+    """Why `draft` may not be approved or published yet: "SECTION TITLE: flag" for each
+    flag of its sections (empty when nothing blocks it)."""
+    return [f"{s.title}: {flag}" for s in draft.sections for flag in (s.flags or [])]
 
 
 def _ensure_person(session: Session, workspace_id: int, platform_id: str) -> int:
     """The id of the person, stored with an empty name if unknown (safe against a race)."""
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        insert = postgresql.insert(Person.__table__)
-    elif dialect == "sqlite":
-        insert = sqlite.insert(Person.__table__)
-    else:
-        raise NotImplementedError(f"written for SQLite and PostgreSQL, not {dialect}")
+    insert = dialect_insert(session, Person.__table__)
     session.execute(
         insert.values(
             workspace_id=workspace_id, platform_id=platform_id, display_name="", is_bot=False
@@ -208,6 +235,22 @@ def _delete_messages(session: Session, message_ids: Select[tuple[int]]) -> int:
     return result.rowcount
 
 
+def _delete_drafts(session: Session, draft_ids: Select[tuple[int]]) -> int:
+    """Delete the drafts `draft_ids` selects with everything hanging off them; how many."""
+    fetch = {"synchronize_session": "fetch"}
+    section_ids = select(DraftSection.id).where(DraftSection.draft_id.in_(draft_ids))
+    for statement in (
+        delete(SectionRevision).where(SectionRevision.section_id.in_(section_ids)),
+        delete(DraftSection).where(DraftSection.draft_id.in_(draft_ids)),
+        delete(Delivery).where(Delivery.draft_id.in_(draft_ids)),
+    ):
+        session.execute(statement, execution_options=fetch)
+    result = session.execute(
+        delete(DraftRow).where(DraftRow.id.in_(draft_ids)), execution_options=fetch
+    )
+    return result.rowcount
+
+
 def _open_sections(session: Session, workspace_id: int) -> Sequence[DraftSection]:
     unfinished: ColumnElement[bool] = DraftRow.status.not_in(FINISHED)
     return session.scalars(
@@ -221,29 +264,34 @@ def _open_sections(session: Session, workspace_id: int) -> Sequence[DraftSection
 def _scrub_drafts(
     session: Session, workspace_id: int, names: Collection[str], deleted: Collection[str]
 ) -> None:
-    """Take `names` out of open sections' people and flag sections naming them or citing a
-    `deleted` message. JSON columns are reassigned, never changed in place."""
+    """Take `names` and the text of `deleted` messages out of drafts not yet published
+    (see the module's notes). JSON columns are reassigned, never changed in place."""
     folded = {n.casefold() for n in names}
-    mention = (
-        re.compile(
-            r"(?<!\w)(?:" + "|".join(re.escape(n) for n in sorted(names)) + r")(?!\w)",
-            re.IGNORECASE,
-        )
-        if names
-        else None
-    )
+    unname = unnamer(names)
     for section in _open_sections(session, workspace_id):
         people = [p for p in section.people if p.casefold() not in folded]
         if people != section.people:
             section.people = people
-        new_flags: list[str] = []
-        if mention is not None and mention.search(section.markdown):
+        new_flags = [deleted_source_flag(m) for m in section.sources if m in deleted]
+        if new_flags:
+            _replace_text(section, lambda _text: REMOVED_TEXT)
+        elif _replace_text(section, unname):
             new_flags.append(OPTED_OUT_FLAG)
-        new_flags += [deleted_source_flag(m) for m in section.sources if m in deleted]
         flags = list(section.flags or [])
-        for flag in new_flags:
-            if flag not in flags:
-                flags.append(flag)
+        flags += [flag for flag in new_flags if flag not in flags]
         if flags != (section.flags or []):
             section.flags = flags
+            if section.draft.status == DraftStatus.APPROVED:  # not published yet: stop it
+                section.draft.status = DraftStatus.IN_REVIEW
     session.flush()
+
+
+def _replace_text(section: DraftSection, rewrite: Callable[[str], str]) -> bool:
+    """Rewrite the section's text and every revision's; whether anything changed."""
+    changed = False
+    for item in (section, *section.revisions):
+        text = rewrite(item.markdown)
+        if text != item.markdown:
+            item.markdown = text
+            changed = True
+    return changed

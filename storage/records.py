@@ -6,6 +6,7 @@ link markup resolved to its label, system messages left out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -65,9 +66,12 @@ class MessageRecord:
 
 @dataclass(slots=True)
 class ImportBatch:
-    """Everything one source file holds: the messages of one channel (or one channel-day)."""
+    """Everything one source file holds: the messages of one channel (or one channel-day).
+
+    `messages` may be a one-pass iterator (a large export read as it is stored), which can
+    raise the reader's error partway."""
 
     source: str  # what the user can find: "export.zip:general/2016-01-16.json"
     workspace: WorkspaceRecord
     channel: ChannelRecord
-    messages: list[MessageRecord] = field(default_factory=list)
+    messages: Iterable[MessageRecord] = field(default_factory=list)

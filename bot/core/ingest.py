@@ -3,19 +3,24 @@
 Every platform's export reader (`bot.slack.export`, `bot.discord.export`) describes itself as
 an `ExportFormat`; `import_paths` finds the source files at the paths it is given, and each
 source file is stored in a transaction of its own, so a bad file is rolled back whole while
-the others still import.
+the others still import. Every record passes `storage.normalise` on its way in; a file whose
+records cannot be stored is refused whole, with one line naming it and the problem.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Protocol
 
 from rich.progress import Progress
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from storage import normalise
 from storage.messages import (
     MessageToStore,
     StoreCounts,
@@ -24,15 +29,25 @@ from storage.messages import (
     upsert_people,
     upsert_workspace,
 )
-from storage.privacy import forgotten_ids
-from storage.records import ImportBatch
-from summarizer.prrefs import parse_pr_refs
+from storage.privacy import forgotten_ids, remember_names
+from storage.records import ImportBatch, MessageRecord
+from summarizer.prrefs import PRRef, parse_pr_refs
+
+log = logging.getLogger(__name__)
+
+# Messages stored per round of a streamed file: bounds memory whatever the file's size.
+CHUNK_MESSAGES = 5_000
+_CONTROL = str.maketrans({c: " " for c in map(chr, [*range(32), 127])})
 
 
 class ImportFileError(Exception):
-    """A source file that cannot be imported, with the file's name and the problem in words."""
+    """A source file that cannot be imported, with the file's name and the problem in words.
+
+    Both are kept on one line (control characters become spaces), so a report is one line
+    per file whatever a file name or a parser says."""
 
     def __init__(self, source: str, problem: str) -> None:
+        source, problem = source.translate(_CONTROL), problem.translate(_CONTROL)
         super().__init__(f"{source}: {problem}")
         self.source = source
         self.problem = problem
@@ -93,18 +108,59 @@ class ImportReport:
 
 
 def store_batch(
-    session: Session, batch: ImportBatch, workspace_id: int | None = None
+    session: Session,
+    batch: ImportBatch,
+    workspace_id: int | None = None,
+    *,
+    strict: bool = False,
 ) -> StoreCounts:
     """Store one source's workspace (unless its id is given), channel, people and messages
-    with their PR refs. Messages of members who opted out are not stored."""
+    with their PR refs, `CHUNK_MESSAGES` at a time (an export's messages may be streamed).
+
+    Every record is normalised first (`storage.normalise`). A message that cannot be stored
+    fails the whole batch with `ImportFileError` when `strict` (imports), and is left out
+    with a warning otherwise (live events). Messages of members who opted out are not
+    stored; the names they post under are remembered, so drafts never name them.
+    """
+    try:
+        workspace = normalise.workspace_record(batch.workspace)
+        channel = normalise.channel_record(batch.channel)
+    except normalise.RecordError as error:
+        raise ImportFileError(batch.source, str(error)) from None
     if workspace_id is None:
-        workspace_id = upsert_workspace(session, batch.workspace)
-    channel_id = upsert_channel(session, workspace_id, batch.channel)
+        workspace_id = upsert_workspace(session, workspace)
+    channel_id = upsert_channel(session, workspace_id, channel)
     forgotten = forgotten_ids(session, workspace_id)
-    messages = [m for m in batch.messages if m.author.platform_id not in forgotten]
-    author_ids = upsert_people(session, workspace_id, (m.author for m in messages))
-    to_store = [MessageToStore(m, parse_pr_refs(m.text)) for m in messages]
-    return upsert_messages(session, workspace_id, channel_id, to_store, author_ids)
+    counts = StoreCounts()
+    messages = _normalised(batch.source, batch.messages, strict)
+    while chunk := list(islice(messages, CHUNK_MESSAGES)):
+        remember_names(
+            session,
+            workspace_id,
+            {m.author.display_name for m in chunk if m.author.platform_id in forgotten},
+        )
+        kept = [m for m in chunk if m.author.platform_id not in forgotten]
+        author_ids = upsert_people(session, workspace_id, (m.author for m in kept))
+        to_store = [MessageToStore(m, _refs(m.text)) for m in kept]
+        counts.add(upsert_messages(session, workspace_id, channel_id, to_store, author_ids))
+    return counts
+
+
+def _normalised(
+    source: str, messages: Iterable[MessageRecord], strict: bool
+) -> Iterator[MessageRecord]:
+    for number, message in enumerate(messages, start=1):
+        try:
+            yield normalise.message_record(message)
+        except normalise.RecordError as error:
+            if strict:
+                raise ImportFileError(source, f"message {number}: {error}") from None
+            log.warning("%s: message %s not stored: %s", source, number, error)
+
+
+def _refs(text: str) -> list[PRRef]:
+    """The PR refs of a message that fit their columns."""
+    return [r for r in parse_pr_refs(text) if normalise.fits_ref(r.repo, r.number, r.raw)]
 
 
 def import_paths(
@@ -127,10 +183,22 @@ def import_paths(
     for source in sources:
         try:
             with sessions.begin() as session:
-                report.counts.add(store_batch(session, source.read()))
+                report.counts.add(store_batch(session, source.read(), strict=True))
             report.files += 1
         except ImportFileError as error:
             report.errors.append(error)
+        except Exception as error:  # noqa: BLE001 (one bad file never stops the others)
+            report.errors.append(ImportFileError(source.name, _problem(error)))
         if progress is not None and task is not None:
             progress.advance(task)
     return report
+
+
+def _problem(error: Exception) -> str:
+    """An unexpected failure in words that never echo a statement or its (message) values."""
+    if isinstance(error, SQLAlchemyError):
+        cause = getattr(error, "orig", None) or error
+        return f"the database refused it ({type(cause).__name__}); nothing of it was stored"
+    if isinstance(error, MemoryError):
+        return "too large to import (out of memory); nothing of it was stored"
+    return f"could not be imported ({type(error).__name__}); nothing of it was stored"

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.port import Caller, Reply
-from storage.privacy import delete_message, forget_person, is_forgotten, purge_expired
+from storage.privacy import Purged, delete_message, forget_person, is_forgotten, purge_expired
 
 PROMISE = "nothing new of yours will be stored, and summaries will not name you."
 
@@ -46,8 +46,8 @@ def _messages_were(count: int, more: str = "") -> str:
 def on_delete(
     sessions: sessionmaker[Session], workspace_id: int, message_platform_id: str, at: datetime
 ) -> None:
-    """A message was deleted on the platform `at` that time: delete it here too and flag
-    drafts citing it."""
+    """A message was deleted on the platform `at` that time: delete it here too, and its
+    text from drafts not yet published (their sections are flagged)."""
     with sessions.begin() as session:
         delete_message(session, workspace_id, message_platform_id, at)
 
@@ -59,8 +59,9 @@ def purge(
     now: datetime,
     *,
     timezone: str = "UTC",
-) -> int:
-    """Delete messages older than `retention_days` whose week was published; how many.
+) -> Purged:
+    """Delete messages older than `retention_days`, and drafts (with their revisions) of
+    weeks that ended before then, published or not; what went.
 
     `timezone` is the workspace's setting, which decides where its weeks begin.
     """

@@ -41,6 +41,7 @@ from storage.drafts import (
     record_delivery,
 )
 from storage.models import LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
+from storage.privacy import blocking_flags
 
 log = logging.getLogger(__name__)
 
@@ -409,6 +410,8 @@ class ReviewWorkflow:
             draft = get_draft_by_id(session, draft_id)
             if draft is None or draft.status not in LOCKED:
                 return Reply.refuse("Only an approved summary is published.")
+            if blocking_flags(draft):  # flagged after approval: never publish removed text
+                return Reply.refuse(_blocked(blocking_flags(draft)))
             settings = workspace_settings(session, self.config, draft.workspace_id)
             return published_markdown(draft), list(settings.publish_channels)
 
@@ -478,6 +481,8 @@ def approve_draft(
     granted = authorize(session, config, workspace_id, caller, draft_id, Action.APPROVE)
     if isinstance(granted, Reply):
         return None, granted
+    if blocking_flags(granted.draft):
+        return None, Reply.refuse(_blocked(blocking_flags(granted.draft)))
     if not granted.settings.publish_channels:
         return None, Reply.refuse(
             "No publish channel is set; an admin can add one with "
@@ -488,3 +493,10 @@ def approve_draft(
     draft.approved_by = caller.display_name
     draft.approved_at = at
     return draft, None
+
+
+def _blocked(flags: list[str]) -> str:
+    return (
+        "Not approved: edit these flagged sections first (or Regenerate the draft): "
+        + "; ".join(flags)
+    )

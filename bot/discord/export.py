@@ -4,6 +4,10 @@ Each file becomes one `ImportBatch`. System messages (joins, pins, "started a th
 are left out, and the readable text of a message is its content followed by the text of its
 embeds, with any raw Discord markup (`<@123>`, `<#456>`, `<:emoji:789>`, `<t:…>`) turned
 into words.
+
+Files are streamed (`ijson`): the header first, then one quick pass for the threads started
+from messages, then the messages one at a time as they are stored, so a 1 GB export needs
+no more memory than a small one.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import ijson
 
 from bot.core.ingest import ExportFormat, ImportFileError
 from storage.records import (
@@ -36,6 +42,12 @@ THREAD_TYPES = frozenset({"GuildPublicThread", "GuildPrivateThread", "GuildNewsT
 # DCE writes "guild", "channel" and "messages" within the first few hundred bytes.
 PEEK_BYTES = 8192
 ASSET_FOLDER_SUFFIX = "_Files"  # DCE's "export.json_Files" folders hold downloaded media
+# A broken file up to this size is parsed again to say where it breaks (line and column).
+REPARSE_BYTES = 32 * 1024 * 1024
+# JSON files in a folder up to this size are parsed to see whether they are exports at all.
+PROBE_BYTES = 1024 * 1024
+_CONTAINERS = {"start_map": 1, "start_array": 1, "end_map": -1, "end_array": -1}
+_BACKENDS = (ijson, ijson.get_backend("python"))  # the fastest available, then pure Python
 
 # Raw Discord markup, in one pass: user, role and channel mentions, custom emoji, timestamps and
 # slash-command mentions. Newer DCE versions already render most of these as plain text.
@@ -56,15 +68,16 @@ class _BadMessage(Exception):
 
 @dataclass(slots=True)
 class DiscordExportSource:
-    """One DCE JSON file; `read()` parses it."""
+    """One DCE JSON file; `read()` parses its header and streams its messages."""
 
     name: str
     path: Path
 
     def read(self) -> ImportBatch:
-        """Parse the file into an `ImportBatch`, or raise `ImportFileError` saying why not."""
-        data = _load_json(self.name, self.path)
-        return _read_batch(self.name, data)
+        """The file's batch, or `ImportFileError` saying why not. Its messages are read as
+        they are iterated (once), and raise `ImportFileError` when one is broken."""
+        header = _with_json_errors(self.name, self.path, _read_header, self.name)
+        return _read_batch(self.name, self.path, header)
 
 
 def looks_like(path: Path) -> bool:
@@ -134,6 +147,8 @@ def _may_be_export(path: Path) -> bool:
     if _head_looks_like_export(path):
         return True
     try:
+        if path.stat().st_size > PROBE_BYTES:
+            return True  # too big to probe: read() tells whether it is an export
         data = json.loads(path.read_bytes())
     except (OSError, ValueError, RecursionError):
         return True  # broken or unreadable: keep it, so that read() reports the problem
@@ -143,27 +158,96 @@ def _may_be_export(path: Path) -> bool:
 # --- parsing ---------------------------------------------------------------------------------
 
 
-def _load_json(name: str, path: Path) -> Any:
+def _with_json_errors(name: str, path: Path, parse: Any, *args: Any) -> Any:
+    """`parse(stream, backend, *args)` on the open file, its failures as `ImportFileError`.
+
+    The fast C parser refuses some valid JSON (integers past 64 bits, lone surrogates); the
+    pure-Python one, slower, reads those, so a file the first refuses gets the second try.
+    """
+    for backend in _BACKENDS:
+        try:
+            with path.open("rb") as stream:
+                return parse(stream, backend, *args)
+        except OSError as error:
+            problem = f"cannot read the file: {error.strerror or error}"
+            raise ImportFileError(name, problem) from error
+        except (ijson.JSONError, ValueError) as error:  # ValueError: bad UTF-8, a number
+            if backend is _BACKENDS[-1]:
+                raise ImportFileError(name, _json_problem(path)) from error
+    raise AssertionError("unreachable: the last backend raises")
+
+
+def _json_problem(path: Path) -> str:
+    """Where a file that ijson could not parse breaks, in words that quote none of it (the
+    parser's own message shows the text around the break)."""
+    if path.stat().st_size > REPARSE_BYTES:
+        return "not valid JSON (a large file; the first error is not located)"
     try:
         with path.open("rb") as stream:
-            return json.load(stream)
-    except OSError as error:
-        raise ImportFileError(name, f"cannot read the file: {error.strerror or error}") from error
+            json.load(stream)
     except json.JSONDecodeError as error:
-        problem = f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
-        raise ImportFileError(name, problem) from error
-    except UnicodeDecodeError as error:
-        raise ImportFileError(name, "not valid JSON: the file is not UTF-8 text") from error
-    except RecursionError as error:
-        raise ImportFileError(name, "not valid JSON: nested too deeply") from error
+        return f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+    except UnicodeDecodeError:
+        return "not valid JSON: the file is not UTF-8 text"
+    except RecursionError:
+        return "not valid JSON: nested too deeply"
+    except ValueError:
+        return "not valid JSON: a number too long to read"
+    return "not valid JSON"
 
 
-def _read_batch(source: str, data: Any) -> ImportBatch:
-    """Check the document's header, then convert its messages one by one."""
-    if not isinstance(data, dict):
-        raise ImportFileError(source, f"{NOT_AN_EXPORT}: the top level is not an object")
-    messages = data.get("messages")
-    if not isinstance(messages, list):
+def _read_header(stream: Any, backend: Any, name: str) -> dict[str, Any]:
+    """The top-level values but "messages" (guild, channel, ...), with "messages" itself
+    replaced by True when it is a list. Stops at the messages once guild and channel are
+    read, as DCE writes them first, so only a hand-made file is read to its end here."""
+    events = backend.parse(stream, use_float=True)
+    first = next(events, None)
+    if first is None:
+        raise ijson.IncompleteJSONError("empty")
+    if first[1] != "start_map":
+        raise ImportFileError(name, f"{NOT_AN_EXPORT}: the top level is not an object")
+    header: dict[str, Any] = {}
+    for prefix, event, value in events:
+        if prefix != "" or event != "map_key":
+            break  # the end of the top-level object
+        _, event, first_value = next(events)
+        if value == "messages":
+            header["messages"] = event == "start_array"
+            if header["messages"] and {"guild", "channel"} <= header.keys():
+                return header
+            _skip(events, event)
+        else:
+            header[value] = _build(events, event, first_value)
+    return header
+
+
+def _build(events: Iterator[tuple[str, str, Any]], event: str, value: Any) -> Any:
+    """The JSON value starting with (`event`, `value`), built from the following events."""
+    builder = ijson.ObjectBuilder()
+    builder.event(event, value)
+    depth = _CONTAINERS.get(event, 0)
+    while depth > 0:
+        _, event, value = next(events)
+        builder.event(event, value)
+        depth += _CONTAINERS.get(event, 0)
+    return builder.value
+
+
+def _skip(events: Iterator[tuple[str, str, Any]], event: str) -> None:
+    depth = max(_CONTAINERS.get(event, 0), 0)
+    while depth > 0:
+        depth += _CONTAINERS.get(next(events)[1], 0)
+
+
+def _referenced_channels(stream: Any, backend: Any) -> set[str]:
+    """The channel ids the file's message references point at (one streamed pass)."""
+    found = backend.items(stream, "messages.item.reference.channelId")
+    return {value for value in found if isinstance(value, str)}
+
+
+def _read_batch(source: str, path: Path, data: dict[str, Any]) -> ImportBatch:
+    """Check the file's header, then stream its messages through the converter."""
+    if data.get("messages") is not True:
         raise ImportFileError(source, f"{NOT_AN_EXPORT}: no 'messages' list")
     guild = _section(source, data, "guild")
     channel = _section(source, data, "channel")
@@ -183,22 +267,53 @@ def _read_batch(source: str, data: Any) -> ImportBatch:
         parent_platform_id=parent_id,
         parent_name=parent_name if isinstance(parent_name, str) else None,
     )
+    # A thread started from a message has that message's id; the channel's "started a
+    # thread" notice references it (other references name this channel or a message
+    # elsewhere, whose ids no message here has).
+    anchors = set()
+    if not is_thread:
+        anchors = _with_json_errors(source, path, _referenced_channels)
+        anchors.discard(channel_record.platform_id)
     converter = _MessageConverter(
-        workspace, channel_record, is_thread, channel.get("category"), messages
+        workspace, channel_record, is_thread, channel.get("category"), anchors
     )
+    messages = _records(source, path, converter)
+    return ImportBatch(source, workspace, channel_record, messages)
 
-    records = []
-    for number, raw in enumerate(messages, start=1):
+
+def _records(source: str, path: Path, converter: _MessageConverter) -> Iterator[MessageRecord]:
+    """The file's message records, read as they are asked for; when the fast parser refuses
+    the file partway, the second one goes on from there (see `_with_json_errors`)."""
+    done = 0  # messages converted so far
+    for backend in _BACKENDS:
         try:
-            record = converter.convert(raw)
-        except _BadMessage as error:
-            raise ImportFileError(source, f"message {number} {error}") from error
-        except (KeyError, TypeError, AttributeError, ValueError) as error:
-            problem = f"message {number} has an unexpected shape ({type(error).__name__}: {error})"
+            with path.open("rb") as stream:
+                found = backend.items(stream, "messages.item", use_float=True)
+                for number, raw in enumerate(found, start=1):
+                    if number > done:
+                        record = _convert(source, number, converter, raw)
+                        done = number
+                        if record is not None:
+                            yield record
+            return
+        except OSError as error:
+            problem = f"cannot read the file: {error.strerror or error}"
             raise ImportFileError(source, problem) from error
-        if record is not None:
-            records.append(record)
-    return ImportBatch(source=source, workspace=workspace, channel=channel_record, messages=records)
+        except (ijson.JSONError, ValueError) as error:
+            if backend is _BACKENDS[-1]:
+                raise ImportFileError(source, _json_problem(path)) from error
+
+
+def _convert(
+    source: str, number: int, converter: _MessageConverter, raw: Any
+) -> MessageRecord | None:
+    try:
+        return converter.convert(raw)
+    except _BadMessage as error:
+        raise ImportFileError(source, f"message {number} {error}") from error
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        problem = f"message {number} has an unexpected shape ({type(error).__name__})"
+        raise ImportFileError(source, problem) from error
 
 
 def _section(source: str, data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -240,11 +355,11 @@ class _MessageConverter:
         channel: ChannelRecord,
         is_thread: bool,
         parent_name: Any,
-        messages: list[Any],
+        thread_anchors: set[str],
     ) -> None:
         self.channel_id = channel.platform_id
         self.thread_id = channel.platform_id if is_thread else None
-        self.thread_anchors = set() if is_thread else _announced_threads(messages)
+        self.thread_anchors = thread_anchors
         self.known_channels = {channel.platform_id: channel.name}
         # A thread's "category" is its parent channel, so that channel's name is known too.
         if channel.parent_platform_id and isinstance(parent_name, str):
@@ -348,19 +463,6 @@ class _MessageConverter:
             return f"/{match['command']}"
 
         return MARKUP.sub(replace, text)
-
-
-def _announced_threads(messages: list[Any]) -> set[str]:
-    """Ids of the threads that this channel's "started a thread" notices point at."""
-    anchors = set()
-    for raw in messages:
-        if not isinstance(raw, dict) or raw.get("type") != "ThreadCreated":
-            continue
-        reference = raw.get("reference")
-        thread_id = _snowflake(reference.get("channelId")) if isinstance(reference, dict) else None
-        if thread_id is not None:
-            anchors.add(thread_id)
-    return anchors
 
 
 def _display_name(author: dict[str, Any]) -> str:

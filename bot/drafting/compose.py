@@ -3,9 +3,7 @@ the PRs merged that nobody cited, and the extractive draft of them."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -17,7 +15,7 @@ from storage.drafts import get_draft
 from storage.github import cached_items, merged_between
 from storage.messages import find_workspaces, messages_between, refs_between
 from storage.models import LOCKED, GitHubItemRow, Workspace
-from storage.privacy import forgotten_names
+from storage.privacy import forgotten_names, unnamer
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
 from summarizer.types import DraftSummary, PRMention, SourceMessage
@@ -63,7 +61,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
     mentions: dict[int, list[PRMention]] = defaultdict(list)
     for row, ref in normalised:
         mentions[row.message_id].append(_mention(row.raw, ref, github.get(pr_key(ref))))
-    unnamed = _unnamer(forgotten_names(session, week.workspace_id))
+    unnamed = unnamer(forgotten_names(session, week.workspace_id))
     return [
         SourceMessage(
             id=row.platform_id,
@@ -134,17 +132,6 @@ def missing_details(messages: list[SourceMessage]) -> list[str]:
     if not missing:
         return []
     return [f"GitHub details are missing for {len(missing)} PR(s): {', '.join(missing)}."]
-
-
-def _unnamer(names: set[str]) -> Callable[[str], str]:
-    """A function that replaces the names of members who opted out with "a member"."""
-    if not names:
-        return lambda text: text
-    pattern = re.compile(
-        r"@?\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b",
-        re.IGNORECASE,
-    )
-    return lambda text: pattern.sub("a member", text)
 
 
 @dataclass(slots=True)

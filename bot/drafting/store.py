@@ -24,13 +24,15 @@ def store(
     session: Session, week: Week, composed: Composed, at: datetime, *, new_only: bool = False
 ) -> DraftRow | None:
     """Store a composed week. Drafting a week again replaces its sections but keeps those an
-    editor has edited. With `new_only`, a week that already has a draft is left alone (None):
+    editor has edited (unless flagged since: their text was removed, see storage.privacy).
+    With `new_only`, a week that already has a draft is left alone (None):
     of two processes storing the same week at once, one wins."""
     draft = composed.draft
     if new_only and claim_draft(session, week.workspace_id, week.monday, "", at) is None:
         return None
     existing = get_draft(session, week.workspace_id, week.monday)
-    edited = {s.topic for s in existing.sections if s.revisions} if existing else set()
+    sections = existing.sections if existing else []
+    edited = {s.topic for s in sections if s.revisions and not s.flags}
     return save_draft(
         session,
         workspace_id=week.workspace_id,

@@ -46,6 +46,13 @@ EXPORT_SUFFIX_RE = re.compile(r"\s+Slack export\b.*$", re.IGNORECASE)
 
 _ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError)
 
+# Limits on one file of an export (a day file, users.json, channels.json), so a small
+# hostile ZIP cannot make the import unpack gigabytes (a ZIP bomb): its size, and, for a
+# member over `RATIO_FLOOR_BYTES`, how far it was compressed (JSON rarely passes 20:1).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_RATIO = 100
+RATIO_FLOOR_BYTES = 1024 * 1024
+
 
 # --- public interface ---
 
@@ -106,15 +113,13 @@ class SlackDaySource:
         if not isinstance(data, list):
             raise ImportFileError(self.name, f"expected a list of messages, found {_kind(data)}")
         channel = self.export.channel_for_folder(self.folder)
-        batch = ImportBatch(source=self.name, workspace=self.export.workspace, channel=channel)
-        seen: set[str] = set()
+        messages: dict[str, MessageRecord] = {}
         for index, raw in enumerate(data, start=1):
             message = self._message(index, raw, channel)
             # A ts is unique within a channel: a repeated one is the same message listed twice.
-            if message is not None and message.platform_id not in seen:
-                seen.add(message.platform_id)
-                batch.messages.append(message)
-        return batch
+            if message is not None:
+                messages.setdefault(message.platform_id, message)
+        return ImportBatch(self.name, self.export.workspace, channel, list(messages.values()))
 
     def _message(self, index: int, raw: Any, channel: ChannelRecord) -> MessageRecord | None:
         if not isinstance(raw, dict):
@@ -124,7 +129,8 @@ class SlackDaySource:
             raise ImportFileError(self.name, f"message {index} has no ts")
         created_at = parse_ts(ts)
         if created_at is None:
-            raise ImportFileError(self.name, f"message {index} has an invalid ts {ts!r}")
+            shown = repr(ts) if len(repr(ts)) <= 40 else f"{repr(ts)[:30]}… ({len(repr(ts))} chars)"
+            raise ImportFileError(self.name, f"message {index} has an invalid ts {shown}")
         return self.export.convert(raw, str(ts), created_at, channel)
 
 
@@ -229,8 +235,12 @@ class _ZipFiles:
         return f"{self.prefix}{member}" in self._names
 
     def read(self, member: str) -> bytes:
+        name = f"{self.prefix}{member}"
         try:
-            return self.archive.read(f"{self.prefix}{member}")
+            _check_size(self.display_name(member), self.archive.getinfo(name))
+            with self.archive.open(name) as stream:
+                # The header's sizes may lie: never unpack more than the limit.
+                data = stream.read(MAX_FILE_BYTES + 1)
         except _ZIP_ERRORS as error:
             if "/" not in member:
                 # Without its user or channel list the whole export is unusable.
@@ -239,6 +249,9 @@ class _ZipFiles:
                 ) from error
             problem = f"cannot be read from the ZIP file ({error})"
             raise ImportFileError(self.display_name(member), problem) from error
+        if len(data) > MAX_FILE_BYTES:
+            raise ImportFileError(self.display_name(member), _too_large())
+        return data
 
     def day_files(self) -> list[str]:
         return self._day_files
@@ -273,10 +286,14 @@ class _FolderFiles:
 
     def read(self, member: str) -> bytes:
         try:
-            return (self.root / member).read_bytes()
+            with (self.root / member).open("rb") as stream:
+                data = stream.read(MAX_FILE_BYTES + 1)
         except OSError as error:
             problem = f"cannot be read ({error.strerror or error})"
             raise ImportFileError(self.display_name(member), problem) from error
+        if len(data) > MAX_FILE_BYTES:
+            raise ImportFileError(self.display_name(member), _too_large())
+        return data
 
     def day_files(self) -> list[str]:
         return self._day_files
@@ -295,6 +312,25 @@ class _FolderFiles:
             problem = f"cannot be listed ({error.strerror or error})"
             raise ImportFileError(str(error.filename or self.root), problem) from error
         return [f"{folder}/{day}" for folder, day in sorted(members)]
+
+
+def _check_size(name: str, info: zipfile.ZipInfo) -> None:
+    """Refuse a ZIP member that would unpack too large, or that is packed like a ZIP bomb."""
+    if info.file_size > MAX_FILE_BYTES:
+        raise ImportFileError(name, _too_large(info.file_size))
+    ratio = info.file_size / max(info.compress_size, 1)
+    if info.file_size > RATIO_FLOOR_BYTES and ratio > MAX_RATIO:
+        raise ImportFileError(
+            name,
+            f"compressed {ratio:,.0f}:1 (at most {MAX_RATIO}:1 is accepted): "
+            "not imported, as it looks like a ZIP bomb",
+        )
+
+
+def _too_large(size: int | None = None) -> str:
+    mib = MAX_FILE_BYTES // (1024 * 1024)
+    what = f"{size / 1024 / 1024:,.0f} MiB" if size is not None else "over the limit"
+    return f"too large to import ({what}; at most {mib} MiB per file)"
 
 
 def _zip_prefix(names: list[str]) -> str | None:

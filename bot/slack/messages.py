@@ -55,7 +55,10 @@ BROADCASTS = {"here": "@here", "channel": "@channel", "everyone": "@everyone"}
 # lets the drafter neutralise it like the others.
 BROADCASTS["group"] = "@channel"
 
-TS_RE = re.compile(r"^(\d+)(?:\.(\d*))?$")
+# Seconds since 1970 (at most 11 digits: up to the year 5138, within what datetime holds)
+# and a fraction; a longer number is refused before int() would choke on it.
+TS_RE = re.compile(r"^(\d{1,11})(?:\.(\d{0,9}))?$")
+TS_MAX_SECONDS = 10**11
 # Either a `<...>` markup span or an HTML entity that Slack escapes in message text; one pass
 # over both keeps "&amp;lt;" as "&lt;" and leaves resolved names untouched.
 MARKUP_RE = re.compile(r"<([^<>]*)>|&(lt|gt|amp);")
@@ -230,8 +233,11 @@ def _reply_count(raw: dict[str, Any]) -> int:
 
 
 def parse_ts(ts: Any) -> datetime | None:
-    """A Slack timestamp ("1452837318.000002") as an aware UTC datetime, keeping microseconds."""
+    """A Slack timestamp ("1452837318.000002") as an aware UTC datetime, keeping microseconds;
+    None when it is not one."""
     if isinstance(ts, int | float) and not isinstance(ts, bool):
+        if not 0 <= ts < TS_MAX_SECONDS:  # also NaN
+            return None
         ts = f"{ts:.6f}"
     if not isinstance(ts, str):
         return None
@@ -240,12 +246,7 @@ def parse_ts(ts: Any) -> datetime | None:
         return None
     seconds, fraction = match.groups()
     micros = int((fraction or "0")[:6].ljust(6, "0"))
-    try:
-        return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(
-            seconds=int(seconds), microseconds=micros
-        )
-    except OverflowError:
-        return None
+    return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=int(seconds), microseconds=micros)
 
 
 # --- markup ---

@@ -13,7 +13,7 @@ from bot.core.port import Caller
 from bot.core.privacy import forget_me, on_delete, purge
 from storage.drafts import save_draft
 from storage.models import DraftSection, Message, Workspace
-from storage.privacy import deleted_source_flag, forgotten_ids
+from storage.privacy import Purged, deleted_source_flag, forgotten_ids
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
 from summarizer.types import Section
 
@@ -114,9 +114,11 @@ def test_purge_keeps_what_is_younger_than_the_retention(sessions) -> None:
         )
         draft.status = "published"
     now = T0 + timedelta(days=30, hours=1)
-    assert purge(sessions, ws, 30, now) == 1
+    assert purge(sessions, ws, 30, now) == Purged(messages=1, drafts=0)  # the week is younger
     assert stored(sessions) == {"1.2"}
-    assert purge(sessions, ws, 30, now, timezone="Europe/Amsterdam") == 0
+    later = now + timedelta(days=10)
+    assert purge(sessions, ws, 30, later, timezone="Europe/Amsterdam") == Purged(1, 1)
+    assert stored(sessions) == set()
 
 
 def test_purge_refuses_a_retention_under_a_day(sessions) -> None:

@@ -12,12 +12,14 @@ from sqlalchemy import func, select
 
 from bot.core.ingest import store_batch
 from bot.core.port import Caller
+from bot.core.privacy import on_delete
 from bot.core.review import ReviewWorkflow
 from bot.core.settings import change_setting
 from bot.ops.config import load_config
 from storage.db import make_engine, make_sessionmaker
 from storage.drafts import list_drafts
 from storage.models import Delivery, DraftRow, SectionRevision
+from storage.privacy import REMOVED_TEXT
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
 from tests.fakes.fakeport import FakePort, InjectedFailure
 
@@ -299,3 +301,30 @@ def test_two_processes_racing_produce_one_draft(week, database_url) -> None:
         assert session.scalar(select(func.count()).select_from(DraftRow)) == 1
     assert sum(len(p.in_channel("C-review")) for p in ports) == 1
     assert any("already drafted" in r.text or "another process" in r.text for r in replies)
+
+
+def test_a_deleted_source_blocks_approval_until_an_edit_and_never_publishes(
+    flow, port, week
+) -> None:
+    run(flow.draft_and_post(1, WEEK))
+    on_delete(week, 1, "1", T0 + timedelta(days=1))  # Ana's hero-run message
+    hero = section(week, "hero-run")
+    assert hero.markdown == REMOVED_TEXT and "22.4% MFU" not in hero.markdown
+    refused = run(flow.approve(EDITOR, draft_of(week).id))
+    assert not refused.ok and "Hero run: a source message was deleted: 1" in refused.text
+    assert not port.in_channel("C-pub")
+    assert run(flow.edit_section(EDITOR, hero.id, "Checkpoints save 3.5x faster.")).ok
+    assert run(flow.approve(EDITOR, draft_of(week).id)).ok
+    published = draft_of(week).published_markdown
+    assert "22.4% MFU" not in published and "3.5x faster" in published
+
+
+def test_regenerate_redrafts_a_section_whose_text_was_removed(flow, week) -> None:
+    run(flow.draft_and_post(1, WEEK))
+    hero = section(week, "hero-run")
+    run(flow.edit_section(EDITOR, hero.id, "Edited: 22.4% MFU and faster checkpoints."))
+    on_delete(week, 1, "1", T0 + timedelta(days=1))
+    assert run(flow.regenerate(EDITOR, draft_of(week).id)).ok
+    hero = section(week, "hero-run")
+    assert hero.flags == [] and "22.4% MFU" not in hero.markdown
+    assert "3.5x" in hero.markdown  # drafted again from the messages left

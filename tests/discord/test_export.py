@@ -7,16 +7,24 @@ the rest use small exports written here, in the shapes older and newer DCE versi
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.core.ingest import ImportFileError
+from bot.core.ingest import ImportFileError, ImportSource
 from bot.discord.export import looks_like, open_sources
 from storage.records import ImportBatch
 from tests.support.realdata import REAL_DATA
+
+
+def read_all(source: ImportSource) -> ImportBatch:
+    """The source's batch with its streamed messages read into a list."""
+    batch = source.read()
+    return replace(batch, messages=list(batch.messages))
+
 
 CAPTURED = REAL_DATA / "discord-nordscope-dce-2.48-captured"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "discord"
@@ -41,7 +49,7 @@ def captured() -> dict[str, ImportBatch]:
     """The captured exports, read through `open_sources`, by file name."""
     if not CAPTURED.is_dir():
         pytest.skip("../shared/data/real is not present (a fresh clone has no shared data)")
-    return {Path(source.name).name: source.read() for source in open_sources(CAPTURED)}
+    return {Path(source.name).name: read_all(source) for source in open_sources(CAPTURED)}
 
 
 def _raw_messages(file_name: str) -> dict[str, dict[str, Any]]:
@@ -209,14 +217,14 @@ def _write(path: Path, document: Any) -> Path:
 
 def _read(tmp_path: Path, document: Any) -> ImportBatch:
     [source] = open_sources(_write(tmp_path / "export.json", document))
-    return source.read()
+    return read_all(source)
 
 
 def test_older_dce_export() -> None:
     """No nickname, categoryId, stickers, inlineEmojis or exportedAt; 7-digit fractions."""
     path = FIXTURES / "older-dce-style.json"
     assert looks_like(path)
-    batch = open_sources(path)[0].read()
+    batch = read_all(open_sources(path)[0])
 
     assert batch.source == str(path)
     assert batch.workspace.platform_id == "340000000000000001"
@@ -397,7 +405,7 @@ def _problem(tmp_path: Path, text: str, name: str = "export.json") -> ImportFile
     path.write_text(text, encoding="utf-8")
     [source] = open_sources(path)
     with pytest.raises(ImportFileError) as caught:
-        source.read()
+        read_all(source)
     assert caught.value.source == str(path)
     assert str(path) in str(caught.value)
     return caught.value
@@ -465,9 +473,9 @@ def test_folder_with_good_and_truncated_file(tmp_path: Path) -> None:
 
     sources = open_sources(tmp_path)
     assert [source.name for source in sources] == [str(good), str(bad)]
-    assert [m.text for m in sources[0].read().messages] == ["fine"]
+    assert [m.text for m in read_all(sources[0]).messages] == ["fine"]
     with pytest.raises(ImportFileError) as caught:
-        sources[1].read()
+        read_all(sources[1])
     assert caught.value.source == str(bad)
     assert caught.value.problem.startswith("not valid JSON (line ")
 
@@ -479,7 +487,7 @@ def test_folder_keeps_a_json_file_that_is_not_json(tmp_path: Path) -> None:
     sources = open_sources(tmp_path)
     assert [source.name for source in sources] == [str(tmp_path / "a.json"), str(empty)]
     with pytest.raises(ImportFileError, match=r"not valid JSON \(line 1, column 1\)"):
-        sources[1].read()
+        read_all(sources[1])
 
 
 def test_nested_folders_are_searched_but_asset_folders_are_not(tmp_path: Path) -> None:

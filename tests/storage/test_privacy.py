@@ -8,18 +8,33 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-import storage.privacy
 from bot.core.ingest import store_batch
-from storage.drafts import save_draft
-from storage.models import DraftRow, DraftSection, Message, Person, PRRefRow, Workspace
+from storage.drafts import add_revision, record_delivery, save_draft
+from storage.models import (
+    Delivery,
+    DraftRow,
+    DraftSection,
+    DraftStatus,
+    ForgottenName,
+    Message,
+    Person,
+    PRRefRow,
+    SectionRevision,
+    Workspace,
+)
 from storage.privacy import (
     OPTED_OUT_FLAG,
+    REMOVED_TEXT,
+    Purged,
+    blocking_flags,
     delete_message,
     deleted_source_flag,
     forget_person,
     forgotten_ids,
+    forgotten_names,
     is_forgotten,
     purge_expired,
+    unnamer,
 )
 from storage.records import (
     ChannelRecord,
@@ -138,8 +153,8 @@ def test_forgetting_is_idempotent_and_keeps_the_first_time(sessions) -> None:
         ana = session.scalars(select(Person).where(Person.platform_id == "u1")).one()
         assert ana.forgotten_at == AT
     general = sections_of(sessions, draft_id)["general"]
-    assert general.flags == [OPTED_OUT_FLAG, deleted_source_flag("m1")]
-    assert general.people == []
+    assert general.flags == [deleted_source_flag("m1")]
+    assert (general.people, general.markdown) == ([], REMOVED_TEXT)
 
 
 def test_a_member_who_never_posted_can_opt_out(sessions) -> None:
@@ -183,11 +198,15 @@ def test_forgetting_scrubs_drafts_under_way_but_not_published_ones(sessions) -> 
     sections = sections_of(sessions, open_draft)
     assert sections["named"].people == ["Ben Ode"]
     assert sections["named"].flags == [OPTED_OUT_FLAG]
+    assert sections["named"].markdown == "Thanks to a member's fix, Ben shipped"
     assert (sections["others"].people, sections["others"].flags) == (["Ben Ode"], [])
     assert sections["cited"].flags == [deleted_source_flag("m1")]
+    assert sections["cited"].markdown == REMOVED_TEXT
     assert sections["lookalike"].flags == []
+    assert sections["lookalike"].markdown == "Banana Ruizz is no one"
     untouched = sections_of(sessions, published)["general"]
     assert (untouched.people, untouched.flags) == (["Ana Ruiz"], [])
+    assert untouched.markdown == "Ana Ruiz wrote old news"
 
 
 def test_forgetting_looks_for_names_given_besides_the_stored_one(sessions) -> None:
@@ -203,6 +222,7 @@ def test_forgetting_looks_for_names_given_besides_the_stored_one(sessions) -> No
         forget_person(session, ws, "u7", AT, also_names=["Cleo Lind", " "])
     general = sections_of(sessions, draft_id)["general"]
     assert (general.people, general.flags) == (["Ben Ode"], [OPTED_OUT_FLAG])
+    assert general.markdown == "a member and Ben shipped"
 
 
 def test_forgetting_stays_in_its_workspace(sessions) -> None:
@@ -258,6 +278,13 @@ def test_drafts_under_way_citing_a_deleted_message_are_flagged_once(sessions) ->
         "two": [flag],
         "three": [],
     }
+    assert {t: s.markdown for t, s in sections.items()} == {
+        "one": REMOVED_TEXT,
+        "two": REMOVED_TEXT,
+        "three": "C",
+    }
+    with sessions() as session:  # approved but not published: back to review
+        assert session.get(DraftRow, open_draft).status == DraftStatus.IN_REVIEW
     assert sections_of(sessions, published)["one"].flags == []
     assert sections_of(sessions, discarded)["one"].flags == []
 
@@ -289,71 +316,131 @@ def test_deleting_an_unknown_message_changes_nothing(sessions) -> None:
     assert sections_of(sessions, draft_id)["one"].flags == []
 
 
+# -- what forgetting and deleting leave behind ---------------------------------------------------
+
+
+def test_a_member_who_opts_out_before_posting_is_unnamed_later(sessions) -> None:
+    ws = store(sessions, msg("m3", "shipped", at(WEEK_C), author=BEN))
+    with sessions.begin() as session:
+        forget_person(session, ws, "u7", AT, also_names=["Yan Vogel"])
+    # They post later under a new name: nothing is stored, and the new name is remembered.
+    store(sessions, msg("m4", "hi all", at(WEEK_C, 10), author=PersonRecord("u7", "Yanni V")))
+    assert stored_ids(sessions) == {"m3"}
+    with sessions() as session:
+        assert forgotten_names(session, ws) == {"Yan Vogel", "Yanni V", "u7"}
+        unname = unnamer(forgotten_names(session, ws))
+    assert unname("Thanks to @Yan Vogel and yanni v!") == "Thanks to a member and a member!"
+    assert unname("Yan Vogelsang stays") == "Yan Vogelsang stays"
+
+
+def test_revisions_lose_the_name_and_the_removed_text_too(sessions) -> None:
+    ws = store(sessions, msg("m1", "my fix", at(WEEK_C)), msg("m3", "ok", at(WEEK_C), author=BEN))
+    draft_id = draft(
+        sessions,
+        ws,
+        WEEK_C,
+        "in_review",
+        section("cited", "Ana Ruiz fixed it", ["Ana Ruiz"], ["m1"]),
+        section("named", "Ben thanked Ana Ruiz", ["Ben Ode"], ["m3"]),
+    )
+    with sessions.begin() as session:
+        for s in session.scalars(select(DraftSection).where(DraftSection.draft_id == draft_id)):
+            add_revision(session, s, editor_id="e", editor_name="Ed", at=AT, markdown=s.markdown)
+    with sessions.begin() as session:
+        forget_person(session, ws, "u1", AT)
+    with sessions() as session:
+        revisions = {r.section.topic: r.markdown for r in session.scalars(select(SectionRevision))}
+        d = session.get(DraftRow, draft_id)
+        blocked = blocking_flags(d)
+    assert revisions == {"cited": REMOVED_TEXT, "named": "Ben thanked a member"}
+    assert blocked == [
+        f"Cited: {deleted_source_flag('m1')}",
+        f"Named: {OPTED_OUT_FLAG}",
+    ]
+
+
+def test_an_edit_settles_a_section_flags(sessions) -> None:
+    ws = store(sessions, msg("m1", "a", at(WEEK_A)))
+    draft_id = draft(sessions, ws, WEEK_A, "in_review", section("one", "A", sources=["m1"]))
+    with sessions.begin() as session:
+        delete_message(session, ws, "m1", AT)
+    with sessions.begin() as session:
+        one = session.scalars(select(DraftSection)).one()
+        add_revision(session, one, editor_id="e", editor_name="Ed", at=AT, markdown="New")
+    with sessions() as session:
+        assert blocking_flags(session.get(DraftRow, draft_id)) == []
+
+
+def test_sqlite_overwrites_deleted_rows(engine) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("secure_delete is SQLite's")
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA secure_delete").scalar() == 1
+
+
 # -- retention --------------------------------------------------------------------------------
 
 
-def test_purging_deletes_only_old_messages_of_published_weeks(sessions) -> None:
-    no_draft_week = date(2026, 10, 26)
+def test_purging_deletes_old_messages_and_drafts_of_every_kind(sessions) -> None:
     ws = store(
         sessions,
-        msg("n1", "before any draft", at(no_draft_week)),
         msg("a1", "fixed #12", at(WEEK_A)),
-        msg("a2", "late in week A", at(WEEK_A, 6 * 24 + 23)),
         msg("b1", "see #13", at(WEEK_B)),
         msg("c1", "early in week C", at(WEEK_C)),
         msg("c2", "after the cutoff", at(WEEK_C, 3 * 24)),
     )
     other = store(sessions, msg("x1", "elsewhere", at(WEEK_A)), workspace=OTHER_WORKSPACE)
-    draft(sessions, ws, WEEK_A, "published", section("one", "A", sources=["a1"]))
+    published = draft(sessions, ws, WEEK_A, "published", section("one", "A", sources=["a1"]))
+    draft(sessions, ws, WEEK_B - timedelta(days=14), "discarded", section("one", "D"))
     draft(sessions, ws, WEEK_B, "in_review", section("one", "B", sources=["b1"]))
-    draft(sessions, ws, WEEK_C, "published", section("one", "C", sources=["c1"]))
+    draft(sessions, ws, WEEK_C, "drafted", section("one", "C", sources=["c1"]))
     draft(sessions, other, WEEK_A, "published", section("one", "X", sources=["x1"]))
+    with sessions.begin() as session:
+        record_delivery(
+            session,
+            draft_id=published,
+            channel_id="P",
+            position=0,
+            platform_message_id="p1",
+            at=AT,
+        )
+        one = session.scalars(select(DraftSection).where(DraftSection.draft_id == published))
+        add_revision(session, one.one(), editor_id="e", editor_name="Ed", at=AT, markdown="A!")
 
-    cutoff = at(WEEK_C, 2 * 24)
+    cutoff = at(WEEK_C, 2 * 24)  # week B ended before it, week C did not
     with sessions.begin() as session:
-        assert purge_expired(session, ws, cutoff) == 3
-    assert stored_ids(sessions) == {"n1", "b1", "c2", "x1"}
-    assert stored_refs(sessions) == ["#13"]
+        assert purge_expired(session, ws, cutoff) == Purged(messages=3, drafts=3)
+    assert stored_ids(sessions) == {"c2", "x1"}
+    assert stored_refs(sessions) == []
+    with sessions() as session:
+        weeks = session.scalars(select(DraftRow.week_start).order_by(DraftRow.week_start))
+        assert list(weeks) == [WEEK_A, WEEK_C]  # the other workspace's week A, and week C
+        assert session.scalar(select(func.count()).select_from(SectionRevision)) == 0
+        assert session.scalar(select(func.count()).select_from(Delivery)) == 0
     with sessions.begin() as session:
-        assert purge_expired(session, ws, cutoff) == 0
+        assert purge_expired(session, ws, cutoff) == Purged(0, 0)
 
 
 def test_purging_uses_the_workspace_timezone_for_week_bounds(sessions) -> None:
-    # Europe/Amsterdam is UTC+1 in November: its Monday 00:30 is Sunday 23:30 UTC.
-    ws = store(
-        sessions,
-        msg("a0", "Monday 00:30 in Amsterdam, week A", at(WEEK_A, -0.5)),
-        msg("b0", "Monday 00:30 in Amsterdam, week B", at(WEEK_B, -0.5)),
-    )
-    draft(sessions, ws, WEEK_A, "published", section("one", "A"))
-    cutoff = at(WEEK_C)
+    ws = store(sessions, msg("m1", "hi", at(WEEK_C)))
+    draft(sessions, ws, WEEK_B, "published", section("one", "B"))
+    # Week B ends Monday WEEK_C 00:00 in Amsterdam, Sunday 23:00 UTC: over by 23:30 UTC
+    # there, not yet in UTC.
+    cutoff = at(WEEK_C, -0.5)
     with sessions.begin() as session:
-        assert purge_expired(session, ws, cutoff, timezone="Europe/Amsterdam") == 1
-    assert stored_ids(sessions) == {"b0"}
-    with sessions.begin() as session:  # in UTC, b0 was sent in week A
-        assert purge_expired(session, ws, cutoff, timezone="UTC") == 1
-    assert stored_ids(sessions) == set()
-
-
-def test_purging_many_published_weeks_goes_in_chunks(sessions, monkeypatch) -> None:
-    monkeypatch.setattr(storage.privacy, "PURGE_WEEKS_PER_STATEMENT", 2)
-    weeks = [WEEK_A + timedelta(weeks=n) for n in range(5)]
-    ws = store(sessions, *(msg(f"w{n}", "hi", at(week, 30)) for n, week in enumerate(weeks)))
-    for week in weeks:
-        draft(sessions, ws, week, "published", section("one", "A"))
-    with sessions.begin() as session:
-        assert purge_expired(session, ws, at(weeks[-1], 24)) == 4
-    assert stored_ids(sessions) == {"w4"}
-
-
-def test_purging_with_nothing_published_deletes_nothing(sessions) -> None:
-    ws = store(sessions, msg("m1", "old", at(WEEK_A)))
-    with sessions.begin() as session:
-        assert purge_expired(session, ws, AT) == 0
-        assert session.scalar(select(func.count()).select_from(DraftRow)) == 0
-    assert stored_ids(sessions) == {"m1"}
+        assert purge_expired(session, ws, cutoff, timezone="UTC").drafts == 0
+        assert purge_expired(session, ws, cutoff, timezone="Europe/Amsterdam").drafts == 1
 
 
 def test_purging_needs_an_aware_cutoff(sessions) -> None:
     with sessions() as session, pytest.raises(ValueError, match="naive"):
         purge_expired(session, 1, datetime(2026, 11, 1))
+
+
+def test_forgotten_names_stay_in_their_workspace(sessions) -> None:
+    ws = store(sessions, msg("m1", "here", at(WEEK_C)))
+    other = store(sessions, msg("x1", "there", at(WEEK_C)), workspace=OTHER_WORKSPACE)
+    with sessions.begin() as session:
+        forget_person(session, ws, "u1", AT, also_names=["Ana R."])
+        assert session.scalar(select(func.count()).select_from(ForgottenName)) == 2
+        assert forgotten_names(session, other) == set()

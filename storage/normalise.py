@@ -1,0 +1,148 @@
+"""Fields from the platforms made fit to store: the one check every record passes through.
+
+Exports and live events both reach the database through `bot.core.ingest.store_batch`, which
+sends each record through here first. What can be repaired is repaired the same way every
+time (NUL bytes stripped, lone surrogates replaced, counts clamped, names and over-long
+message text truncated); what cannot (an id longer than its column, a timestamp outside
+`EARLIEST`..`LATEST`) is refused with a `RecordError` that never quotes message text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from storage.models import Message, Person, PRRefRow
+from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
+
+ID_MAX = Message.__table__.c.platform_id.type.length  # 64, as every platform id column
+NAME_MAX = Person.__table__.c.display_name.type.length  # 200, as channel and workspace names
+PERMALINK_MAX = Message.__table__.c.permalink.type.length  # 500
+REPO_MAX = PRRefRow.__table__.c.repo.type.length
+REF_RAW_MAX = PRRefRow.__table__.c.raw.type.length
+INT32_MAX = 2**31 - 1  # reaction and reply counts are INTEGER columns
+# A week's text is drafted from every message; one 100 MB message once took drafting 52 s.
+TEXT_MAX = 40_000
+TRUNCATED = " […message truncated]"
+# Slack started in 2013 and Discord in 2015; anything outside is a broken export. A fixed
+# window needs no clock and keeps every week's arithmetic (Monday + 7 days) in range.
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+LATEST = datetime(2100, 1, 1, tzinfo=UTC)
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class RecordError(ValueError):
+    """A record that cannot be stored; the text says which field and why, never its text."""
+
+
+def clean_text(value: str) -> str:
+    """`value` without NUL bytes and with lone surrogates (unencodable) replaced by U+FFFD."""
+    if "\x00" in value:
+        value = value.replace("\x00", "")
+    if not value.isascii():
+        value = _SURROGATE.sub("\ufffd", value)
+    return value
+
+
+def clean_name(value: str) -> str:
+    """A display, channel or workspace name: cleaned and cut to its column's size."""
+    return clean_text(value)[:NAME_MAX]
+
+
+def clean_id(value: str, what: str) -> str:
+    """A platform id, cleaned; refused when empty or longer than its column."""
+    cleaned = clean_text(value).strip()
+    if not cleaned:
+        raise RecordError(f"{what} is empty")
+    if len(cleaned) > ID_MAX:
+        raise RecordError(f"{what} is {len(cleaned)} characters long (at most {ID_MAX})")
+    return cleaned
+
+
+def clean_count(value: object) -> int:
+    """A reaction or reply count as a non-negative int32 (non-numbers count as 0)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0 if math.isnan(value) or value < 0 else INT32_MAX
+    return max(0, min(INT32_MAX, int(value)))
+
+
+def clean_message_text(value: str) -> str:
+    """Message text, cleaned and cut to `TEXT_MAX` characters with a marker."""
+    value = clean_text(value)
+    if len(value) > TEXT_MAX:
+        value = value[: TEXT_MAX - len(TRUNCATED)] + TRUNCATED
+    return value
+
+
+def check_time(value: datetime, what: str) -> datetime:
+    """A timezone-aware moment between `EARLIEST` and `LATEST`, else `RecordError`."""
+    if value.tzinfo is None:
+        raise RecordError(f"{what} has no timezone")
+    if not EARLIEST <= value < LATEST:
+        raise RecordError(
+            f"{what} is in the year {value.year} (accepted: {EARLIEST.year} to {LATEST.year - 1})"
+        )
+    return value
+
+
+def workspace_record(record: WorkspaceRecord) -> WorkspaceRecord:
+    return replace(
+        record,
+        platform_id=clean_id(record.platform_id, "the workspace id"),
+        name=clean_name(record.name),
+    )
+
+
+def channel_record(record: ChannelRecord) -> ChannelRecord:
+    parent = record.parent_platform_id
+    return replace(
+        record,
+        platform_id=clean_id(record.platform_id, "the channel id"),
+        name=clean_name(record.name),
+        parent_platform_id=None if parent is None else clean_id(parent, "the parent channel id"),
+        parent_name=None if record.parent_name is None else clean_name(record.parent_name),
+    )
+
+
+def person_record(record: PersonRecord) -> PersonRecord:
+    return replace(
+        record,
+        platform_id=clean_id(record.platform_id, "the author id"),
+        display_name=clean_name(record.display_name),
+    )
+
+
+def message_record(record: MessageRecord) -> MessageRecord:
+    """The message fit to store, or `RecordError` naming the field that cannot be."""
+    link = record.permalink
+    return replace(
+        record,
+        platform_id=clean_id(record.platform_id, "the message id"),
+        author=person_record(record.author),
+        created_at=check_time(record.created_at, "the timestamp"),
+        edited_at=None
+        if record.edited_at is None
+        else check_time(record.edited_at, "the edit timestamp"),
+        text=clean_message_text(record.text),
+        thread_id=None if record.thread_id is None else clean_id(record.thread_id, "the thread id"),
+        reply_to_id=None
+        if record.reply_to_id is None
+        else clean_id(record.reply_to_id, "the reply's target id"),
+        reaction_count=clean_count(record.reaction_count),
+        reply_count=clean_count(record.reply_count),
+        permalink=None if link is None or len(link) > PERMALINK_MAX else clean_text(link),
+    )
+
+
+def fits_ref(repo: str | None, number: int, raw: str) -> bool:
+    """Whether a parsed PR reference fits its columns (longer ones are not stored)."""
+    return (
+        (repo is None or len(repo) <= REPO_MAX)
+        and 0 < number <= INT32_MAX
+        and len(raw) <= REF_RAW_MAX
+    )
