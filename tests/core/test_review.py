@@ -310,11 +310,11 @@ def test_a_deleted_source_blocks_approval_until_an_edit_and_never_publishes(
     on_delete(week, 1, "1", T0 + timedelta(days=1))  # Ana's hero-run message
     hero = section(week, "hero-run")
     assert hero.markdown == REMOVED_TEXT and "22.4% MFU" not in hero.markdown
-    refused = run(flow.approve(EDITOR, draft_of(week).id))
+    refused = run(flow.approve(1, EDITOR, draft_of(week).id))
     assert not refused.ok and "Hero run: a source message was deleted: 1" in refused.text
     assert not port.in_channel("C-pub")
-    assert run(flow.edit_section(EDITOR, hero.id, "Checkpoints save 3.5x faster.")).ok
-    assert run(flow.approve(EDITOR, draft_of(week).id)).ok
+    assert run(flow.edit_section(1, EDITOR, hero.id, "Checkpoints save 3.5x faster.")).ok
+    assert run(flow.approve(1, EDITOR, draft_of(week).id)).ok
     published = draft_of(week).published_markdown
     assert "22.4% MFU" not in published and "3.5x faster" in published
 
@@ -322,9 +322,9 @@ def test_a_deleted_source_blocks_approval_until_an_edit_and_never_publishes(
 def test_regenerate_redrafts_a_section_whose_text_was_removed(flow, week) -> None:
     run(flow.draft_and_post(1, WEEK))
     hero = section(week, "hero-run")
-    run(flow.edit_section(EDITOR, hero.id, "Edited: 22.4% MFU and faster checkpoints."))
+    run(flow.edit_section(1, EDITOR, hero.id, "Edited: 22.4% MFU and faster checkpoints."))
     on_delete(week, 1, "1", T0 + timedelta(days=1))
-    assert run(flow.regenerate(EDITOR, draft_of(week).id)).ok
+    assert run(flow.regenerate(1, EDITOR, draft_of(week).id)).ok
     hero = section(week, "hero-run")
     assert hero.flags == [] and "22.4% MFU" not in hero.markdown
     assert "3.5x" in hero.markdown  # drafted again from the messages left
