@@ -12,6 +12,8 @@ Introductions get one complete line per newcomer.
 
 from __future__ import annotations
 
+import functools
+import heapq
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,6 +41,7 @@ BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stay
 INTRO_WORDS = 50
 MAX_TRAILING_PRS = 8
 STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
+STALE_WINDOW = 30  # how many of a person's newer statuses an older one is compared with
 NEAR_DUPLICATE = 0.6
 PR_GAIN = 3.0
 FIGURE_GAIN = 1.5
@@ -185,14 +188,20 @@ def _news_budget(candidates: Sequence[_Bullet]) -> int:
 
 
 def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bullet]]:
-    """The bullets to write, per topic: each topic's best, then by new coverage per cost."""
+    """The bullets to write, per topic: each topic's best, then by new coverage per cost.
+
+    Lazy greedy: a bullet's gain only falls as others cover its PRs and figures, so the one
+    on top of the heap is taken when its gain, brought up to date, still beats the next.
+    """
     covered_prs: set[str] = set()
     covered_figures: set[str] = set()
     chosen: dict[str, list[_Bullet]] = {}
-    left = list(candidates)
+    costs = [b.cost for b in candidates]
+    taken = [False] * len(candidates)
     used = 0
 
-    def gain(bullet: _Bullet) -> float:
+    def gain(i: int) -> float:
+        bullet = candidates[i]
         return (
             bullet.pr_gain * len(bullet.prs.keys() - covered_prs)
             + FIGURE_GAIN * len(bullet.figures - covered_figures)
@@ -200,29 +209,37 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
             + DECISION_GAIN
         )
 
-    def take(bullet: _Bullet) -> None:
+    def take(i: int) -> None:
         nonlocal used
+        bullet = candidates[i]
         chosen.setdefault(bullet.topic, []).append(bullet)
         covered_prs.update(bullet.prs)
         covered_figures.update(bullet.figures)
-        used += bullet.cost
-        left.remove(bullet)
+        used += costs[i]
+        taken[i] = True
 
-    for topic in dict.fromkeys(b.topic for b in candidates):
-        best = max((b for b in left if b.topic == topic), key=gain)
-        if used + best.cost <= budget:
+    by_topic: dict[str, list[int]] = {}
+    for i, bullet in enumerate(candidates):
+        by_topic.setdefault(bullet.topic, []).append(i)
+    for members in by_topic.values():
+        best = max(members, key=gain)
+        if used + costs[best] <= budget:
             take(best)
-    while left:
-        best = max(left, key=lambda b: (gain(b) / b.cost, -b.cost))
-        news = best.prs.keys() - covered_prs or best.figures - covered_figures
-        if not news and used + best.cost > budget * FILLER_SHARE:
-            # Nothing new to cite: only worth its words while the draft is short.
-            left.remove(best)
+
+    heap = [(-gain(i) / costs[i], costs[i], i) for i in range(len(candidates)) if not taken[i]]
+    heapq.heapify(heap)
+    while heap:
+        _, cost, i = heapq.heappop(heap)
+        ratio = gain(i) / cost
+        if heap and ratio < -heap[0][0]:
+            heapq.heappush(heap, (-ratio, cost, i))  # stale: others covered part of it
             continue
-        if used + best.cost > budget:
-            left.remove(best)
-            continue
-        take(best)
+        bullet = candidates[i]
+        news = bullet.prs.keys() - covered_prs or bullet.figures - covered_figures
+        if not news and used + cost > budget * FILLER_SHARE:
+            continue  # nothing new to cite: only worth its words while the draft is short
+        if used + cost <= budget:
+            take(i)
     return chosen
 
 
@@ -477,19 +494,18 @@ def _bot_titles(item: Sequence[SourceMessage]) -> dict[str, str]:
 
 def _drop_stale(bullets: list[_Bullet]) -> list[_Bullet]:
     """A status replaced by a newer one from the same person on the same subject goes; its
-    PRs are kept on the newer bullet."""
+    PRs are kept on the newer bullet. Only the person's `STALE_WINDOW` next statuses are
+    compared: an update follows what it replaces within days, not hundreds of items later."""
     kept: list[_Bullet] = []
+    by_author: dict[str, list[_Bullet]] = {}
     for bullet in sorted(bullets, key=lambda b: -b.time):
+        recent = by_author.setdefault(bullet.author, []) if bullet.author else []
         newer = next(
-            (
-                k
-                for k in kept
-                if k.author is not None and k.author == bullet.author and _same_subject(k, bullet)
-            ),
-            None,
+            (k for k in reversed(recent[-STALE_WINDOW:]) if _same_subject(k, bullet)), None
         )
         if newer is None:
             kept.append(bullet)
+            recent.append(bullet)
             continue
         lost = [m for ref, m in bullet.prs.items() if ref not in newer.prs]
         if lost:
@@ -542,9 +558,14 @@ def _link_prs(text: str, mentions: Sequence[PRMention]) -> str:
             continue
         label = mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
         link = f"[{label}]({mention.url}{_title(mention)})"
-        pattern = re.compile(r"(?<![\w\[/])" + re.escape(mention.raw) + r"(?![\w\]])")
-        text = pattern.sub(lambda _m, link=link: link, text, count=1)
+        text = _ref_pattern(mention.raw).sub(lambda _m, link=link: link, text, count=1)
     return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _ref_pattern(raw: str) -> re.Pattern[str]:
+    """`raw` as written, not inside a word, a link label or a path."""
+    return re.compile(r"(?<![\w\[/])" + re.escape(raw) + r"(?![\w\]])")
 
 
 # --- introductions -------------------------------------------------------------------------
