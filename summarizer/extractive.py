@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from summarizer.conversations import conversations
-from summarizer.figures import find_figures
+from summarizer.figures import FIGURE_RE, find_figures
 from summarizer.grouping import INTRODUCTIONS
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import clean_sentence, is_fallback, they, third_person
@@ -120,7 +120,7 @@ class _Bullet:
     """One work item as it would be written, with what it covers."""
 
     topic: str
-    markdown: str
+    text: str | None  # the bullet as written; None until `markdown` writes it from `picked`
     prs: dict[str, PRMention]
     figures: frozenset[str]
     people: list[str]
@@ -130,6 +130,7 @@ class _Bullet:
     author: str | None
     words: frozenset[str] = field(default_factory=frozenset)
     recap: bool = False  # led by a sentence listing many PRs
+    picked: tuple[_Fact, ...] = ()  # the sentences the bullet is written from
     facts: tuple[_Fact, ...] = ()  # what the item says: the bullet's facts first, then the rest
 
     @property
@@ -147,8 +148,28 @@ class _Bullet:
         )
 
     @property
+    def markdown(self) -> str:
+        """The bullet, written the first time it is needed (most never are: a busy week has
+        thousands of items and a draft keeps a hundred)."""
+        if self.text is None:
+            self.text = _render(self.picked, self.prs)
+        return self.text
+
+    @property
     def cost(self) -> int:
+        """How long the bullet reads (written out to measure it)."""
         return max(visible_length(self.markdown), 40)
+
+    @property
+    def estimated_cost(self) -> int:
+        """About how long the bullet reads, without writing it."""
+        if self.text is not None:
+            return self.cost
+        said = " ".join(f.text for f in self.picked)
+        names = sum(len(f.message.author) + 2 for f in self.picked)
+        trailing = [_label(m) for m in self.prs.values() if m.raw not in said]
+        refs = sum(len(label) + 2 for label in trailing[:MAX_TRAILING_PRS])
+        return max(len(said) + names + refs + 4, 40)
 
 
 def draft_sections(
@@ -196,7 +217,7 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
     covered_prs: set[str] = set()
     covered_figures: set[str] = set()
     chosen: dict[str, list[_Bullet]] = {}
-    costs = [b.cost for b in candidates]
+    costs = [b.estimated_cost for b in candidates]  # to rank; the real cost when taken
     taken = [False] * len(candidates)
     used = 0
 
@@ -210,21 +231,22 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
         )
 
     def take(i: int) -> None:
+        """Take bullet `i` if it really fits."""
         nonlocal used
         bullet = candidates[i]
+        if used + bullet.cost > budget:
+            return
         chosen.setdefault(bullet.topic, []).append(bullet)
         covered_prs.update(bullet.prs)
         covered_figures.update(bullet.figures)
-        used += costs[i]
+        used += bullet.cost
         taken[i] = True
 
     by_topic: dict[str, list[int]] = {}
     for i, bullet in enumerate(candidates):
         by_topic.setdefault(bullet.topic, []).append(i)
     for members in by_topic.values():
-        best = max(members, key=gain)
-        if used + costs[best] <= budget:
-            take(best)
+        take(max(members, key=gain))
 
     heap = [(-gain(i) / costs[i], costs[i], i) for i in range(len(candidates)) if not taken[i]]
     heapq.heapify(heap)
@@ -240,6 +262,8 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
             continue  # nothing new to cite: only worth its words while the draft is short
         if used + cost <= budget:
             take(i)
+        if used + 40 > budget:
+            break  # not even the shortest bullet fits
     return chosen
 
 
@@ -284,10 +308,9 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
     if not facts:
         return _bot_bullet(topic, item, mentions, reactions, time)
     picked = _pick(facts)
-    text = _render(picked, mentions)
     return _Bullet(
         topic=topic,
-        markdown=text,
+        text=None,
         prs=mentions,
         figures=frozenset().union(*(f.figures for f in picked)),
         people=list(dict.fromkeys(f.message.author for f in sorted(picked, key=_time))),
@@ -298,6 +321,7 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
         words=frozenset().union(*(f.words for f in picked)),
         recap=any(len(f.prs) > RECAP_PRS for f in picked),
         facts=_item_facts(picked, facts),
+        picked=tuple(picked),
     )
 
 
@@ -308,7 +332,7 @@ def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
     left out; so are opinions without a PR or a figure."""
     facts = []
     for message in item:
-        if message.is_bot:
+        if message.is_bot or not _may_hold_a_fact(message):
             continue
         for sentence in _sentences(message.text):
             fact = _fact(sentence, message)
@@ -318,6 +342,14 @@ def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
                 continue
             facts.append(fact)
     return facts
+
+
+def _may_hold_a_fact(message: SourceMessage) -> bool:
+    """A cheap look at the whole message before its sentences are read: a fact needs a PR,
+    a figure or a decision, and most chat has none."""
+    return bool(
+        message.prs or FIGURE_RE.search(message.text) or _DECISION_RE.search(message.text)
+    )
 
 
 def _sentences(text: str) -> Iterable[str]:
@@ -471,7 +503,7 @@ def _bot_bullet(
         return None
     return _Bullet(
         topic=topic,
-        markdown="- " + defuse_pings("; ".join(lines)) + ".",
+        text="- " + defuse_pings("; ".join(lines)) + ".",
         prs=dict(mentions),
         figures=frozenset(),
         people=[],
@@ -508,9 +540,8 @@ def _drop_stale(bullets: list[_Bullet]) -> list[_Bullet]:
             recent.append(bullet)
             continue
         lost = [m for ref, m in bullet.prs.items() if ref not in newer.prs]
-        if lost:
+        if lost:  # cited after the newer bullet's sentences when it is written
             newer.prs.update((m.ref, m) for m in lost)
-            newer.markdown = _with_refs(newer.markdown, [_link(m) for m in lost])
         newer.sources += [s for s in bullet.sources if s not in newer.sources]
     return sorted(kept, key=lambda b: b.time)
 
@@ -540,8 +571,13 @@ def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:
 
 def _link(mention: PRMention) -> str:
     """`[#12](url "Title, by login")`: the PR's meaning on the link when GitHub gave it."""
-    label = mention.raw if _SHORT_REF_RE.fullmatch(mention.raw) else mention.ref
+    label = _label(mention)
     return f"[{label}]({mention.url}{_title(mention)})" if mention.url else label
+
+
+def _label(mention: PRMention) -> str:
+    """How a PR is shown: as written when that is short ("#12", "Repo#12"), else in full."""
+    return mention.raw if _SHORT_REF_RE.fullmatch(mention.raw) else mention.ref
 
 
 def _title(mention: PRMention) -> str:

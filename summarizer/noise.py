@@ -114,6 +114,7 @@ _ACK_MULTI = frozenset(
     )
 )
 _ACK_MAX_WORDS = 3  # the longest phrase above
+ACK_MAX_CHARS = 300  # twelve phrases with mentions and emoji fit well within this
 _LAUGH_RE = re.compile(r"(?:ha)+h?|(?:he)+|wo+|yay+|lo+l|o+k|k+")
 _ACK_SPLIT_RE = re.compile(r"[\s!.,:;)(~*_-]+")
 # "@ana", "@Ana Ruiz" (a second word only when capitalised, like a name), "<@U123>".
@@ -143,6 +144,8 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 def is_acknowledgement(text: str) -> bool:
     """Thanks, +1, lol, emoji and other replies that carry no content of their own."""
+    if len(text) > ACK_MAX_CHARS:
+        return False  # most messages: too long to be only thanks and emoji
     stripped = _EMOJI_RE.sub(" ", _MENTION_RE.sub(" ", text).lower())
     tokens = [t for t in _ACK_SPLIT_RE.split(stripped) if t and t not in "?"]
     return _all_acknowledgements(tokens)
