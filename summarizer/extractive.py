@@ -347,9 +347,7 @@ def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
 def _may_hold_a_fact(message: SourceMessage) -> bool:
     """A cheap look at the whole message before its sentences are read: a fact needs a PR,
     a figure or a decision, and most chat has none."""
-    return bool(
-        message.prs or FIGURE_RE.search(message.text) or _DECISION_RE.search(message.text)
-    )
+    return bool(message.prs or FIGURE_RE.search(message.text) or _DECISION_RE.search(message.text))
 
 
 def _sentences(text: str) -> Iterable[str]:

@@ -141,13 +141,15 @@ def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] =
         )
     if message.prs:
         return False
-    score = (
-        bool(_GREETING_RE.search(head))
-        + 2 * bool(_SELF_RE.search(head))
-        + 2 * bool(_NEWCOMER_RE.search(head))
-        + 2 * (message.author.split()[0].lower() in head.lower()[:80])
-        + bool(_ABOUT_RE.search(head))
+    # Two points are needed from saying who one is before the others can count.
+    strong = 2 * (
+        bool(_SELF_RE.search(head))
+        + bool(_NEWCOMER_RE.search(head))
+        + (message.author.split()[0].lower() in head.lower()[:80])
     )
+    if not strong:
+        return False
+    score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))
     return score >= INTRO_SCORE
 
 

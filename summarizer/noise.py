@@ -114,7 +114,8 @@ _ACK_MULTI = frozenset(
     )
 )
 _ACK_MAX_WORDS = 3  # the longest phrase above
-ACK_MAX_CHARS = 300  # twelve phrases with mentions and emoji fit well within this
+_ACK_MAX_TOKENS = 12
+_ACK_MAX_CHARS = 300  # twelve phrases with mentions and emoji fit well within this
 _LAUGH_RE = re.compile(r"(?:ha)+h?|(?:he)+|wo+|yay+|lo+l|o+k|k+")
 _ACK_SPLIT_RE = re.compile(r"[\s!.,:;)(~*_-]+")
 # "@ana", "@Ana Ruiz" (a second word only when capitalised, like a name), "<@U123>".
@@ -144,7 +145,7 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 def is_acknowledgement(text: str) -> bool:
     """Thanks, +1, lol, emoji and other replies that carry no content of their own."""
-    if len(text) > ACK_MAX_CHARS:
+    if len(text) > _ACK_MAX_CHARS or text.count(" ") > 3 * _ACK_MAX_TOKENS:
         return False  # most messages: too long to be only thanks and emoji
     stripped = _EMOJI_RE.sub(" ", _MENTION_RE.sub(" ", text).lower())
     tokens = [t for t in _ACK_SPLIT_RE.split(stripped) if t and t not in "?"]
@@ -153,7 +154,7 @@ def is_acknowledgement(text: str) -> bool:
 
 def _all_acknowledgements(tokens: list[str]) -> bool:
     """Whether `tokens` split into acknowledgement phrases (a dynamic programme: linear)."""
-    if len(tokens) > 12:
+    if len(tokens) > _ACK_MAX_TOKENS:
         return False
     ok = [True] + [False] * len(tokens)
     for end in range(1, len(tokens) + 1):
