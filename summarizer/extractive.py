@@ -392,7 +392,7 @@ def _fact(sentence: str, message: SourceMessage) -> _Fact | None:
 
 def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
     """The lead fact (most PRs and figures; the newest of near-equals), and a second one
-    that adds a PR or figure while the bullet stays short, in the order they were said."""
+    that adds a PR, or a figure with what was done, while the bullet stays short."""
     lead = max(facts, key=lambda f: (f.gain, f.time))
     # A later sentence saying the same thing with fresher numbers replaces the lead.
     newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
@@ -405,19 +405,13 @@ def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
         for f in facts
         if f is not lead
         and lead.n_words + f.n_words <= BULLET_WORDS
-        and ({p.ref for p in f.prs} - seen_prs or f.figures - lead.figures)
+        and ({p.ref for p in f.prs} - seen_prs or f.figures - lead.figures and f.decision)
         and similarity(f.words, lead.words) < NEAR_DUPLICATE
         and _joins(f, lead)
     ]
     if extra:
         picked.append(max(extra, key=lambda f: (f.gain, f.time)))
-    picked.sort(key=lambda f: f.time)
-    second = picked[-1]
-    if second.message.author != picked[0].message.author and is_fallback(
-        third_person(second.text, second.message.author), second.message.author
-    ):
-        picked.reverse()  # a labelled quote reads better first than after a sentence
-    return picked
+    return picked  # the lead first: what the item is about, then what the other adds
 
 
 def _item_facts(picked: Sequence[_Fact], facts: Sequence[_Fact]) -> tuple[_Fact, ...]:
@@ -664,7 +658,11 @@ def self_description(message: SourceMessage) -> list[str]:
     return [s for s in about if len(s.split()) >= 3 or message.author.split()[0] in s]
 
 
-_SELF_NAME_RE = r"^(?:i'?m|i am|my name is|this is|it'?s)?\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
+# A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here".
+_SELF_NAME_RE = (
+    r"^(?:[^,.!?]{{1,20}}[,!]\s+)?(?:i'?m|i am|my name is|this is|it'?s)?"
+    r"\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
+)
 _SELF_PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "our"])
 
 

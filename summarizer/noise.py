@@ -111,6 +111,11 @@ _ACK_MULTI = frozenset(
         "nice work",
         "great job",
         "nice one",
+        "nice catch",
+        "good catch",
+        "good point",
+        "fair point",
+        "good idea",
     )
 )
 _ACK_MAX_WORDS = 3  # the longest phrase above

@@ -130,6 +130,9 @@ _COLOUR_HINT = re.compile(
 )
 _COLOUR_DIGITS = (3, 6, 8)
 
+# The repository a GitHub integration's post opens with: "[owner/repo] Pull request ...".
+_NOTIFICATION_REPO = re.compile(rf"\s*\[(?P<repo>{_OWNER}/{_REPO})\]\s")
+
 # A normalised reference that names a full repo.
 _NORMALISED_FULL = re.compile(rf"(?P<repo>{_OWNER}/{_REPO})#(?P<num>{_NUM})")
 
@@ -152,7 +155,7 @@ def parse_pr_refs(text: str) -> list[PRRef]:
         return []
     seen: set[tuple[str | None, int]] = set()
     refs: list[PRRef] = []
-    for ref in _without_lookalikes(list(_scan(text)), text):
+    for ref in _in_notification_repo(_without_lookalikes(list(_scan(text)), text), text):
         key = (ref.repo.lower() if ref.repo is not None else None, ref.number)
         if key not in seen:
             seen.add(key)
@@ -268,6 +271,16 @@ def _without_lookalikes(refs: list[PRRef], text: str) -> list[PRRef]:
             and (r.number in listed or colours and len(r.raw) - 1 in _COLOUR_DIGITS)
         )
     ]
+
+
+def _in_notification_repo(refs: list[PRRef], text: str) -> list[PRRef]:
+    """In a GitHub notification ("[owner/repo] Pull request opened: #12 ..."), a bare #N is
+    that repository's."""
+    match = _NOTIFICATION_REPO.match(text)
+    if match is None:
+        return refs
+    repo = match["repo"]
+    return [PRRef(repo, r.number, r.raw) if r.repo is None else r for r in refs]
 
 
 def _url_refs(url: str, raw: str) -> Iterator[PRRef]:

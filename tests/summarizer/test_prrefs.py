@@ -572,3 +572,8 @@ def test_a_bare_ref_resolves_to_the_one_full_repo_the_week_names() -> None:
     }
     # Two repositories with that number: it stays as written.
     assert resolve_in_week(["#7", "a/b#7", "c/d#7"]) == {}
+
+
+def test_a_github_notification_names_the_repository_of_its_bare_refs() -> None:
+    text = "[quillstack/quill-orm] Pull request merged: #84 Release pooled connections"
+    assert parse_pr_refs(text) == [PRRef("quillstack/quill-orm", 84, "#84")]
