@@ -41,7 +41,7 @@ BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stay
 INTRO_WORDS = 50
 MAX_TRAILING_PRS = 8
 STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
-STALE_WINDOW = 30  # how many of a person's newer statuses an older one is compared with
+STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
 NEAR_DUPLICATE = 0.6
 PR_GAIN = 3.0
 FIGURE_GAIN = 1.5
@@ -131,7 +131,7 @@ class _Bullet:
     words: frozenset[str] = field(default_factory=frozenset)
     recap: bool = False  # led by a sentence listing many PRs
     picked: tuple[_Fact, ...] = ()  # the sentences the bullet is written from
-    facts: tuple[_Fact, ...] = ()  # what the item says: the bullet's facts first, then the rest
+    said: tuple[_Fact, ...] = ()  # every fact of the item, in the order they were said
 
     @property
     def pr_gain(self) -> float:
@@ -146,6 +146,12 @@ class _Bullet:
             + FIGURE_GAIN * len(self.figures)
             + 0.5 * math.log1p(self.reactions)
         )
+
+    @property
+    def facts(self) -> tuple[_Fact, ...]:
+        """What the item says, most telling first: the bullet's own sentences, then the rest
+        (for drafters that write from the facts; worked out only when asked)."""
+        return _item_facts(self.picked, self.said)
 
     @property
     def markdown(self) -> str:
@@ -320,7 +326,7 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
         author=picked[0].message.author,
         words=frozenset().union(*(f.words for f in picked)),
         recap=any(len(f.prs) > RECAP_PRS for f in picked),
-        facts=_item_facts(picked, facts),
+        said=tuple(facts),
         picked=tuple(picked),
     )
 
