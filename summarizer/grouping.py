@@ -86,8 +86,9 @@ class TopicScorer:
             for channels, count in zip(self.channels, self._hits(message.text), strict=True)
         ]
         for mention in message.prs:
-            for index, score in enumerate(self.pr_scores(mention)):
-                scores[index] += score
+            if mention.labels or mention.paths:  # only what GitHub told says anything here
+                for index, score in enumerate(self.pr_scores(mention)):
+                    scores[index] += score
         return scores
 
     def title_scores(self, title: str) -> list[float]:
