@@ -62,6 +62,9 @@ def no_such(action: Action, target_id: int) -> Reply:
     return Reply.refuse(f"There is no {noun} {target_id}.")
 
 
+MAX_ID = 2**63 - 1  # the largest BIGINT
+
+
 def authorize(
     session: Session,
     config: Config,
@@ -73,6 +76,8 @@ def authorize(
     """Whether `caller`, acting in workspace `workspace_id`, may do `action` on the section
     (edit, history) or draft (the others) `target_id` now: `Granted`, or the private
     refusal to give them. Reads only; the caller's transaction changes nothing on refusal."""
+    if not 0 < target_id <= MAX_ID:  # an id no row can have (a forged button or modal)
+        return no_such(action, target_id)
     section = get_section(session, target_id) if action.on_section else None
     draft = section.draft if section is not None else None
     if not action.on_section:

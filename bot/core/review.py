@@ -44,6 +44,7 @@ from storage.models import LOCKED, DraftRow, DraftSection, DraftStatus, Workspac
 from storage.privacy import blocking_flags
 
 log = logging.getLogger(__name__)
+MAX_SECTION_CHARS = 40_000  # a weekly summary's section is a few thousand at most
 
 GONE = "_(This section is gone from the regenerated draft.)_"
 CONTINUED = "_(continued above)_"
@@ -213,6 +214,11 @@ class ReviewWorkflow:
         text = text.strip()
         if not text:
             return Reply.refuse("The new text is empty; the section was not changed.")
+        if len(text) > MAX_SECTION_CHARS:
+            return Reply.refuse(
+                f"The new text is {len(text):,} characters; a section holds at most "
+                f"{MAX_SECTION_CHARS:,}. The section was not changed."
+            )
 
         def edit(session: Session) -> Reply | tuple[str, int, _ThreadView]:
             granted = self._authorize(session, workspace_id, caller, section_id, Action.EDIT)

@@ -9,6 +9,7 @@ Database work runs on the core's database thread (`bot.core.database`), never on
 from __future__ import annotations
 
 import logging
+import re
 import time as timer
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, time, timedelta
@@ -53,6 +54,7 @@ from storage.records import ChannelRecord, ImportBatch, MessageRecord, Workspace
 from summarizer.prrefs import parse_pr_refs
 
 log = logging.getLogger(__name__)
+_BUTTON_ID_RE = re.compile(r"[0-9]{1,18}")
 
 STORE_ATTEMPTS = 4
 SETTINGS_TTL_S = 10.0
@@ -277,7 +279,7 @@ class Core:
     async def on_button(self, event: ButtonPress) -> Reply | None:
         """A press of Approve, Regenerate, Edit or History; the id comes from the button."""
         action, _, raw_id = event.action_id.partition(":")
-        if not raw_id.isdigit():
+        if not _BUTTON_ID_RE.fullmatch(raw_id):  # what review_text.py writes: a BIGINT id
             return Reply.refuse("That button is not one of mine.")
         target = int(raw_id)
         workspace_id = await self.workspace_id(event.workspace)
