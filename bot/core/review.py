@@ -229,9 +229,10 @@ class ReviewWorkflow:
         return None
 
     async def edit_section(
-        self, workspace_id: int, caller: Caller, section_id: int, text: str
+        self, workspace_id: int, caller: Caller, section_id: int | str, text: str
     ) -> Reply:
-        """Replace a section's text: a new revision, and the thread message updated."""
+        """Replace a section's text: a new revision, and the thread message updated. The
+        section is given by number, or by topic id or title in the current draft."""
         text = text.strip()
         if not text:
             return Reply.refuse("The new text is empty; the section was not changed.")
@@ -260,12 +261,18 @@ class ReviewWorkflow:
         return Reply(f"{title} updated (revision {count}).")
 
     def _authorize(
-        self, session: Session, workspace_id: int, caller: Caller, target_id: int, action: Action
+        self,
+        session: Session,
+        workspace_id: int,
+        caller: Caller,
+        target_id: int | str,
+        action: Action,
     ) -> Granted | Reply:
         return authorize(session, self.config, workspace_id, caller, target_id, action)
 
-    async def history(self, workspace_id: int, caller: Caller, section_id: int) -> Reply:
-        """The section's revisions, newest last (editors only)."""
+    async def history(self, workspace_id: int, caller: Caller, section_id: int | str) -> Reply:
+        """The section's revisions, newest last (editors only); `section_id` as for
+        `edit_section`."""
 
         def read(session: Session) -> Reply:
             granted = self._authorize(session, workspace_id, caller, section_id, Action.HISTORY)

@@ -163,6 +163,29 @@ def test_editors_and_audit_name_people_without_mentions(core) -> None:
         assert "<@" not in reply.text and "&lt;" not in reply.text
 
 
+# --- item 5: a section by topic id or title ------------------------------------------------
+
+
+def test_edit_and_history_take_a_topic_id_or_title_of_the_current_draft(core, port) -> None:
+    for text in ("review-channel #review", "editors add <@UCAROL>"):
+        command(core, ADMIN, text)
+    a_logged_week(core)
+    catch_up(core)
+
+    assert command(core, CAROL, "edit hero-run Ana's run hit 21.4% MFU (#812).").ok
+    assert command(core, CAROL, 'edit "IRIS" Iris: no preemption for CPU jobs (#820).').ok
+    history = command(core, CAROL, "history Hero run")
+
+    assert history.text.startswith("History of Hero run:\n1. Carol Diaz, ")
+    thread = "\n".join(m.text for m in port.messages.values())
+    assert "Ana's run hit 21.4% MFU" in thread and "no preemption for CPU jobs" in thread
+    assert command(core, CAROL, "edit kernels x").text == (
+        "The current draft has no section 'kernels'."
+    )
+    member = Caller("UMAX", "Max Member")
+    assert command(core, member, "edit hero-run x").text == "Only editors can edit the summary."
+
+
 # --- item 6: the header says "published" ----------------------------------------------------
 
 
