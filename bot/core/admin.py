@@ -89,7 +89,7 @@ def handle_admin(
     if handler is None:
         raise TypeError(f"{type(command).__name__} is not a settings command")
     settings = workspace_settings(session, config, workspace_id)
-    if not _is_read_only(command) and not settings.is_admin(caller):
+    if not is_read_only(command) and not settings.is_admin(caller):
         return Reply.refuse(NOT_ADMIN_AUDIT if isinstance(command, Audit) else NOT_ADMIN)
     request = _Request(session, config, workspace_id, caller, settings, now)
     try:
@@ -115,7 +115,8 @@ def setup_todo(settings: WorkspaceSettings, caller: Caller) -> str | None:
     return f"Still to set up: {_join(missing)}." if missing else None
 
 
-def _is_read_only(command: Command) -> bool:
+def is_read_only(command: Command) -> bool:
+    """Whether a settings command only lists (anyone may run it)."""
     if isinstance(command, PublishChannels):
         return command.action == "list"
     return isinstance(command, _READ_ONLY)

@@ -47,6 +47,9 @@ from storage.privacy import blocking_flags
 
 log = logging.getLogger(__name__)
 
+NO_PUBLISH_CHANNEL = (
+    "No publish channel is set; an admin can add one with `/summary publish add #channel`."
+)
 GONE = "_(This section is gone from the regenerated draft.)_"
 CONTINUED = "_(continued above)_"
 Messages = list[tuple[str, list[Button]]]
@@ -446,6 +449,8 @@ class ReviewWorkflow:
             if blocking_flags(draft):  # flagged after approval: never publish removed text
                 return Reply.refuse(_blocked(blocking_flags(draft)))
             settings = workspace_settings(session, self.config, draft.workspace_id)
+            if not settings.publish_channels:
+                return Reply.refuse(NO_PUBLISH_CHANNEL + " The summary stays approved.")
             return published_markdown(draft), list(settings.publish_channels)
 
         found = await self.db.run(read)
@@ -480,9 +485,7 @@ class ReviewWorkflow:
 
         def finish(session: Session) -> tuple[Posted | None, str]:
             draft = get_draft_by_id(session, draft_id)
-            draft.status = DraftStatus.PUBLISHED
-            draft.published_at = draft.published_at or self.clock()
-            draft.published_markdown = markdown
+            mark_published(draft, markdown, self.clock())
             header = None
             if draft.review_message_id is not None:
                 header = Posted(draft.review_channel_id, draft.review_message_id)
@@ -514,24 +517,31 @@ def approve_draft(
     draft_id: int,
     caller: Caller,
     at: datetime,
+    *,
+    needs_channel: bool = True,
 ) -> tuple[DraftRow | None, Reply | None]:
     """Mark a draft of workspace `workspace_id` approved by `caller`, or say why not (and
-    change nothing)."""
+    change nothing). A draft that will be published to a file (`needs_channel` False) is
+    approved without a publish channel."""
     granted = authorize(session, config, workspace_id, caller, draft_id, Action.APPROVE)
     if isinstance(granted, Reply):
         return None, granted
     if blocking_flags(granted.draft):
         return None, Reply.refuse(_blocked(blocking_flags(granted.draft)))
-    if not granted.settings.publish_channels:
-        return None, Reply.refuse(
-            "No publish channel is set; an admin can add one with "
-            "`/summary publish add #channel`. The draft was not approved."
-        )
+    if needs_channel and not granted.settings.publish_channels:
+        return None, Reply.refuse(NO_PUBLISH_CHANNEL + " The draft was not approved.")
     draft = granted.draft
     draft.status = DraftStatus.APPROVED
     draft.approved_by = caller.display_name
     draft.approved_at = at
     return draft, None
+
+
+def mark_published(draft: DraftRow, markdown: str, at: datetime) -> None:
+    """Record that `draft` was published as `markdown` (the first time counts)."""
+    draft.status = DraftStatus.PUBLISHED
+    draft.published_at = draft.published_at or at
+    draft.published_markdown = markdown
 
 
 def _unposted(draft: DraftRow | None) -> int | None:
