@@ -337,11 +337,18 @@ def _as_utc(value: str) -> datetime:
     return datetime.fromisoformat(value).replace(tzinfo=UTC)
 
 
-def count_messages(session: Session, workspace_id: int | None = None) -> int:
-    """How many messages are stored (in one workspace, or in all)."""
+def count_messages(
+    session: Session,
+    workspace_id: int | None = None,
+    between: tuple[datetime, datetime] | None = None,
+) -> int:
+    """How many messages are stored (in one workspace, or in all; sent `between` two
+    times, the end excluded, when given)."""
     stmt = select(func.count()).select_from(Message)
     if workspace_id is not None:
         stmt = stmt.where(Message.workspace_id == workspace_id)
+    if between is not None:
+        stmt = stmt.where(Message.created_at >= between[0], Message.created_at < between[1])
     return session.execute(stmt).scalar_one()
 
 

@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 from bot.core.port import Caller, Reply
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.drafting.config import Config
-from storage.drafts import get_draft_by_id, get_section
-from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection
+from storage.drafts import get_draft_by_id, get_section, list_drafts
+from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus
 
 
 class Action(StrEnum):
@@ -56,10 +56,25 @@ class Granted:
     settings: WorkspaceSettings
 
 
-def no_such(action: Action, target_id: int) -> Reply:
+def no_such(action: Action, target: int | str) -> Reply:
     """The answer for an id that is not the caller's workspace's (or does not exist)."""
+    if isinstance(target, str):
+        return Reply.refuse(f"The current draft has no section {target!r}.")
     noun = "section" if action.on_section else "draft"
-    return Reply.refuse(f"There is no {noun} {target_id}.")
+    return Reply.refuse(f"There is no {noun} {target}.")
+
+
+def find_section(session: Session, workspace_id: int, ref: str) -> DraftSection | None:
+    """The section of the workspace's current draft (the newest not discarded) whose topic
+    id or title is `ref`, ignoring case."""
+    wanted = ref.strip().casefold()
+    for draft in list_drafts(session, workspace_id):
+        if draft.status != DraftStatus.DISCARDED:
+            return next(
+                (s for s in draft.sections if wanted in (s.topic.casefold(), s.title.casefold())),
+                None,
+            )
+    return None
 
 
 MAX_ID = 2**63 - 1  # the largest BIGINT
@@ -70,17 +85,23 @@ def authorize(
     config: Config,
     workspace_id: int,
     caller: Caller,
-    target_id: int,
+    target_id: int | str,
     action: Action,
 ) -> Granted | Reply:
     """Whether `caller`, acting in workspace `workspace_id`, may do `action` on the section
     (edit, history) or draft (the others) `target_id` now: `Granted`, or the private
-    refusal to give them. Reads only; the caller's transaction changes nothing on refusal."""
-    if not 0 < target_id <= MAX_ID:  # an id no row can have (a forged button or modal)
-        return no_such(action, target_id)
-    section = get_section(session, target_id) if action.on_section else None
+    refusal to give them. A section may be named by its topic id or title instead of its
+    number (`find_section`). Reads only; the caller's transaction changes nothing on
+    refusal."""
+    if isinstance(target_id, int) and not 0 < target_id <= MAX_ID:
+        return no_such(action, target_id)  # an id no row can have (a forged button or modal)
+    section = None
+    if isinstance(target_id, str):
+        section = find_section(session, workspace_id, target_id) if action.on_section else None
+    elif action.on_section:
+        section = get_section(session, target_id)
     draft = section.draft if section is not None else None
-    if not action.on_section:
+    if not action.on_section and isinstance(target_id, int):
         draft = get_draft_by_id(session, target_id)
     if draft is None or draft.workspace_id != workspace_id:
         return no_such(action, target_id)

@@ -10,7 +10,6 @@ writes nothing. Nothing here commits: the caller owns the transaction.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -43,6 +42,7 @@ from bot.core.commands import (
     TopicsList,
     TopicsRemove,
 )
+from bot.core.names import channel_ref, entry_ref
 from bot.core.port import Caller, Reply
 from bot.core.settings import (
     SettingsError,
@@ -89,7 +89,7 @@ def handle_admin(
     if handler is None:
         raise TypeError(f"{type(command).__name__} is not a settings command")
     settings = workspace_settings(session, config, workspace_id)
-    if not _is_read_only(command) and not settings.is_admin(caller):
+    if not is_read_only(command) and not settings.is_admin(caller):
         return Reply.refuse(NOT_ADMIN_AUDIT if isinstance(command, Audit) else NOT_ADMIN)
     request = _Request(session, config, workspace_id, caller, settings, now)
     try:
@@ -98,7 +98,25 @@ def handle_admin(
         return Reply.refuse(_sentence(str(error)))
 
 
-def _is_read_only(command: Command) -> bool:
+# What a workspace needs before its first summary can be published, and how to set it.
+_SET_UP: tuple[tuple[str, str, str], ...] = (
+    ("review_channel", "a review channel", "/summary review-channel #channel"),
+    ("publish_channels", "a publish channel", "/summary publish add #channel"),
+    ("editors", "editors", "/summary editors add @person"),
+    ("channels", "channels to log", "/summary channels add #channel"),
+)
+
+
+def setup_todo(settings: WorkspaceSettings, caller: Caller) -> str | None:
+    """For an admin, what is still to set up (None when all is set, or for anyone else)."""
+    if not settings.is_admin(caller):
+        return None
+    missing = [f"{what} ({how})" for key, what, how in _SET_UP if not getattr(settings, key)]
+    return f"Still to set up: {_join(missing)}." if missing else None
+
+
+def is_read_only(command: Command) -> bool:
+    """Whether a settings command only lists (anyone may run it)."""
     if isinstance(command, PublishChannels):
         return command.action == "list"
     return isinstance(command, _READ_ONLY)
@@ -122,20 +140,6 @@ class _Request:
 
 
 # --- display ------------------------------------------------------------------------------
-
-# A Discord snowflake, or a Slack channel id (upper case, with digits; names are lower case).
-_CHANNEL_ID_RE = re.compile(r"[0-9]+|[CGD](?=[A-Z0-9]*[0-9])[A-Z0-9]{6,}")
-
-
-def channel_ref(channel: str) -> str:
-    """How a stored channel is shown: a mention for an id (both platforms render `<#id>`),
-    `#name` for a name."""
-    return f"<#{channel}>" if _CHANNEL_ID_RE.fullmatch(channel) else f"#{channel}"
-
-
-def entry_ref(entry: str) -> str:
-    """How an editor or admin entry is shown: `<@id>` for a person, `role:NAME` as written."""
-    return entry if entry.startswith("role:") else f"<@{entry}>"
 
 
 def _join(items: Sequence[str]) -> str:
@@ -442,9 +446,19 @@ def _by_id(value: object) -> dict[str, object] | None:
     return None
 
 
-def describe_change(old: object, new: object) -> str:
-    """A stored change in brief: what a list gained and lost, which topics changed, or the
-    old and new value."""
+# How the values of list and channel settings are written (names are filled in later).
+_SHOWN_AS: dict[str, Callable[[str], str]] = {
+    "channels": channel_ref,
+    "publish_channels": channel_ref,
+    "review_channel": channel_ref,
+    "editors": entry_ref,
+    "admins": entry_ref,
+}
+
+
+def describe_change(old: object, new: object, show: Callable[[str], str] = str) -> str:
+    """A stored change in brief: what a list gained and lost (each item as `show` writes
+    it), which topics changed, or the old and new value."""
     old_topics, new_topics = _by_id(old), _by_id(new)
     if old_topics is not None and new_topics is not None:
         parts = [f"+{i}" for i in new_topics if i not in old_topics]
@@ -453,18 +467,19 @@ def describe_change(old: object, new: object) -> str:
         return ", ".join(parts) or "no change"
     if isinstance(new, list) and isinstance(old, list):
         before, after = old, new
-        parts = [f"+{v}" for v in after if v not in before]
-        parts += [f"-{v}" for v in before if v not in after]
+        parts = [f"+{show(v)}" for v in after if v not in before]
+        parts += [f"-{show(v)}" for v in before if v not in after]
         return ", ".join(parts) or "no change"
+    if isinstance(new, str) and show is not str:
+        before = "none" if old is None else show(str(old))
+        return f"{before} -> {show(new)}"
     return f"{_audit_value(old)} -> {_audit_value(new)}"
 
 
 def _audit_line(config: Config, change: SettingChange) -> str:
     old = _default_value(config, change.key) if change.old_value is None else change.old_value
-    return (
-        f"{change.changed_at:%Y-%m-%d %H:%M} UTC, {change.actor_name} "
-        f"({entry_ref(change.actor_id)}): {change.key} {describe_change(old, change.new_value)}"
-    )
+    described = describe_change(old, change.new_value, _SHOWN_AS.get(change.key, str))
+    return f"{change.changed_at:%Y-%m-%d %H:%M} UTC, {change.actor_name}: {change.key} {described}"
 
 
 def _audit(request: _Request, _command: Audit) -> Reply:

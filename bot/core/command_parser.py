@@ -76,6 +76,7 @@ _SIGNED_INT_RE = re.compile(r"-?[0-9]{1,18}")
 _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TOPIC_OPTIONS = ("keywords", "channels", "patterns")
 _VERB_RE = re.compile(r"(\S*)(.*)", re.DOTALL)
+_FIRST_WORD_RE = re.compile(r"(\S+)(.*)", re.DOTALL)
 
 
 def _tokens(verb: str, rest: str) -> list[str]:
@@ -334,10 +335,17 @@ def _parse_draft(verb: str, tokens: list[str]) -> Command:
         raise _fail(verb, f"{tokens[0]!r} is not a date; write it as YYYY-MM-DD.") from None
 
 
+def _section(verb: str, token: str) -> int | str:
+    """A section number, or a topic id or title (matched in the current draft later)."""
+    if token.removeprefix("#").isdigit() or token.startswith("-"):
+        return _positive_int(verb, token, "The section number")
+    return token
+
+
 def _parse_history(verb: str, tokens: list[str]) -> Command:
-    if len(tokens) != 1:
-        raise _fail(verb, "history needs a section number.")
-    return History(_positive_int(verb, tokens[0], "The section number"))
+    if not tokens:
+        raise _fail(verb, "history needs a section number, topic or title.")
+    return History(_section(verb, " ".join(tokens)))
 
 
 def _draft_id_command(command_type: type) -> Callable[[str, list[str]], Command]:
@@ -348,15 +356,20 @@ def _draft_id_command(command_type: type) -> Callable[[str, list[str]], Command]
 
 
 def _parse_edit(rest: str) -> Edit:
-    """`edit SECTION text`: the text is kept as written (only the outer whitespace goes)."""
-    parts = rest.strip().split(maxsplit=1)
-    if not parts:
-        raise _fail("edit", "edit needs a section number and the new text.")
-    section = _positive_int("edit", parts[0], "The section number")
-    text = parts[1].strip() if len(parts) > 1 else ""
-    if not text:
-        raise _fail("edit", f"edit needs the new text after the section number {section}.")
-    return Edit(section, text)
+    """`edit SECTION text`: SECTION is one word, or a title in quotes ("Hero run"); the text
+    is kept as written (only the outer whitespace goes)."""
+    rest = rest.strip()
+    if not rest:
+        raise _fail("edit", "edit needs a section number, topic or title and the new text.")
+    quote = rest[0]
+    if quote in "\"'" and (end := rest.find(quote, 1)) > 1:
+        first, text = rest[1:end], rest[end + 1 :]
+    else:
+        first, text = _FIRST_WORD_RE.fullmatch(rest).groups()  # type: ignore[union-attr]
+    section = _section("edit", first.strip())
+    if not text.strip():
+        raise _fail("edit", f"edit needs the new text after the section {section}.")
+    return Edit(section, text.strip())
 
 
 _PARSERS: dict[str, Callable[[str, list[str]], Command]] = {

@@ -182,17 +182,18 @@ class Regenerate:
 
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """`edit SECTION new text...`: replace a section's text (newlines kept)."""
+    """`edit SECTION new text...`: replace a section's text (newlines kept). SECTION is a
+    section number, or a topic id or title of the current draft."""
 
-    section: int
+    section: int | str
     text: str
 
 
 @dataclass(frozen=True, slots=True)
 class History:
-    """`history SECTION`: a section's earlier versions."""
+    """`history SECTION`: a section's earlier versions (SECTION as for `Edit`)."""
 
-    section: int
+    section: int | str
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ records cannot be stored is refused whole, with one line naming it and the probl
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -69,6 +70,15 @@ class ExportFormat:
     name: str
     looks_like: Callable[[Path], bool]
     open_sources: Callable[[Path], Sequence[ImportSource]]
+    # What its export looks like, for a path given with `--format` that is not one.
+    expects: str = ""
+
+
+def json_problem(error: json.JSONDecodeError) -> str:
+    """A JSON parse error in words: where, then what. json's messages that end in "at"
+    ("Unterminated string starting at") point to that position, so the "at" goes."""
+    what = error.msg.removesuffix(" at")
+    return f"not valid JSON (line {error.lineno}, column {error.colno}): {what}"
 
 
 def detect_format(path: Path, formats: Sequence[ExportFormat]) -> ExportFormat:
@@ -93,6 +103,8 @@ def open_sources(
         return list(detect_format(path, formats).open_sources(path))
     for known in formats:
         if known.name == fmt:
+            if known.expects and not known.looks_like(path):
+                raise ImportFileError(str(path), f"not a {fmt}: {known.expects}")
             return list(known.open_sources(path))
     names = ", ".join(f.name for f in formats)
     raise ImportFileError(str(path), f"unknown format {fmt!r}; use one of {names}")

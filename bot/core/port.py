@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.core.names import RefKind
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
 
 
@@ -53,6 +54,11 @@ class ChatPort(Protocol):
     async def find_role(self, workspace: WorkspaceRecord, ref: str) -> str | None:
         """The id of the role or user group `ref` (an id, or a name) in `workspace` only;
         None when `workspace` has no such role."""
+        ...
+
+    async def name_of(self, workspace: WorkspaceRecord, kind: RefKind, ref_id: str) -> str | None:
+        """The name of the channel, person or role `ref_id` in `workspace`, to show in
+        replies (`bot.core.names`); None when it is not known."""
         ...
 
     async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:

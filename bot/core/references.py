@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.admin import channel_ref
 from bot.core.commands import (
     AdminsAdd,
     AdminsRemove,
@@ -25,6 +24,7 @@ from bot.core.commands import (
     PublishChannels,
     ReviewChannelSet,
 )
+from bot.core.names import channel_ref
 from bot.core.port import ChatPort
 from storage.records import WorkspaceRecord
 

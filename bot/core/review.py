@@ -10,7 +10,7 @@ every platform call is awaited between them, never inside one.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -36,8 +36,10 @@ from bot.drafting.week import Week
 from storage.drafts import (
     add_revision,
     delivered,
+    get_draft,
     get_draft_by_id,
     get_section,
+    list_drafts,
     record_delivery,
 )
 from storage.models import LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
@@ -46,6 +48,9 @@ from storage.privacy import blocking_flags
 log = logging.getLogger(__name__)
 MAX_SECTION_CHARS = 40_000  # a weekly summary's section is a few thousand at most
 
+NO_PUBLISH_CHANNEL = (
+    "No publish channel is set; an admin can add one with `/summary publish add #channel`."
+)
 GONE = "_(This section is gone from the regenerated draft.)_"
 CONTINUED = "_(continued above)_"
 Messages = list[tuple[str, list[Button]]]
@@ -107,18 +112,38 @@ class ReviewWorkflow:
 
     # --- drafting -----------------------------------------------------------------------------
 
-    async def draft_and_post(self, workspace_id: int, day: date) -> Reply:
+    async def draft_and_post(
+        self, workspace_id: int, day: date, *, post_stored: bool = False
+    ) -> Reply:
         """Draft the week holding `day` (once: a week already drafted is left alone) and post
-        it for review. Safe to run from two processes at once: one draft results."""
+        it for review. Safe to run from two processes at once: one draft results.
+
+        `post_stored` (an editor asking) also posts the week's draft when it is stored but
+        not yet up for review; the scheduler leaves it to the process that drafted it."""
         week = await self.db.run(lambda session: self._week(session, workspace_id, day))
         try:
             drafted = await self.drafting.draft(week, new_only=True)
         except DraftingError as error:
             return Reply.refuse(str(error))
         if drafted.draft_id is None:
-            return Reply(f"The week of {week.monday} is already drafted.")
+            waiting = post_stored and await self.db.run(
+                lambda session: _unposted(get_draft(session, workspace_id, week.monday))
+            )
+            if not waiting:
+                return Reply(f"The week of {week.monday} is already drafted.")
+            return await self.post_for_review(waiting)
         self._count(drafted)
         return await self.post_for_review(drafted.draft_id)
+
+    async def post_waiting(self, workspace_id: int) -> list[Reply]:
+        """Post the workspace's drafts that are stored but not yet up for review (drafted
+        while no review channel was set): what an admin setting one wants to see."""
+        waiting = await self.db.run(
+            lambda session: [
+                d.id for d in list_drafts(session, workspace_id) if _unposted(d) is not None
+            ]
+        )
+        return [await self.post_for_review(draft_id) for draft_id in reversed(waiting)]
 
     def _week(self, session: Session, workspace_id: int, day: date) -> Week:
         workspace = session.get(Workspace, workspace_id)
@@ -208,9 +233,10 @@ class ReviewWorkflow:
         return None
 
     async def edit_section(
-        self, workspace_id: int, caller: Caller, section_id: int, text: str
+        self, workspace_id: int, caller: Caller, section_id: int | str, text: str
     ) -> Reply:
-        """Replace a section's text: a new revision, and the thread message updated."""
+        """Replace a section's text: a new revision, and the thread message updated. The
+        section is given by number, or by topic id or title in the current draft."""
         text = text.strip()
         if not text:
             return Reply.refuse("The new text is empty; the section was not changed.")
@@ -244,12 +270,18 @@ class ReviewWorkflow:
         return Reply(f"{title} updated (revision {count}).")
 
     def _authorize(
-        self, session: Session, workspace_id: int, caller: Caller, target_id: int, action: Action
+        self,
+        session: Session,
+        workspace_id: int,
+        caller: Caller,
+        target_id: int | str,
+        action: Action,
     ) -> Granted | Reply:
         return authorize(session, self.config, workspace_id, caller, target_id, action)
 
-    async def history(self, workspace_id: int, caller: Caller, section_id: int) -> Reply:
-        """The section's revisions, newest last (editors only)."""
+    async def history(self, workspace_id: int, caller: Caller, section_id: int | str) -> Reply:
+        """The section's revisions, newest last (editors only); `section_id` as for
+        `edit_section`."""
 
         def read(session: Session) -> Reply:
             granted = self._authorize(session, workspace_id, caller, section_id, Action.HISTORY)
@@ -305,8 +337,12 @@ class ReviewWorkflow:
             return sum(1 for s in draft.sections if s.revisions), view
 
         kept, view = await self.db.run(read)
+        done = f"Draft regenerated; {kept} edited section(s) kept as the editors left them."
+        if view.header is None:  # never posted (no review channel then): post it now
+            posted = await self.post_for_review(draft_id)
+            return replace(posted, text=f"{done} {posted.text}")
         await self._show(view, header_too=True)
-        return Reply(f"Draft regenerated; {kept} edited section(s) kept as the editors left them.")
+        return Reply(done)
 
     # --- the thread ---------------------------------------------------------------------------
 
@@ -419,6 +455,8 @@ class ReviewWorkflow:
             if blocking_flags(draft):  # flagged after approval: never publish removed text
                 return Reply.refuse(_blocked(blocking_flags(draft)))
             settings = workspace_settings(session, self.config, draft.workspace_id)
+            if not settings.publish_channels:
+                return Reply.refuse(NO_PUBLISH_CHANNEL + " The summary stays approved.")
             return published_markdown(draft), list(settings.publish_channels)
 
         found = await self.db.run(read)
@@ -451,13 +489,17 @@ class ReviewWorkflow:
                     )
                 )
 
-        def finish(session: Session) -> None:
+        def finish(session: Session) -> tuple[Posted | None, str]:
             draft = get_draft_by_id(session, draft_id)
-            draft.status = DraftStatus.PUBLISHED
-            draft.published_at = draft.published_at or self.clock()
-            draft.published_markdown = markdown
+            mark_published(draft, markdown, self.clock())
+            header = None
+            if draft.review_message_id is not None:
+                header = Posted(draft.review_channel_id, draft.review_message_id)
+            return header, header_text(draft)
 
-        await self.db.run(finish)
+        header, text = await self.db.run(finish)
+        if header is not None:
+            await self.port.update(header, text)
         return Reply(f"Published to {len(channels)} channel(s) in {len(chunks)} message(s).")
 
     async def discard(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
@@ -481,24 +523,36 @@ def approve_draft(
     draft_id: int,
     caller: Caller,
     at: datetime,
+    *,
+    needs_channel: bool = True,
 ) -> tuple[DraftRow | None, Reply | None]:
     """Mark a draft of workspace `workspace_id` approved by `caller`, or say why not (and
-    change nothing)."""
+    change nothing). A draft that will be published to a file (`needs_channel` False) is
+    approved without a publish channel."""
     granted = authorize(session, config, workspace_id, caller, draft_id, Action.APPROVE)
     if isinstance(granted, Reply):
         return None, granted
     if blocking_flags(granted.draft):
         return None, Reply.refuse(_blocked(blocking_flags(granted.draft)))
-    if not granted.settings.publish_channels:
-        return None, Reply.refuse(
-            "No publish channel is set; an admin can add one with "
-            "`/summary publish add #channel`. The draft was not approved."
-        )
+    if needs_channel and not granted.settings.publish_channels:
+        return None, Reply.refuse(NO_PUBLISH_CHANNEL + " The draft was not approved.")
     draft = granted.draft
     draft.status = DraftStatus.APPROVED
     draft.approved_by = caller.display_name
     draft.approved_at = at
     return draft, None
+
+
+def mark_published(draft: DraftRow, markdown: str, at: datetime) -> None:
+    """Record that `draft` was published as `markdown` (the first time counts)."""
+    draft.status = DraftStatus.PUBLISHED
+    draft.published_at = draft.published_at or at
+    draft.published_markdown = markdown
+
+
+def _unposted(draft: DraftRow | None) -> int | None:
+    """The draft's id if it is stored but not yet up for review."""
+    return draft.id if draft is not None and draft.status == DraftStatus.DRAFTED else None
 
 
 def _blocked(flags: list[str]) -> str:

@@ -26,6 +26,8 @@ def header_text(draft: DraftRow) -> str:
     ]
     if draft.status == DraftStatus.APPROVED:
         lines.append(f"Approved by {draft.approved_by}; publishing.")
+    elif draft.status == DraftStatus.PUBLISHED:
+        lines.append(f"Approved by {draft.approved_by}; published {draft.published_at:%Y-%m-%d}.")
     else:
         lines.append(
             "Edit a section with its Edit button (or `/summary edit SECTION text`), then "

@@ -12,17 +12,19 @@ import logging
 import re
 import time as timer
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as cmd
 from bot.core import metrics, privacy
-from bot.core.admin import handle_admin, is_admin_command
+from bot.core.admin import handle_admin, is_admin_command, setup_todo
 from bot.core.clock import Clock, utcnow
 from bot.core.command_parser import parse
 from bot.core.database import Database
 from bot.core.ingest import store_batch
+from bot.core.names import channel_ref, with_names
 from bot.core.port import (
     ButtonPress,
     Caller,
@@ -218,31 +220,55 @@ class Core:
     # --- commands, buttons, editors -----------------------------------------------------------
 
     async def on_command(self, event: CommandEvent) -> Reply:
-        """`/summary ...` from anyone; refusals are private and change nothing."""
+        """`/summary ...` from anyone; refusals are private and change nothing. Channels,
+        people and roles in the answer are shown by name."""
+        reply = await self._command(event)
+        return replace(reply, text=await with_names(self.port, event.workspace, reply.text))
+
+    async def _command(self, event: CommandEvent) -> Reply:
         try:
             command = parse(event.text)
         except cmd.CommandError as error:
             return Reply.refuse(str(error))
         workspace_id = await self.workspace_id(event.workspace)
         if is_admin_command(command):
-            try:
-                command = await resolve_references(self.port, event.workspace, command)
-            except cmd.CommandError as error:
-                return Reply.refuse(str(error))
-            now = self.clock()
-            reply = await self.db.run(
-                lambda session: handle_admin(
-                    session, self.config, workspace_id, event.caller, command, now
-                )
-            )
-            self._settings.pop(workspace_id, None)
-            if reply.ok and isinstance(command, _SCHEDULE_COMMANDS):
-                self.scheduler.reschedule(workspace_id)
-            if reply.ok and isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:
-                for channel in command.channels:
-                    await self.backfill(event.workspace, channel)
-            return reply
+            return await self._settings_command(event, workspace_id, command)
         return await self._workflow_command(workspace_id, event.caller, command)
+
+    async def _settings_command(
+        self,
+        event: CommandEvent,
+        workspace_id: int,
+        command,  # noqa: ANN001 (a settings cmd.Command)
+    ) -> Reply:
+        """A settings command, then what it sets in motion: the weekly run moved, new
+        channels backfilled, a waiting draft posted in a new review channel; an admin is
+        told what is still to set up."""
+        try:
+            command = await resolve_references(self.port, event.workspace, command)
+        except cmd.CommandError as error:
+            return Reply.refuse(str(error))
+        now = self.clock()
+
+        def handle(session: Session) -> tuple[Reply, str | None]:
+            reply = handle_admin(session, self.config, workspace_id, event.caller, command, now)
+            settings = workspace_settings(session, self.config, workspace_id)
+            return reply, setup_todo(settings, event.caller)
+
+        reply, todo = await self.db.run(handle)
+        self._settings.pop(workspace_id, None)
+        if not reply.ok:
+            return reply
+        texts = [reply.text]
+        if isinstance(command, _SCHEDULE_COMMANDS):
+            self.scheduler.reschedule(workspace_id)
+        if isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:
+            for channel in command.channels:
+                await self.backfill(event.workspace, channel)
+        if isinstance(command, cmd.ReviewChannelSet):
+            texts += [r.text for r in await self.review.post_waiting(workspace_id)]
+        texts += [todo] if todo else []
+        return replace(reply, text="\n".join(texts))
 
     async def _workflow_command(self, workspace_id: int, caller: Caller, command) -> Reply:  # noqa: ANN001 (a cmd.Command)
         match command:
@@ -257,7 +283,9 @@ class Core:
             case cmd.StartDraft(day=day):
                 if not await self._is_editor(workspace_id, caller):
                     return Reply.refuse("Only editors can start a draft.")
-                return await self.review.draft_and_post(workspace_id, day or self._last_week())
+                return await self.review.draft_and_post(
+                    workspace_id, day or self._last_week(), post_stored=True
+                )
             case cmd.Edit(section=section, text=text):
                 return await self.review.edit_section(workspace_id, caller, section, text)
             case cmd.History(section=section):
@@ -349,8 +377,9 @@ class Core:
             settings = workspace_settings(session, self.config, workspace_id)
             lines = [
                 f"Logging {len(settings.channels)} channel(s); review channel: "
-                f"{settings.review_channel or 'not set'}; publish channels: "
-                f"{', '.join(settings.publish_channels) or 'not set'}.",
+                f"{channel_ref(settings.review_channel) if settings.review_channel else 'not set'}"
+                "; publish channels: "
+                f"{', '.join(map(channel_ref, settings.publish_channels)) or 'not set'}.",
                 f"Schedule: {settings.schedule} ({settings.timezone}).",
             ]
             return lines + (

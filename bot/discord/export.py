@@ -22,7 +22,7 @@ from typing import Any
 
 import ijson
 
-from bot.core.ingest import ExportFormat, ImportFileError
+from bot.core.ingest import ExportFormat, ImportFileError, json_problem
 from storage.records import (
     ChannelRecord,
     ImportBatch,
@@ -186,7 +186,7 @@ def _json_problem(path: Path) -> str:
         with path.open("rb") as stream:
             json.load(stream)
     except json.JSONDecodeError as error:
-        return f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+        return json_problem(error)
     except UnicodeDecodeError:
         return "not valid JSON: the file is not UTF-8 text"
     except RecursionError:

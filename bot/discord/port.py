@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 import discord
 
+from bot.core.names import RefKind
 from bot.core.port import Button, Posted
 from storage.records import WorkspaceRecord
 
@@ -69,6 +70,21 @@ class DiscordPort:
         else:
             role = next((r for r in guild.roles if r.name.lower() == ref.lower()), None)
         return None if role is None else str(role.id)
+
+    async def name_of(self, workspace: WorkspaceRecord, kind: RefKind, ref_id: str) -> str | None:
+        """A channel's, member's or role's name in this guild, for replies."""
+        guild = self._guild(workspace)
+        if guild is None or not ref_id.isdigit():
+            return None
+        getter = {
+            "channel": guild.get_channel_or_thread,
+            "person": guild.get_member,
+            "role": guild.get_role,
+        }[kind]
+        found = getter(int(ref_id))
+        if found is None:
+            return None
+        return found.display_name if kind == "person" else found.name
 
     async def channel(self, channel_id: str) -> discord.abc.Messageable:
         """A channel or thread by id. Channels are stored by id, resolved within their

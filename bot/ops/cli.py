@@ -7,6 +7,7 @@ import tempfile
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
+from importlib.metadata import version as package_version
 from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Annotated
@@ -22,7 +23,7 @@ from bot.core.chunking import chunk
 from bot.core.clock import utcnow
 from bot.core.ingest import ImportReport, import_paths
 from bot.core.port import Caller
-from bot.core.review import approve_draft
+from bot.core.review import approve_draft, mark_published
 from bot.core.review_text import published_markdown
 from bot.core.settings import week_of, workspace_settings
 from bot.drafting.compose import DraftingError, resolve_workspace
@@ -36,10 +37,12 @@ from bot.ops.console import emit, err, fail, parse_day, say, write
 from bot.ops.doctor import doctor_command
 from bot.ops.eval_command import eval_command
 from bot.ops.formats import EXPORT_FORMATS, FORMATS
+from bot.ops.settings_command import OPERATOR_ID, settings_app
 from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, migrate
 from storage.drafts import get_draft, get_draft_by_id, list_drafts
-from storage.messages import find_workspaces
-from storage.models import DraftRow, Workspace
+from storage.messages import count_messages, find_workspaces
+from storage.models import LOCKED, DraftRow, Workspace
+from storage.privacy import blocking_flags
 from summarizer.types import DraftSummary
 
 SAMPLE_WEEK = date(2026, 11, 16)
@@ -48,6 +51,8 @@ app = typer.Typer(
     help="Turn a week of Discord or Slack chat into a draft weekly summary.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # plain help: flags shown as flags (`--dry-run`), not `<bool>`
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -89,7 +94,9 @@ class Context:
             try:
                 self._engine = make_engine(self.database_url)
                 migrate(self._engine)
-            except (SQLAlchemyError, ImportError) as error:
+            except ImportError as error:
+                fail(f"cannot open the database {self.safe_url}: {_missing_driver(error)}")
+            except SQLAlchemyError as error:
                 fail(f"cannot open the database {self.safe_url}: {error}")
             self._sessions = make_sessionmaker(self._engine)
         return self._sessions
@@ -114,6 +121,19 @@ class Context:
             self._engine.dispose()
 
 
+def _missing_driver(error: ImportError) -> str:
+    """What to install for a database driver that is missing."""
+    if "psycopg" in str(error):
+        return "PostgreSQL needs psycopg; install it with pip install 'summarybot[postgres]'"
+    return str(error)
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        sys.stdout.write(f"summarybot {package_version('summarybot')}\n")
+        raise typer.Exit()
+
+
 @app.callback()
 def main(
     ctx: typer.Context,
@@ -128,6 +148,12 @@ def main(
         Path | None,
         typer.Option(envvar="SUMMARYBOT_CONFIG", help="TOML configuration file.", dir_okay=False),
     ] = None,
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
 ) -> None:
     ctx.obj = Context(database, config)
 
@@ -145,7 +171,8 @@ def import_command(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            help="DiscordChatExporter JSON files or folders, Slack export ZIPs or folders."
+            help="DiscordChatExporter JSON files or folders, Slack export ZIPs or folders.",
+            exists=True,
         ),
     ],
     fmt: Annotated[
@@ -209,10 +236,16 @@ def draft_command(
         with ctx.obj.sessions() as session:
             found = resolve_workspace(session, workspace)
             settings = workspace_settings(session, config, found.id)
-        chosen = summarizer.value if summarizer else None
-        draft = _draft(
-            ctx.obj.sessions, config, week_of(settings, found.id, found.name, day, chosen)
-        )
+            chosen = summarizer.value if summarizer else None
+            the_week = week_of(settings, found.id, found.name, day, chosen)
+            logged = count_messages(session, found.id, (the_week.start, the_week.end))
+        if not logged:
+            say(
+                f"no messages of {found.name} are stored for the week of {the_week.monday}; "
+                "nothing was drafted or stored (import that week's export first)"
+            )
+            return
+        draft = _draft(ctx.obj.sessions, config, the_week)
     except DraftingError as error:
         fail(str(error))
     emit(draft, fmt.value, output)
@@ -248,20 +281,25 @@ def _draft(
 
 drafts_app = typer.Typer(help="Look at stored drafts.", no_args_is_help=True)
 app.add_typer(drafts_app, name="drafts")
-OPERATOR_ID = "cli"
+app.add_typer(settings_app, name="settings")
+DRAFTS_HEADER = "ID\tWORKSPACE\tWEEK\tSTATUS\tSECTIONS\tAPPROVED BY"
 
 
 @drafts_app.command("list")
 def drafts_list(ctx: typer.Context) -> None:
     """Every stored draft: id, workspace, week, status, sections, who approved it."""
+    ctx.obj.config  # noqa: B018 (a bad --config is an error here too)
     with ctx.obj.sessions.begin() as session:
         names = {w.id: w.name for w in find_workspaces(session)}
         rows = [
             f"{d.id}\t{names[d.workspace_id]}\t{d.week_start}\t{d.status}\t"
-            f"{len(d.sections)} sections\t{d.approved_by or ''}"
+            f"{len(d.sections)}\t{d.approved_by or ''}"
             for d in list_drafts(session)
         ]
-    sys.stdout.write("".join(row + "\n" for row in rows) or "No drafts stored.\n")
+    if not rows:
+        sys.stdout.write("No drafts stored.\n")
+        return
+    sys.stdout.write("".join(f"{row}\n" for row in [DRAFTS_HEADER, *rows]))
 
 
 @drafts_app.command("show")
@@ -287,20 +325,22 @@ def approve_command(
     draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
     by: Annotated[str, typer.Option(help="Who approves, as recorded on the draft.")],
 ) -> None:
-    """Approve a draft as an operator; the running bot publishes it."""
+    """Approve a draft as an operator; publish it with `publish ID --to FILE`, or the
+    running bot publishes it to the publish channels."""
     operator = Caller(OPERATOR_ID, by, is_admin=True)
     with ctx.obj.sessions.begin() as session:
         # The operator acts on any workspace's draft: it is checked in its own workspace.
         workspace_id = _stored(session, draft_id).workspace_id
         draft, refusal = approve_draft(
-            session, ctx.obj.config, workspace_id, draft_id, operator, utcnow()
+            session, ctx.obj.config, workspace_id, draft_id, operator, utcnow(), needs_channel=False
         )
         if refusal:
             fail(refusal.text)
         week = draft.week_start
     say(
-        f"Draft {draft_id} (week of {week}) approved by {by}; the bot publishes it when it "
-        "runs (`summarybot run`)."
+        f"Draft {draft_id} (week of {week}) approved by {by}. Publish it to a file with "
+        f"`summarybot publish {draft_id} --to FILE`, or the running bot (`summarybot run`) "
+        "posts it in the publish channels."
     )
 
 
@@ -308,6 +348,14 @@ def approve_command(
 def publish_command(
     ctx: typer.Context,
     draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            help="Publish to this file ('-' for stdout): the summary is recorded as published, "
+            "no chat platform needed.",
+        ),
+    ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print what would be posted, post nothing.")
     ] = False,
@@ -315,12 +363,17 @@ def publish_command(
         int, typer.Option(help="The platform's message length limit.", min=100)
     ] = 2000,
 ) -> None:
-    """Show the messages publishing a draft would post, channel by channel."""
-    if not dry_run:
+    """Publish an approved draft to a file (--to), or show the messages publishing it in the
+    publish channels would post (--dry-run)."""
+    if (to is None) == (not dry_run):
         fail(
-            "publishing needs a chat platform: the running bot (`summarybot run`) publishes "
-            "approved drafts; use --dry-run to see what it would post"
+            "say where to publish: --to FILE (or - for stdout) publishes the Markdown, "
+            "--dry-run shows what the running bot would post; the bot (`summarybot run`) "
+            "publishes approved drafts in the publish channels"
         )
+    if to is not None:
+        _publish_to(ctx, draft_id, to)
+        return
     with ctx.obj.sessions.begin() as session:
         draft = _stored(session, draft_id)
         channels = workspace_settings(session, ctx.obj.config, draft.workspace_id).publish_channels
@@ -328,6 +381,25 @@ def publish_command(
     for channel in channels or ["(no publish channel set)"]:
         for position, text in enumerate(chunks, start=1):
             sys.stdout.write(f"--- {channel}, message {position} of {len(chunks)} ---\n{text}\n")
+
+
+def _publish_to(ctx: typer.Context, draft_id: int, to: str) -> None:
+    """Write an approved draft's published Markdown to `to` and record it as published (a
+    draft already published is written again, as it was published)."""
+    with ctx.obj.sessions.begin() as session:
+        draft = _stored(session, draft_id)
+        if draft.status not in LOCKED:
+            fail(
+                f"draft {draft_id} is {draft.status.words}; approve it first "
+                f"(`summarybot approve {draft_id} --by NAME`)"
+            )
+        if blocking_flags(draft):
+            fail("; ".join(blocking_flags(draft)) + ": edit these sections first")
+        markdown = draft.published_markdown or published_markdown(draft)
+        write(markdown, None if to == "-" else Path(to))
+        mark_published(draft, markdown, utcnow())
+        week = draft.week_start
+    say(f"Draft {draft_id} (week of {week}) is published.")
 
 
 @app.command("export")

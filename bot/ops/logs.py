@@ -19,6 +19,7 @@ CHATTY = (
     "discord",
     "aiohttp.access",
     "apscheduler",
+    "alembic",  # migrations applied at start: "Context impl SQLiteImpl." is no news
 )
 
 

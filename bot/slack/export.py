@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
-from bot.core.ingest import ExportFormat, ImportFileError, ImportSource
+from bot.core.ingest import ExportFormat, ImportFileError, ImportSource, json_problem
 from bot.slack.messages import (
     SlackConverter,
     parse_ts,
@@ -404,7 +404,7 @@ def _parse_json(name: str, data: bytes) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        problem = f"not valid JSON (line {error.lineno}, column {error.colno}): {error.msg}"
+        problem = json_problem(error)
         raise ImportFileError(name, problem) from error
     except RecursionError as error:
         raise ImportFileError(name, "not valid JSON (nested too deeply)") from error
@@ -422,4 +422,6 @@ def _kind(value: Any) -> str:
     return kinds.get(type(value), "a number")
 
 
-FORMAT = ExportFormat("slack-export", looks_like, open_sources)
+FORMAT = ExportFormat(
+    "slack-export", looks_like, open_sources, expects="it expects a ZIP file or a folder"
+)

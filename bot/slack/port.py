@@ -11,6 +11,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.chunking import chunk
+from bot.core.names import RefKind
 from bot.core.port import Button, Posted
 from bot.slack.mrkdwn import to_mrkdwn
 from storage.records import WorkspaceRecord
@@ -57,6 +58,19 @@ class SlackPort:
             ):
                 return group["id"]
         return None
+
+    async def name_of(self, workspace: WorkspaceRecord, kind: RefKind, ref_id: str) -> str | None:
+        """A channel's name, a person's real name or a user group's handle, for replies."""
+        try:
+            if kind == "channel":
+                return (await self.client.conversations_info(channel=ref_id))["channel"]["name"]
+            if kind == "person":
+                user = (await self.client.users_info(user=ref_id))["user"]
+                return (user.get("profile") or {}).get("real_name") or user.get("name")
+            groups = (await self.client.usergroups_list())["usergroups"]
+        except SlackApiError:
+            return None
+        return next((g.get("handle") or g["name"] for g in groups if g["id"] == ref_id), None)
 
     async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:
         response = await self.client.chat_postMessage(

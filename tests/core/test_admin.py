@@ -315,7 +315,7 @@ def test_lists_of_people(session: Session, workspace_id: int) -> None:
         "No admins are set; the platform's admins manage the settings."
     )
     run(session, workspace_id, ADMIN, "editors add role:Editors <@U3>")
-    assert run(session, workspace_id, MEMBER, "editors") == Reply("Editors: <@U3>, role:Editors.")
+    assert run(session, workspace_id, MEMBER, "editors") == Reply("Editors: <@U3>, <@&Editors>.")
 
 
 # --- channels --------------------------------------------------------------------------------
@@ -478,10 +478,10 @@ def test_audit_lists_recent_changes_newest_first(session: Session, workspace_id:
     assert [line.split(": ", 1)[1] for line in lines[1:]] == [
         "retention_days 90 -> 30",
         "topics +kernels",
-        "channels -iris",
-        "channels +data, +iris",
+        "channels -#iris",
+        "channels +#data, +#iris",
     ]
-    assert lines[1].endswith("UTC, Ana (<@U1>): retention_days 90 -> 30")
+    assert lines[1].endswith("UTC, Ana: retention_days 90 -> 30")
 
 
 @pytest.mark.parametrize(

@@ -45,9 +45,12 @@ def test_channels_and_roles_resolve_within_the_guild(sessions) -> None:
             "#elsewhere is not a channel of this server."
         )
         assert await say(ADMIN, f"review-channel <#{OTHER_GUILD_CHANNEL}>") == (
-            f"<#{OTHER_GUILD_CHANNEL}> is not a channel of this server."
+            f"#{OTHER_GUILD_CHANNEL} is not a channel of this server."
         )
-        assert "Drafts will be posted" in await say(ADMIN, "review-channel #summary-review")
+        assert "Drafts will be posted for review in #summary-review." in await say(
+            ADMIN, "review-channel #summary-review"
+        )
+        assert "review channel: #summary-review;" in await say(ANA, "status")
         assert await say(ADMIN, "editors add role:Nobody") == (
             "There is no role 'Nobody' in this server."
         )

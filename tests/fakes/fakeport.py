@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import count
 
+from bot.core.names import RefKind
 from bot.core.port import Button, Posted
 from storage.records import WorkspaceRecord
 
@@ -27,13 +28,17 @@ class Sent:
 @dataclass
 class FakePort:
     """Channels: every workspace has every channel it is asked about, except those listed in
-    `foreign` (channel ref -> the workspace platform id that has it). Roles: `roles` maps a
-    workspace's platform id to its roles, name -> id."""
+    `foreign` (channel ref -> the workspace platform id that has it); a channel named in
+    `channel_ids` (name -> id) is found by that id. Roles: `roles` maps a workspace's
+    platform id to its roles, name -> id. `names` holds the name of any channel, person or
+    role id (the reverse of `channel_ids` is added)."""
 
     max_message_chars: int = 2000
     workspace_noun: str = "workspace"
     foreign: dict[str, str] = field(default_factory=dict)
     roles: dict[str, dict[str, str]] = field(default_factory=dict)
+    channel_ids: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
     messages: dict[str, Sent] = field(default_factory=dict)
     editors_opened: list[tuple[str, int, str, str]] = field(default_factory=list)
     told: list[tuple[str, str]] = field(default_factory=list)
@@ -60,11 +65,17 @@ class FakePort:
 
     async def find_channel(self, workspace: WorkspaceRecord, ref: str) -> str | None:
         owner = self.foreign.get(ref)
-        return ref if owner in (None, workspace.platform_id) else None
+        if owner not in (None, workspace.platform_id):
+            return None
+        return self.channel_ids.get(ref.lstrip("#"), ref)
 
     async def find_role(self, workspace: WorkspaceRecord, ref: str) -> str | None:
         table = self.roles.get(workspace.platform_id, {})
         return ref if ref in table.values() else table.get(ref)
+
+    async def name_of(self, workspace: WorkspaceRecord, kind: RefKind, ref_id: str) -> str | None:
+        by_id = {v: k for k, v in self.channel_ids.items()} if kind == "channel" else {}
+        return self.names.get(ref_id) or by_id.get(ref_id)
 
     async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:
         self._call("post")

@@ -163,11 +163,10 @@ def test_a_truncated_zip_and_an_unknown_file_get_clear_errors(tmp_path: Path) ->
     text = tmp_path / "notes.txt"
     text.write_text("just some notes")
     db = f"sqlite:///{tmp_path / 'bot.db'}"
-    result = invoke(db, "import", str(zipped), str(text), str(tmp_path / "missing.json"))
+    result = invoke(db, "import", str(zipped), str(text))
     assert result.exit_code == 1
     assert "export.zip: not a readable ZIP file" in result.stderr
     assert "notes.txt: not a recognised export" in result.stderr
-    assert "missing.json: no such file or folder" in result.stderr
 
 
 def test_draft_errors_are_plain(tmp_path: Path, export_dir: Path) -> None:
@@ -181,12 +180,12 @@ def test_draft_errors_are_plain(tmp_path: Path, export_dir: Path) -> None:
     assert result.exit_code == 2 and "no workspace called 'Nope'; stored: Lab" in result.stderr
 
 
-def test_a_quiet_week_says_so(tmp_path: Path, export_dir: Path) -> None:
+def test_a_week_with_no_messages_stores_nothing(tmp_path: Path, export_dir: Path) -> None:
     db = f"sqlite:///{tmp_path / 'bot.db'}"
     invoke(db, "import", str(export_dir))
     result = invoke(db, "draft", "--week", "2026-12-01")
-    assert result.exit_code == 0
-    assert "Nothing worth summarising was said this week." in result.stdout
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "nothing was drafted or stored" in result.stderr
 
 
 def test_draft_output_file(tmp_path: Path, export_dir: Path) -> None:
@@ -233,10 +232,11 @@ def test_errors_are_plain_text_never_markup(tmp_path: Path, export_dir: Path) ->
     good = (export_dir / "data.json").read_text()
     (export_dir / "[general].json").write_text(good[: len(good) // 2])
     db = f"sqlite:///{tmp_path / 'bot.db'}"
-    result = invoke(db, "import", str(export_dir), str(tmp_path / "[/]missing.json"))
+    result = invoke(db, "import", str(export_dir))
     assert result.exit_code == 1
     assert "[general].json: not valid JSON" in result.stderr
-    assert "[/]missing.json: no such file or folder" in result.stderr
+    result = invoke(db, "import", str(tmp_path / "[/]missing.json"))
+    assert result.exit_code == 2 and "[/]missing.json' does not exist" in result.stderr
     result = invoke(db, "draft", "--week", "[/] :smile: [bold]")
     assert result.exit_code == 2
     assert "--week '[/] :smile: [bold]' is not a date" in result.stderr

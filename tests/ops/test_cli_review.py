@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from bot.core.port import Caller
 from bot.core.settings import change_setting
-from bot.ops.cli import app
+from bot.ops.cli import DRAFTS_HEADER, app
 from bot.ops.config import load_config
 from storage.db import make_engine, make_sessionmaker
 from storage.drafts import get_draft_by_id
@@ -79,7 +79,7 @@ def status_of(db: str, draft_id: int) -> str:
 
 def test_drafts_list_and_show(db: str) -> None:
     result = invoke(db, "drafts", "list")
-    assert result.stdout == "1\tLab\t2026-11-16\tdrafted\t1 sections\t\n"
+    assert result.stdout == f"{DRAFTS_HEADER}\n1\tLab\t2026-11-16\tdrafted\t1\t\n"
     shown = invoke(db, "drafts", "show", "1", "--format", "json")
     assert json.loads(shown.stdout)["sections"][0]["prs"] == ["#812"]
     missing = invoke(db, "drafts", "show", "7")
@@ -98,7 +98,7 @@ def test_approve_then_publish_dry_run_then_export_refused_until_published(db: st
     assert "21.4% MFU" in plan.stdout and "@everyone" not in plan.stdout
     assert status_of(db, 1) == "approved"  # a dry run changes nothing
     real = invoke(db, "publish", "1")
-    assert real.exit_code == 2 and "use --dry-run" in real.stderr
+    assert real.exit_code == 2 and "--to FILE" in real.stderr
 
     export = invoke(db, "export", "--week", "2026-11-18")
     assert export.exit_code == 2
