@@ -407,3 +407,17 @@ def refs_between(
         .order_by(PRRefRow.message_id, PRRefRow.id)
     )
     return list(session.execute(stmt).all())
+
+
+def messages_by_ids(
+    session: Session, workspace_id: int, platform_ids: Sequence[str]
+) -> list[tuple[Message, Person]]:
+    """A workspace's stored messages with these platform ids (deleted ones are absent),
+    each with its author, oldest first."""
+    rows = session.execute(
+        select(Message, Person)
+        .join(Person, Person.id == Message.author_id)
+        .where(Message.workspace_id == workspace_id, Message.platform_id.in_(list(platform_ids)))
+        .order_by(Message.created_at, Message.id)
+    )
+    return [(message, person) for message, person in rows.all()]

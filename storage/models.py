@@ -366,3 +366,16 @@ class ForgottenName(Base):
     id: Mapped[int] = mapped_column(Id, primary_key=True)
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(200))
+
+
+class UsedPageLink(Base):
+    """A review-page link already exchanged for a session: a replayed link is refused. Kept
+    until it would have expired anyway."""
+
+    __tablename__ = "used_page_links"
+    __table_args__ = (UniqueConstraint("nonce"),)
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    nonce: Mapped[str] = mapped_column(String(64))
+    used_at: Mapped[datetime]
+    expires_at: Mapped[datetime]

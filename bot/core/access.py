@@ -1,7 +1,7 @@
 """Who may act on which draft or section: the one check every entry point goes through.
 
 Commands (`/summary edit N`, `history N`, `approve`, `regenerate`, `discard`, `publish`), the
-review thread's buttons, the edit modal's submit (and any later entry, such as a web page)
+review thread's buttons, the edit modal's submit and the review page (on every request)
 call `authorize` before touching a draft. A draft or section of another workspace is
 answered exactly like one that does not exist, so ids (which are sequential) reveal nothing;
 the permission is then checked against the caller's own workspace's settings.
@@ -30,6 +30,7 @@ class Action(StrEnum):
     REGENERATE = "regenerate"
     DISCARD = "discard"
     PUBLISH = "publish"
+    VIEW = "view"  # open the review page of a draft, whatever its status
 
     @property
     def on_section(self) -> bool:
@@ -43,6 +44,7 @@ _NOT_EDITOR = {
     Action.REGENERATE: "Only editors can regenerate the draft.",
     Action.DISCARD: "Only editors can discard the draft.",
     Action.PUBLISH: "Only editors can publish.",
+    Action.VIEW: "Only editors can open the review page.",
 }
 
 
@@ -115,7 +117,7 @@ def authorize(
 def _state_refusal(draft: DraftRow, action: Action) -> Reply | None:
     """Why the draft's status does not allow `action`, if it does not."""
     match action:
-        case Action.HISTORY:
+        case Action.HISTORY | Action.VIEW:
             return None
         case Action.PUBLISH:
             if draft.status in LOCKED:

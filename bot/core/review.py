@@ -21,9 +21,12 @@ from bot.core.chunking import chunk
 from bot.core.clock import Clock, utcnow
 from bot.core.database import Database
 from bot.core.port import Button, Caller, ChatPort, Posted, Reply
+from bot.core.review_links import PageLinks
+from bot.core.review_page import DraftPage, draft_page
 from bot.core.review_text import (
     header_buttons,
     header_text,
+    page_button,
     published_markdown,
     quiet_week_text,
     section_messages,
@@ -91,7 +94,8 @@ class _ThreadView:
 
 class ReviewWorkflow:
     """Drafting, reviewing and publishing a workspace's weekly summary. `drafting` is the
-    drafting service (default: one without GitHub or the LLM); `database` the core's."""
+    drafting service (default: one without GitHub or the LLM); `database` the core's;
+    `page` hands out review-page links (None: the page is not enabled)."""
 
     def __init__(
         self,
@@ -102,8 +106,10 @@ class ReviewWorkflow:
         *,
         drafting: DraftingService | None = None,
         database: Database | None = None,
+        page: PageLinks | None = None,
     ) -> None:
         self.sessions = sessions
+        self.page_links = page
         self.config = config
         self.port = port
         self.clock = clock
@@ -180,7 +186,7 @@ class ReviewWorkflow:
             text, buttons = (
                 (quiet_week_text(draft), [])
                 if quiet
-                else (header_text(draft), header_buttons(draft))
+                else (header_text(draft), self._header_buttons(draft))
             )
             header = None
             if draft.review_message_id:
@@ -233,10 +239,18 @@ class ReviewWorkflow:
         return None
 
     async def edit_section(
-        self, workspace_id: int, caller: Caller, section_id: int | str, text: str
+        self,
+        workspace_id: int,
+        caller: Caller,
+        section_id: int | str,
+        text: str,
+        *,
+        revision: int | None = None,
     ) -> Reply:
         """Replace a section's text: a new revision, and the thread message updated. The
-        section is given by number, or by topic id or title in the current draft."""
+        section is given by number, or by topic id or title in the current draft.
+        `revision`, when given, is the number of edits the editor saw: if someone edited the
+        section since, nothing changes and the editor is told."""
         text = text.strip()
         if not text:
             return Reply.refuse("The new text is empty; the section was not changed.")
@@ -251,6 +265,12 @@ class ReviewWorkflow:
             if isinstance(granted, Reply):
                 return granted
             section = granted.section
+            if revision is not None and revision != len(section.revisions):
+                return Reply.refuse(
+                    f"{section.title} was edited by {section.revisions[-1].editor_name} while "
+                    f"you were editing it (it is now at revision {len(section.revisions)}); "
+                    "your text was not saved. It is kept below: merge it and save again."
+                )
             add_revision(
                 session,
                 section,
@@ -344,6 +364,39 @@ class ReviewWorkflow:
         await self._show(view, header_too=True)
         return Reply(done)
 
+    # --- the review page ----------------------------------------------------------------------
+
+    async def page_link(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
+        """A fresh signed link to the draft's review page, for the caller's eyes only."""
+        if self.page_links is None:
+            return Reply.refuse("The review page is not enabled on this bot.")
+        links = self.page_links
+        refusal = await self.may_view(workspace_id, caller, draft_id)
+        if refusal is not None:
+            return refusal
+        url = links.url(caller.user_id, workspace_id, draft_id, self.clock())
+        return Reply(
+            f"Your review page for this draft (only for you; it opens once, within 24 hours): {url}"
+        )
+
+    async def may_view(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply | None:
+        """None when the caller may see the draft's page now, else the refusal."""
+        granted = await self.db.run(
+            lambda session: self._authorize(session, workspace_id, caller, draft_id, Action.VIEW)
+        )
+        return granted if isinstance(granted, Reply) else None
+
+    async def page(self, workspace_id: int, caller: Caller, draft_id: int) -> DraftPage | Reply:
+        """What the review page shows of the draft, if the caller may see it now."""
+
+        def read(session: Session) -> DraftPage | Reply:
+            granted = self._authorize(session, workspace_id, caller, draft_id, Action.VIEW)
+            if isinstance(granted, Reply):
+                return granted
+            return draft_page(session, granted.draft)
+
+        return await self.db.run(read)
+
     # --- the thread ---------------------------------------------------------------------------
 
     def _thread_view(self, draft: DraftRow, only: int | None = None) -> _ThreadView:
@@ -356,7 +409,11 @@ class ReviewWorkflow:
             for s in draft.sections
             if only is None or s.id == only
         ]
-        return _ThreadView(header, header_text(draft), header_buttons(draft), sections, [])
+        return _ThreadView(header, header_text(draft), self._header_buttons(draft), sections, [])
+
+    def _header_buttons(self, draft: DraftRow) -> list[Button]:
+        buttons = header_buttons(draft)
+        return buttons + [page_button(draft)] if self.page_links is not None else buttons
 
     async def _show(self, view: _ThreadView, *, header_too: bool = False) -> None:
         """Bring the thread up to date: update the header (`header_too`), each section's

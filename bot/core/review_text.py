@@ -48,6 +48,11 @@ def header_buttons(draft: DraftRow) -> list[Button]:
     ]
 
 
+def page_button(draft: DraftRow) -> Button:
+    """The header's button that sends the presser a link to the review page."""
+    return Button("Open review page", f"page:{draft.id}")
+
+
 def quiet_week_text(draft: DraftRow) -> str:
     end = draft.week_start + timedelta(days=6)
     return (

@@ -38,6 +38,7 @@ from bot.core.port import (
 )
 from bot.core.references import resolve_references
 from bot.core.review import ReviewWorkflow
+from bot.core.review_links import PageLinks
 from bot.core.scheduler import WeeklyScheduler
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.drafting.config import Config
@@ -78,6 +79,7 @@ class Core:
         platform: str | None = None,
         github: MakeGitHub | None = None,
         llm: MakeLLM | None = None,
+        page: PageLinks | None = None,
     ) -> None:
         self.sessions = sessions
         self.platform = platform  # the platform whose workspaces this core serves
@@ -87,7 +89,7 @@ class Core:
         self.port = port
         drafting = DraftingService(sessions, config, clock, github=github, llm=llm)
         self.review = ReviewWorkflow(
-            sessions, config, port, clock, drafting=drafting, database=self.db
+            sessions, config, port, clock, drafting=drafting, database=self.db, page=page
         )
         self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
         self._workspace_ids: dict[WorkspaceRecord, int] = {}
@@ -305,7 +307,8 @@ class Core:
         raise TypeError(f"unhandled command {command!r}")
 
     async def on_button(self, event: ButtonPress) -> Reply | None:
-        """A press of Approve, Regenerate, Edit or History; the id comes from the button."""
+        """A press of Approve, Regenerate, Open review page, Edit or History; the id comes
+        from the button."""
         action, _, raw_id = event.action_id.partition(":")
         if not _BUTTON_ID_RE.fullmatch(raw_id):  # what review_text.py writes: a BIGINT id
             return Reply.refuse("That button is not one of mine.")
@@ -321,6 +324,8 @@ class Core:
                 return await self.review.open_editor(workspace_id, caller, target, event.trigger_id)
             case "history":
                 return await self.review.history(workspace_id, caller, target)
+            case "page":
+                return await self.review.page_link(workspace_id, caller, target)
         return Reply.refuse("That button is not one of mine.")
 
     async def on_editor_submit(self, event: EditorSubmit) -> Reply:

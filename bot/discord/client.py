@@ -62,7 +62,7 @@ def caller_of(interaction: discord.Interaction) -> Caller:
 
 class ReviewButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"(?P<action>approve|regenerate|edit|history):(?P<id>\d+)",
+    template=r"(?P<action>approve|regenerate|page|edit|history):(?P<id>\d+)",
 ):
     """Any review button, matched by its custom_id: works for messages sent before a restart."""
 

@@ -19,6 +19,12 @@ class Environment(BaseSettings):
     summarybot_health_port: int = 8080  # /healthz and /metrics
     # Where they listen: this machine only by default (they need no login); 0.0.0.0 opens them.
     summarybot_health_host: str = "127.0.0.1"
+    # The review page (both set to enable it): the address editors' browsers reach the bot
+    # at (an HTTPS proxy in front of SUMMARYBOT_WEB_HOST:PORT), and the key that signs links.
+    summarybot_public_url: str | None = None
+    summarybot_secret_key: str | None = None
+    summarybot_web_host: str = "127.0.0.1"
+    summarybot_web_port: int = 8081
     summarybot_log_format: str = "text"  # "json" for one JSON object per log line
 
     github_token: str | None = None  # optional: raises GitHub's rate limit

@@ -31,7 +31,7 @@ from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
 log = logging.getLogger(__name__)
 
 COMMAND = "/summary"
-BUTTON_RE = re.compile(r"^(approve|regenerate|edit|history):\d+$")
+BUTTON_RE = re.compile(r"^(approve|regenerate|page|edit|history):\d+$")
 CHANNEL_ID_RE = re.compile(r"^[CG][A-Z0-9]{2,}$")
 PAGE_SIZE = 200
 
@@ -138,6 +138,13 @@ class SlackBot:
         name = (user.get("profile") or {}).get("real_name") or user.get("real_name") or user_id
         groups = await self.directory.groups_of(user_id, await self.core.role_ids(workspace))
         return Caller(user_id, name, await self.directory.is_admin(user_id), groups)
+
+    async def page_caller(self, user_id: str) -> Caller | None:
+        """Who a review-page user is now in this workspace (None once deactivated); asked on
+        every request of the page."""
+        if (await self.directory.user(user_id)).get("deleted"):
+            return None
+        return await self._caller(await self.directory.workspace(), user_id)
 
     async def on_command(self, command: dict[str, Any], respond) -> None:  # noqa: ANN001
         workspace = await self.directory.workspace()

@@ -1,0 +1,140 @@
+"""What the review page shows of a draft: every section beside its source messages and PRs,
+its revisions with diffs, and the editor notes. Plain values read in one transaction, so the
+web layer renders them without touching the database."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from storage.github import cached_items
+from storage.messages import messages_by_ids
+from storage.models import EDITABLE, DraftRow, DraftSection
+from summarizer.prrefs import parse_pr_refs
+
+
+@dataclass(frozen=True, slots=True)
+class SourceView:
+    """A message a section was drawn from."""
+
+    author: str
+    at: datetime
+    text: str
+    permalink: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PRView:
+    """A PR a section cites, with what GitHub said about it (when it was asked)."""
+
+    ref: str
+    title: str | None
+    url: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionView:
+    """One edit: who, when, the text, and how it differs from the text before it."""
+
+    number: int
+    editor: str
+    at: datetime
+    markdown: str
+    diff: str
+
+
+@dataclass(frozen=True, slots=True)
+class SectionPage:
+    """A section as the page shows it. `revision` is the number of edits so far: a save
+    carries it back, so an edit made meanwhile is noticed."""
+
+    id: int
+    title: str
+    markdown: str
+    revision: int
+    drafter: str
+    flags: list[str]
+    warnings: list[str]
+    sources: list[SourceView]
+    prs: list[PRView]
+    revisions: list[RevisionView]
+
+
+@dataclass(frozen=True, slots=True)
+class DraftPage:
+    """A draft as the page shows it."""
+
+    id: int
+    title: str
+    week_start: str
+    status: str
+    editable: bool
+    notes: list[str]
+    sections: list[SectionPage]
+
+
+def draft_page(session: Session, draft: DraftRow) -> DraftPage:
+    """The page of a draft the caller was authorized to see."""
+    return DraftPage(
+        draft.id,
+        draft.title,
+        str(draft.week_start),
+        draft.status.words,
+        draft.status in EDITABLE,
+        list(draft.notes),
+        [_section(session, draft.workspace_id, s) for s in draft.sections],
+    )
+
+
+def _section(session: Session, workspace_id: int, section: DraftSection) -> SectionPage:
+    sources = [
+        SourceView(person.display_name, message.created_at, message.text, message.permalink)
+        for message, person in messages_by_ids(session, workspace_id, section.sources)
+    ]
+    return SectionPage(
+        section.id,
+        section.title,
+        section.markdown,
+        len(section.revisions),
+        section.drafter,
+        list(section.flags),
+        list(section.warnings),
+        sources,
+        _prs(session, section.prs),
+        _revisions(section),
+    )
+
+
+def _prs(session: Session, refs: list[str]) -> list[PRView]:
+    """The section's PRs with their cached GitHub titles (a bare `#N` has no known repo)."""
+    keys = {}
+    for ref in refs:
+        parsed = parse_pr_refs(ref)
+        if parsed and parsed[0].repo:
+            keys[ref] = (parsed[0].repo, parsed[0].number)
+    cached = cached_items(session, keys.values())
+    views = []
+    for ref in refs:
+        item = cached.get(keys[ref]) if ref in keys else None
+        views.append(PRView(ref, item.title if item else None, item.url if item else None))
+    return views
+
+
+def _revisions(section: DraftSection) -> list[RevisionView]:
+    views = []
+    before = None
+    for number, revision in enumerate(section.revisions, start=1):
+        diff = ""
+        if before is not None:
+            lines = difflib.unified_diff(
+                before.splitlines(), revision.markdown.splitlines(), lineterm="", n=1
+            )
+            diff = "\n".join(list(lines)[2:])  # without the ---/+++ file header
+        views.append(
+            RevisionView(number, revision.editor_name, revision.created_at, revision.markdown, diff)
+        )
+        before = revision.markdown
+    return views

@@ -1,0 +1,70 @@
+"""HTML for the review page: Jinja2 templates (autoescaped) and the Markdown preview.
+
+The preview shows a section as it will be published: links disclose their host and nobody
+is pinged (as `published_markdown` does), rendered by markdown-it with raw HTML off, so an
+editor's text can never inject markup into the page."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from aiohttp import web
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from bot.core.links import disclose
+from bot.core.port import Reply
+from bot.core.review_page import DraftPage
+from summarizer.text import defuse_pings
+
+STATIC = {"review.js": "application/javascript", "review.css": "text/css"}
+
+
+class Renderer:
+    """Renders the page, its notices and previews; `base` is the page's path prefix."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.env = Environment(
+            loader=PackageLoader("bot.web", "templates"),
+            autoescape=select_autoescape(default=True),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.filters["markdown"] = lambda text: Markup(self.preview(text))
+        self.markdown = MarkdownIt("commonmark", {"html": False})
+
+    def preview(self, text: str) -> str:
+        """A section's Markdown as HTML, as it will be published."""
+        return self.markdown.render(defuse_pings(disclose(text)))
+
+    def page(
+        self,
+        page: DraftPage,
+        csrf: str,
+        *,
+        notice: Reply | None = None,
+        kept: dict[int, str] | None = None,
+        status: int = 200,
+    ) -> web.Response:
+        html = self.env.get_template("page.html").render(
+            page=page, csrf=csrf, notice=notice, kept=kept or {}, base=self.base
+        )
+        return web.Response(text=html, content_type="text/html", status=status)
+
+    def open_link(self, token: str) -> web.Response:
+        html = self.env.get_template("open.html").render(token=token, base=self.base)
+        return web.Response(text=html, content_type="text/html")
+
+    def notice(self, text: str, status: int) -> web.Response:
+        html = self.env.get_template("notice.html").render(text=text, base=self.base)
+        return web.Response(text=html, content_type="text/html", status=status)
+
+    @staticmethod
+    def static(name: str) -> tuple[str, str] | None:
+        """A static file's text and content type; None for a name not served."""
+        if name not in STATIC:
+            return None
+        text = resources.files("bot.web").joinpath("static", name).read_text(encoding="utf-8")
+        return text, STATIC[name]
