@@ -366,3 +366,13 @@ class ForgottenName(Base):
     id: Mapped[int] = mapped_column(Id, primary_key=True)
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(200))
+
+
+class KeptValue(Base):
+    """A small value the bot keeps between runs that belongs to no workspace: the hash of
+    the Discord command definition last synced, the ETag of a GitHub list page."""
+
+    __tablename__ = "kept_values"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    value: Mapped[str] = mapped_column(String(500))
