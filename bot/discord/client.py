@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.core.chunking import chunk
+from bot.core.history import Progress
 from bot.core.port import (
     ButtonPress,
     Caller,
@@ -209,46 +210,95 @@ class SummaryClient(discord.Client):
         if guild is not None:
             await self.core.on_reaction(workspace_of(guild), str(payload.message_id), delta)
 
-    async def backfill(self, workspace: WorkspaceRecord, channel_ref: str) -> None:
+    async def backfill(
+        self, workspace: WorkspaceRecord, channel_ref: str, progress: Progress | None = None
+    ) -> None:
         """A logged channel's history since its newest stored message (for a channel just
         enabled: since the start of last week), its threads included."""
+        channel = self._logged_channel(workspace, channel_ref)
+        if channel is None:
+            return
+        after = await self.core.backfill_since(workspace, str(channel.id))
+        if progress is not None:
+            await progress.begin(channel.name, after)
+        for source in await self._sources(channel):
+            await self._store_history(workspace, source, after, progress)
+
+    async def reconcile(self, workspace: WorkspaceRecord, channel_ref: str) -> None:
+        """After downtime: re-read the channel and its threads from the start of the open
+        week (or the newest stored message, if older) and compare: edits and reactions made
+        while the bot was away are stored, messages deleted meanwhile are deleted."""
+        channel = self._logged_channel(workspace, channel_ref)
+        if channel is None:
+            return
+        after = min(
+            await self.core.backfill_since(workspace, str(channel.id)),
+            self.core.open_week_start(),
+        )
+        for source in await self._sources(channel):
+            seen = await self._store_history(workspace, source, after)
+            await self.core.reconcile(workspace, str(source.id), after, seen)
+
+    def _logged_channel(
+        self, workspace: WorkspaceRecord, channel_ref: str
+    ) -> discord.abc.GuildChannel | None:
         guild = self.get_guild(int(workspace.platform_id))
         channel = find_guild_channel(guild, channel_ref) if guild else None
         if channel is None:
-            log.warning("cannot backfill %r: no such channel", channel_ref)
-            return
-        after = await self.core.backfill_since(workspace, str(channel.id))
+            log.warning("cannot read the history of %r: no such channel", channel_ref)
+        return channel
+
+    async def _sources(self, channel: discord.abc.GuildChannel) -> list[discord.abc.Messageable]:
+        """The channel (when it holds messages) and its threads, archived ones included."""
         threads = list(getattr(channel, "threads", []))
         if hasattr(channel, "archived_threads"):
             try:
                 threads += [t async for t in channel.archived_threads(limit=None)]
             except discord.HTTPException:
                 log.warning("cannot list the archived threads of #%s", channel.name)
-        sources = ([channel] if hasattr(channel, "history") else []) + threads
-        for source in sources:
-            await self._store_history(workspace, source, after)
+        return ([channel] if hasattr(channel, "history") else []) + threads
 
     async def _store_history(
-        self, workspace: WorkspaceRecord, channel: discord.abc.Messageable, after: datetime
-    ) -> None:
+        self,
+        workspace: WorkspaceRecord,
+        channel: discord.abc.Messageable,
+        after: datetime,
+        progress: Progress | None = None,
+    ) -> set[str]:
+        """Store a channel's messages sent after `after`; the ids of all it read."""
+        seen: set[str] = set()
         records: list[MessageRecord] = []
         async for message in channel.history(limit=None, after=after, oldest_first=True):
+            seen.add(str(message.id))
             if message.author.id == self.user.id:
                 continue
             record = record_of(message)
             if record is not None:
                 records.append(record)
             if len(records) == STORE_BATCH:
-                await self.core.store(workspace, channel_of(channel), records)
+                await self._store(workspace, channel, records, progress)
                 records = []
         if records:
-            await self.core.store(workspace, channel_of(channel), records)
+            await self._store(workspace, channel, records, progress)
+        return seen
+
+    async def _store(
+        self,
+        workspace: WorkspaceRecord,
+        channel: discord.abc.Messageable,
+        records: list[MessageRecord],
+        progress: Progress | None,
+    ) -> None:
+        counts = await self.core.store(workspace, channel_of(channel), records)
+        if progress is not None and counts is not None:
+            await progress.add(counts.new + counts.updated)
 
     async def catch_up(self) -> None:
+        """After downtime: re-read every logged channel's open week."""
         for guild in self.guilds:
             workspace = workspace_of(guild)
             for channel_ref in await self.core.logged_channels(workspace):
-                await self.backfill(workspace, channel_ref)
+                await self.reconcile(workspace, channel_ref)
 
     # --- interactions -------------------------------------------------------------------------
 

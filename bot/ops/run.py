@@ -133,19 +133,21 @@ async def _start_slack(
     sessions: sessionmaker[Session], config: Config, env: Environment
 ) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
     from bot.slack.app import SlackBot
+    from bot.slack.directory import Directory
     from bot.slack.port import SlackPort
     from bot.slack.run import slack_client, start_slack
 
     client = slack_client(env)
+    directory = Directory(client)  # one cache of the workspace's people and channels
     core = Core(
         sessions,
         config,
-        SlackPort(client),
+        SlackPort(client, directory),
         platform="slack",
         github=github_for(env),
         llm=llm_for(config, env),
     )
-    bot = SlackBot(core, client, env.slack_signing_secret)
+    bot = SlackBot(core, client, env.slack_signing_secret, directory)
     stop, connected = await start_slack(bot, env)
     await bot.catch_up()
     return core, stop, connected

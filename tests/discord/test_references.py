@@ -42,10 +42,10 @@ def test_channels_and_roles_resolve_within_the_guild(sessions) -> None:
             ADMIN, "publish add announcements"
         )
         assert await say(ADMIN, "publish add #elsewhere") == (
-            "#elsewhere is not a channel of this server."
+            "#elsewhere was not found in this server."
         )
         assert await say(ADMIN, f"review-channel <#{OTHER_GUILD_CHANNEL}>") == (
-            f"<#{OTHER_GUILD_CHANNEL}> is not a channel of this server."
+            f"<#{OTHER_GUILD_CHANNEL}> was not found in this server."
         )
         assert "Drafts will be posted" in await say(ADMIN, "review-channel #summary-review")
         assert await say(ADMIN, "editors add role:Nobody") == (

@@ -141,6 +141,9 @@ async def run_first_days(fake: FakeDiscord, bot: Bot, sessions) -> None:
     ):
         reply = await bot.command(ADMIN, text)
         assert "Only" not in reply["content"], reply
+    # `channels add` answered at once; the backfill reports where it was asked.
+    await eventually(lambda: any("stored since" in m["content"] for m in fake.sent(HERO)))
+    assert fake.sent(HERO)[0]["content"] == "#hero-run: 2 messages stored since 2026-11-16."
     assert sorted(stored(sessions).values()) == [
         "Hero run crashed at step 2318; fix in #9141",
         "With #9141 we are back at 22.4% MFU and 243k tokens/s",
