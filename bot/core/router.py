@@ -39,10 +39,12 @@ from bot.core.references import resolve_references
 from bot.core.review import ReviewWorkflow
 from bot.core.scheduler import WeeklyScheduler
 from bot.core.settings import WorkspaceSettings, workspace_settings
+from bot.core.suggest import Kind, suggestions
 from bot.drafting.config import Config
 from bot.drafting.service import DraftingService, MakeGitHub, MakeLLM
 from bot.drafting.week import week_start
 from storage.drafts import list_drafts
+from storage.kept import keep_value, kept_value
 from storage.messages import (
     StoreCounts,
     add_reactions,
@@ -418,6 +420,22 @@ class Core:
         if upcoming is not None:
             lines.append(f"Next run: {upcoming:%Y-%m-%d %H:%M %Z}.")
         return Reply("\n".join(lines))
+
+    async def suggest(
+        self, workspace: WorkspaceRecord, kind: Kind, typed: str
+    ) -> list[tuple[str, str]]:
+        """(label, value) choices for a command argument being typed (autocomplete)."""
+        workspace_id = await self.workspace_id(workspace)
+        return await self.db.run(
+            lambda session: suggestions(session, self.config, workspace_id, kind, typed)
+        )
+
+    async def kept(self, key: str) -> str | None:
+        """A value an adapter keeps between runs (e.g. the hash of its command definition)."""
+        return await self.db.run(lambda session: kept_value(session, key))
+
+    async def keep(self, key: str, value: str) -> None:
+        await self.db.run(lambda session: keep_value(session, key, value))
 
     def close(self) -> None:
         """Stop background backfills and the database thread (after the work already

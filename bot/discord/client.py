@@ -25,6 +25,7 @@ from bot.core.port import (
     Reply,
 )
 from bot.core.router import Core
+from bot.discord.commands import admin_group, definition_hash, summary_group
 from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort, find_guild_channel
 from bot.discord.translate import channel_of, record_of, workspace_of
 from storage.records import MessageRecord, WorkspaceRecord
@@ -134,14 +135,8 @@ class SummaryClient(discord.Client):
         port.make_modal = lambda section_id, title, text: EditModal(self, section_id, title, text)
         core.backfill = self.backfill
         self.tree = app_commands.CommandTree(self)
-        self.tree.add_command(
-            app_commands.Command(
-                name="summary",
-                description="Weekly summary: settings, drafts, approval (try: help)",
-                callback=self._summary,
-            )
-        )
-        self._synced: set[int] = set()
+        self.tree.add_command(summary_group())
+        self.tree.add_command(admin_group())
         self._guard_parsers()
 
     def _guard_parsers(self) -> None:
@@ -166,14 +161,30 @@ class SummaryClient(discord.Client):
         self.add_dynamic_items(ReviewButton)
 
     async def on_ready(self) -> None:
-        """Also after a reconnect with a new session: sync commands once per guild, then
-        fetch what was said while the bot was away."""
-        for guild in self.guilds:
-            if guild.id not in self._synced:
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-                self._synced.add(guild.id)
+        """Also after a reconnect with a new session: sync the commands if their definition
+        changed, then fetch what was said while the bot was away."""
+        await self.sync_commands()
         await self.catch_up()
+
+    async def sync_commands(self) -> None:
+        """Sync the global commands only when their definition differs from the last one
+        synced (its hash is kept in the database): Discord rate-limits syncs. The first sync
+        also removes the copies earlier versions made in each guild."""
+        key = f"discord:commands:{self.application_id}"
+        definition = definition_hash(self.tree)
+        synced = await self.core.kept(key)
+        if synced == definition:
+            return
+        try:
+            await self.tree.sync()
+            if synced is None:
+                for guild in self.guilds:
+                    await self.tree.sync(guild=guild)
+        except discord.HTTPException as error:
+            log.warning("Discord: cannot sync the slash commands (%s)", error)
+            return
+        await self.core.keep(key, definition)
+        log.info("Discord: slash commands synced")
 
     # --- logging ------------------------------------------------------------------------------
 
@@ -302,8 +313,8 @@ class SummaryClient(discord.Client):
 
     # --- interactions -------------------------------------------------------------------------
 
-    async def _summary(self, interaction: discord.Interaction, command: str) -> None:
-        """/summary: one text option in the shared grammar, e.g. `channels add #iris`."""
+    async def run_text(self, interaction: discord.Interaction, command: str) -> None:
+        """A slash subcommand, as the text of the shared grammar (`channels add <#1>`)."""
         if interaction.guild is None:
             await answer(interaction, Reply.refuse("Use /summary in a server channel."))
             return

@@ -39,7 +39,7 @@ def test_the_open_week_is_reconciled_after_downtime(sessions, monkeypatch) -> No
             try:
                 first = Bot(fake, sessions)
                 async with first.running():
-                    await first.command(ADMIN, f"channels add <#{HERO}>")
+                    await first.slash(ADMIN, "summary-admin", "channels", "add", channel=HERO)
                     await eventually(
                         lambda: any("stored since" in m["content"] for m in fake.sent(HERO))
                     )

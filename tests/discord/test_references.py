@@ -35,7 +35,7 @@ def test_channels_and_roles_resolve_within_the_guild(sessions) -> None:
 
     async def check(bot: Bot) -> None:
         async def say(user: str, text: str) -> str:
-            return (await bot.command(user, text))["content"]
+            return await bot.say(user, text)
 
         # By name, within this guild: stored as the id.
         assert "Approved summaries will be posted in" in await say(
