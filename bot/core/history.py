@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable
 from datetime import datetime
 
 from bot.core.port import ChatPort, Posted
@@ -29,7 +30,7 @@ class Progress:
         self.channel_id = channel_id
         self.name = ""
         self.since: datetime | None = None
-        self.stored = 0
+        self._stored: set[str] = set()  # ids: a message read twice (a thread root) counts once
         self._message: Posted | None = None
         self._updated_at = 0.0
 
@@ -44,9 +45,13 @@ class Progress:
             log.warning("cannot report the backfill of #%s in %s", name, self.channel_id)
         self._updated_at = time.monotonic()
 
-    async def add(self, stored: int) -> None:
-        """`stored` more messages are stored."""
-        self.stored += stored
+    @property
+    def stored(self) -> int:
+        return len(self._stored)
+
+    async def add(self, message_ids: Iterable[str]) -> None:
+        """These messages are stored (now, or already before)."""
+        self._stored.update(message_ids)
         if time.monotonic() - self._updated_at >= UPDATE_EVERY_S:
             await self._say(f"Fetching #{self.name} history… {self.stored:,} messages so far")
 

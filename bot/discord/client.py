@@ -302,7 +302,7 @@ class SummaryClient(discord.Client):
     ) -> None:
         counts = await self.core.store(workspace, channel_of(channel), records)
         if progress is not None and counts is not None:
-            await progress.add(counts.new + counts.updated)
+            await progress.add(record.platform_id for record in records)
 
     async def catch_up(self) -> None:
         """After downtime: re-read every logged channel's open week."""

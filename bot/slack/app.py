@@ -170,7 +170,7 @@ class SlackBot:
         if records:
             counts = await self.core.store(workspace, channel, records)
             if progress is not None and counts is not None:
-                await progress.add(counts.new + counts.updated)
+                await progress.add(record.platform_id for record in records)
         return {record.platform_id for record in records}
 
     async def catch_up(self) -> None:
