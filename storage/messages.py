@@ -421,3 +421,20 @@ def messages_by_ids(
         .order_by(Message.created_at, Message.id)
     )
     return [(message, person) for message, person in rows.all()]
+
+
+def stored_in_channel_after(
+    session: Session, workspace_id: int, channel_platform_id: str, since: datetime
+) -> list[tuple[str, str | None]]:
+    """(platform id, thread id) of the messages stored in one channel (exactly: not the
+    threads under it) sent after `since`."""
+    stmt = (
+        select(Message.platform_id, Message.thread_id)
+        .join(Channel, Channel.id == Message.channel_id)
+        .where(
+            Message.workspace_id == workspace_id,
+            Channel.platform_id == channel_platform_id,
+            Message.created_at > since,
+        )
+    )
+    return [(pid, thread) for pid, thread in session.execute(stmt).all()]

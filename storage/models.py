@@ -379,3 +379,13 @@ class UsedPageLink(Base):
     nonce: Mapped[str] = mapped_column(String(64))
     used_at: Mapped[datetime]
     expires_at: Mapped[datetime]
+
+
+class KeptValue(Base):
+    """A small value the bot keeps between runs that belongs to no workspace: the hash of
+    the Discord command definition last synced, the ETag of a GitHub list page."""
+
+    __tablename__ = "kept_values"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    value: Mapped[str] = mapped_column(String(500))

@@ -61,9 +61,7 @@ async def _channels(
     for ref in refs:
         channel_id = await port.find_channel(workspace, ref)
         if channel_id is None and strict:
-            raise CommandError(
-                f"{channel_ref(ref)} is not a channel of this {port.workspace_noun}."
-            )
+            raise CommandError(f"{channel_ref(ref)} was not found in this {port.workspace_noun}.")
         found.append(channel_id or ref)
     return tuple(dict.fromkeys(found))
 

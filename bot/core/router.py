@@ -8,10 +8,11 @@ Database work runs on the core's database thread (`bot.core.database`), never on
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time as timer
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -23,6 +24,7 @@ from bot.core.admin import handle_admin, is_admin_command, setup_todo
 from bot.core.clock import Clock, utcnow
 from bot.core.command_parser import parse
 from bot.core.database import Database
+from bot.core.history import Progress, judged
 from bot.core.ingest import store_batch
 from bot.core.names import channel_ref, with_names
 from bot.core.port import (
@@ -41,15 +43,18 @@ from bot.core.review import ReviewWorkflow
 from bot.core.review_links import PageLinks
 from bot.core.scheduler import WeeklyScheduler
 from bot.core.settings import WorkspaceSettings, workspace_settings
+from bot.core.suggest import Kind, suggestions
 from bot.drafting.config import Config
 from bot.drafting.service import DraftingService, MakeGitHub, MakeLLM
 from bot.drafting.week import week_start
 from storage.drafts import list_drafts
+from storage.kept import keep_value, kept_value
 from storage.messages import (
     StoreCounts,
     add_reactions,
     find_workspaces,
     latest_message_time,
+    stored_in_channel_after,
     upsert_workspace,
 )
 from storage.models import UNFINISHED, DraftStatus
@@ -65,6 +70,13 @@ STORE_BACKOFF_S = 0.1
 
 # Settings whose change moves the weekly run.
 _SCHEDULE_COMMANDS = (cmd.ScheduleSet,)
+# The open week is reconciled from its Monday 00:00 UTC, less a day: a workspace's Monday
+# starts up to 14 hours before UTC's.
+OPEN_WEEK_MARGIN = timedelta(days=1)
+
+Backfill = Callable[[WorkspaceRecord, str, Progress | None], Awaitable[None]]
+"""`backfill(workspace, channel, progress)`: fetch a channel's history since its newest
+stored message (reporting to `progress` when given)."""
 
 
 class Core:
@@ -95,7 +107,8 @@ class Core:
         self._workspace_ids: dict[WorkspaceRecord, int] = {}
         self._settings: dict[int, tuple[float, WorkspaceSettings]] = {}
         # Set by a platform adapter: fetches a channel's history since the last stored message.
-        self.backfill: Callable[[WorkspaceRecord, str], Awaitable[None]] | None = None
+        self.backfill: Backfill | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     async def workspace_id(self, workspace: WorkspaceRecord) -> int:
         """The stored workspace's id (stored, or renamed, on first sight; then cached)."""
@@ -212,12 +225,56 @@ class Core:
             since = datetime.combine(monday, time.min, tzinfo=UTC)
         return since
 
+    def open_week_start(self) -> datetime:
+        """From when the open week is re-read after downtime (`reconcile`)."""
+        monday = week_start(self.clock().date())
+        return datetime.combine(monday, time.min, tzinfo=UTC) - OPEN_WEEK_MARGIN
+
+    async def reconcile(
+        self,
+        workspace: WorkspaceRecord,
+        channel_id: str,
+        since: datetime,
+        seen: set[str],
+        threads: set[str] | None = None,
+    ) -> int:
+        """After an adapter re-read a channel after `since` (its messages stored again, so
+        edits and reaction counts are current): delete what is stored for the channel since
+        then but was not `seen` (deleted while the bot was away). `threads`: the threads
+        whose replies were read (None: all of them); replies in other threads are kept.
+        Returns how many were deleted."""
+        workspace_id = await self.workspace_id(workspace)
+        stored = await self.db.run(
+            lambda session: stored_in_channel_after(session, workspace_id, channel_id, since)
+        )
+        gone = [pid for pid, thread in stored if pid not in seen and judged(pid, thread, threads)]
+        for message_id in gone:
+            await self.on_delete(DeleteEvent(workspace, message_id))
+        if gone:
+            log.info("#%s: %d message(s) deleted while the bot was away", channel_id, len(gone))
+        return len(gone)
+
     async def on_delete(self, event: DeleteEvent) -> None:
         metrics.EVENTS_RECEIVED.labels(event.workspace.platform, "delete").inc()
         workspace_id = await self.workspace_id(event.workspace)
         await self.db.call(
             privacy.on_delete, self.sessions, workspace_id, event.message_id, self.clock()
         )
+
+    async def _backfill(self, workspace: WorkspaceRecord, channel: str, progress: Progress) -> None:
+        assert self.backfill is not None
+        try:
+            await self.backfill(workspace, channel, progress)
+        except Exception as error:
+            log.exception("the backfill of %s failed", channel)
+            await progress.fail(type(error).__name__)
+        else:
+            await progress.end()
+
+    def _in_background(self, work: Coroutine[object, object, None]) -> None:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # --- commands, buttons, editors -----------------------------------------------------------
 
@@ -265,8 +322,10 @@ class Core:
         if isinstance(command, _SCHEDULE_COMMANDS):
             self.scheduler.reschedule(workspace_id)
         if isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:
+            # Answered at once; the history follows, reported where the admin asked.
             for channel in command.channels:
-                await self.backfill(event.workspace, channel)
+                progress = Progress(self.port, event.channel_id)
+                self._in_background(self._backfill(event.workspace, channel, progress))
         if isinstance(command, cmd.ReviewChannelSet):
             texts += [r.text for r in await self.review.post_waiting(workspace_id)]
         texts += [todo] if todo else []
@@ -398,8 +457,27 @@ class Core:
             lines.append(f"Next run: {upcoming:%Y-%m-%d %H:%M %Z}.")
         return Reply("\n".join(lines))
 
+    async def suggest(
+        self, workspace: WorkspaceRecord, kind: Kind, typed: str
+    ) -> list[tuple[str, str]]:
+        """(label, value) choices for a command argument being typed (autocomplete)."""
+        workspace_id = await self.workspace_id(workspace)
+        return await self.db.run(
+            lambda session: suggestions(session, self.config, workspace_id, kind, typed)
+        )
+
+    async def kept(self, key: str) -> str | None:
+        """A value an adapter keeps between runs (e.g. the hash of its command definition)."""
+        return await self.db.run(lambda session: kept_value(session, key))
+
+    async def keep(self, key: str, value: str) -> None:
+        await self.db.run(lambda session: keep_value(session, key, value))
+
     def close(self) -> None:
-        """Stop the database thread (after the work already asked for)."""
+        """Stop background backfills and the database thread (after the work already
+        asked for)."""
+        for task in self._background:
+            task.cancel()
         self.db.close()
 
     # --- helpers ------------------------------------------------------------------------------

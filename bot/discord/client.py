@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.core.chunking import chunk
+from bot.core.history import Progress
 from bot.core.port import (
     ButtonPress,
     Caller,
@@ -24,6 +25,7 @@ from bot.core.port import (
     Reply,
 )
 from bot.core.router import Core
+from bot.discord.commands import admin_group, definition_hash, summary_group
 from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort, find_guild_channel
 from bot.discord.translate import channel_of, record_of, workspace_of
 from storage.records import MessageRecord, WorkspaceRecord
@@ -133,14 +135,8 @@ class SummaryClient(discord.Client):
         port.make_modal = lambda section_id, title, text: EditModal(self, section_id, title, text)
         core.backfill = self.backfill
         self.tree = app_commands.CommandTree(self)
-        self.tree.add_command(
-            app_commands.Command(
-                name="summary",
-                description="Weekly summary: settings, drafts, approval (try: help)",
-                callback=self._summary,
-            )
-        )
-        self._synced: set[int] = set()
+        self.tree.add_command(summary_group())
+        self.tree.add_command(admin_group())
         self._guard_parsers()
 
     def _guard_parsers(self) -> None:
@@ -165,14 +161,30 @@ class SummaryClient(discord.Client):
         self.add_dynamic_items(ReviewButton)
 
     async def on_ready(self) -> None:
-        """Also after a reconnect with a new session: sync commands once per guild, then
-        fetch what was said while the bot was away."""
-        for guild in self.guilds:
-            if guild.id not in self._synced:
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-                self._synced.add(guild.id)
+        """Also after a reconnect with a new session: sync the commands if their definition
+        changed, then fetch what was said while the bot was away."""
+        await self.sync_commands()
         await self.catch_up()
+
+    async def sync_commands(self) -> None:
+        """Sync the global commands only when their definition differs from the last one
+        synced (its hash is kept in the database): Discord rate-limits syncs. The first sync
+        also removes the copies earlier versions made in each guild."""
+        key = f"discord:commands:{self.application_id}"
+        definition = definition_hash(self.tree)
+        synced = await self.core.kept(key)
+        if synced == definition:
+            return
+        try:
+            await self.tree.sync()
+            if synced is None:
+                for guild in self.guilds:
+                    await self.tree.sync(guild=guild)
+        except discord.HTTPException as error:
+            log.warning("Discord: cannot sync the slash commands (%s)", error)
+            return
+        await self.core.keep(key, definition)
+        log.info("Discord: slash commands synced")
 
     # --- logging ------------------------------------------------------------------------------
 
@@ -209,51 +221,100 @@ class SummaryClient(discord.Client):
         if guild is not None:
             await self.core.on_reaction(workspace_of(guild), str(payload.message_id), delta)
 
-    async def backfill(self, workspace: WorkspaceRecord, channel_ref: str) -> None:
+    async def backfill(
+        self, workspace: WorkspaceRecord, channel_ref: str, progress: Progress | None = None
+    ) -> None:
         """A logged channel's history since its newest stored message (for a channel just
         enabled: since the start of last week), its threads included."""
+        channel = self._logged_channel(workspace, channel_ref)
+        if channel is None:
+            return
+        after = await self.core.backfill_since(workspace, str(channel.id))
+        if progress is not None:
+            await progress.begin(channel.name, after)
+        for source in await self._sources(channel):
+            await self._store_history(workspace, source, after, progress)
+
+    async def reconcile(self, workspace: WorkspaceRecord, channel_ref: str) -> None:
+        """After downtime: re-read the channel and its threads from the start of the open
+        week (or the newest stored message, if older) and compare: edits and reactions made
+        while the bot was away are stored, messages deleted meanwhile are deleted."""
+        channel = self._logged_channel(workspace, channel_ref)
+        if channel is None:
+            return
+        after = min(
+            await self.core.backfill_since(workspace, str(channel.id)),
+            self.core.open_week_start(),
+        )
+        for source in await self._sources(channel):
+            seen = await self._store_history(workspace, source, after)
+            await self.core.reconcile(workspace, str(source.id), after, seen)
+
+    def _logged_channel(
+        self, workspace: WorkspaceRecord, channel_ref: str
+    ) -> discord.abc.GuildChannel | None:
         guild = self.get_guild(int(workspace.platform_id))
         channel = find_guild_channel(guild, channel_ref) if guild else None
         if channel is None:
-            log.warning("cannot backfill %r: no such channel", channel_ref)
-            return
-        after = await self.core.backfill_since(workspace, str(channel.id))
+            log.warning("cannot read the history of %r: no such channel", channel_ref)
+        return channel
+
+    async def _sources(self, channel: discord.abc.GuildChannel) -> list[discord.abc.Messageable]:
+        """The channel (when it holds messages) and its threads, archived ones included."""
         threads = list(getattr(channel, "threads", []))
         if hasattr(channel, "archived_threads"):
             try:
                 threads += [t async for t in channel.archived_threads(limit=None)]
             except discord.HTTPException:
                 log.warning("cannot list the archived threads of #%s", channel.name)
-        sources = ([channel] if hasattr(channel, "history") else []) + threads
-        for source in sources:
-            await self._store_history(workspace, source, after)
+        return ([channel] if hasattr(channel, "history") else []) + threads
 
     async def _store_history(
-        self, workspace: WorkspaceRecord, channel: discord.abc.Messageable, after: datetime
-    ) -> None:
+        self,
+        workspace: WorkspaceRecord,
+        channel: discord.abc.Messageable,
+        after: datetime,
+        progress: Progress | None = None,
+    ) -> set[str]:
+        """Store a channel's messages sent after `after`; the ids of all it read."""
+        seen: set[str] = set()
         records: list[MessageRecord] = []
         async for message in channel.history(limit=None, after=after, oldest_first=True):
+            seen.add(str(message.id))
             if message.author.id == self.user.id:
                 continue
             record = record_of(message)
             if record is not None:
                 records.append(record)
             if len(records) == STORE_BATCH:
-                await self.core.store(workspace, channel_of(channel), records)
+                await self._store(workspace, channel, records, progress)
                 records = []
         if records:
-            await self.core.store(workspace, channel_of(channel), records)
+            await self._store(workspace, channel, records, progress)
+        return seen
+
+    async def _store(
+        self,
+        workspace: WorkspaceRecord,
+        channel: discord.abc.Messageable,
+        records: list[MessageRecord],
+        progress: Progress | None,
+    ) -> None:
+        counts = await self.core.store(workspace, channel_of(channel), records)
+        if progress is not None and counts is not None:
+            await progress.add(record.platform_id for record in records)
 
     async def catch_up(self) -> None:
+        """After downtime: re-read every logged channel's open week."""
         for guild in self.guilds:
             workspace = workspace_of(guild)
             for channel_ref in await self.core.logged_channels(workspace):
-                await self.backfill(workspace, channel_ref)
+                await self.reconcile(workspace, channel_ref)
 
     # --- interactions -------------------------------------------------------------------------
 
-    async def _summary(self, interaction: discord.Interaction, command: str) -> None:
-        """/summary: one text option in the shared grammar, e.g. `channels add #iris`."""
+    async def run_text(self, interaction: discord.Interaction, command: str) -> None:
+        """A slash subcommand, as the text of the shared grammar (`channels add <#1>`)."""
         if interaction.guild is None:
             await answer(interaction, Reply.refuse("Use /summary in a server channel."))
             return

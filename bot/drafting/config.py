@@ -89,6 +89,7 @@ class GitHubConfig(_Strict):
     enabled: bool = False
     repos: list[str] = []
     not_found_days: int = Field(default=7, ge=0)
+    budget_seconds: float = Field(default=30.0, gt=0)
 
     @field_validator("repos")
     @classmethod

@@ -74,6 +74,8 @@ class DraftingService:
         if self.config.github.enabled and self.github is not None:
             await self._refresh_github(week, drafted)
         composed = await asyncio.to_thread(self._compose, week)
+        if drafted.github is not None and drafted.github.out_of_time:
+            composed = _noted(composed, self._out_of_time_note())
         if week.drafter == LLM and self.llm is not None:
             composed = await self._rewrite(week, composed, drafted)
         drafted.drafter = drafter_of(composed)
@@ -81,11 +83,20 @@ class DraftingService:
         return drafted
 
     async def _refresh_github(self, week: Week, drafted: Drafted) -> None:
+        """Refresh the GitHub cache within the draft's GitHub time budget."""
         async with self.github() as client:
+            client.limit_time(self.config.github.budget_seconds)
             drafted.github = await refresh_week(
                 self.sessions, self.config, client, week, self.clock()
             )
         drafted.github_requests = client.requests_made
+
+    def _out_of_time_note(self) -> str:
+        seconds = self.config.github.budget_seconds
+        return (
+            f"GitHub did not answer within this draft's {seconds:g} s budget: the draft was "
+            "made from chat, without the PR details GitHub had not sent by then."
+        )
 
     async def _rewrite(self, week: Week, composed: Composed, drafted: Drafted) -> Composed:
         """The sections rewritten by the model where it could, grounded in the messages."""
@@ -111,8 +122,7 @@ class DraftingService:
             )
         drafted.llm_requests = client.requests_made
         drafted.llm_misses = sum(1 for s in draft.sections if s.drafter != LLM)
-        notes = [*draft.notes, f"LLM drafter spent {budget.summary()}."]
-        return replace(composed, draft=replace(draft, notes=notes))
+        return _noted(replace(composed, draft=draft), f"LLM drafter spent {budget.summary()}.")
 
     def _exists(self, week: Week) -> bool:
         with self.sessions() as session:
@@ -132,3 +142,9 @@ class DraftingService:
             if on_stored is not None:
                 on_stored(session, row)
             return row.id
+
+
+def _noted(composed: Composed, note: str) -> Composed:
+    """`composed` with one more note for the editor."""
+    draft = composed.draft
+    return replace(composed, draft=replace(draft, notes=[*draft.notes, note]))

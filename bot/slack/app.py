@@ -6,11 +6,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.core.history import Progress
 from bot.core.port import (
     ButtonPress,
     Caller,
@@ -25,25 +28,33 @@ from bot.core.router import Core
 from bot.slack.directory import Directory
 from bot.slack.messages import SlackConverter, parse_ts
 from bot.slack.mrkdwn import to_mrkdwn
-from bot.slack.port import EDIT_BLOCK, EDIT_CALLBACK, submitted_text
+from bot.slack.port import CHANNEL_ID_RE, EDIT_BLOCK, EDIT_CALLBACK, submitted_text
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)
 
 COMMAND = "/summary"
 BUTTON_RE = re.compile(r"^(approve|regenerate|page|edit|history):\d+$")
-CHANNEL_ID_RE = re.compile(r"^[CG][A-Z0-9]{2,}$")
 PAGE_SIZE = 200
+# Threads whose root is at most this much older than what is fetched are looked at: their
+# `latest_reply` says whether they have replies to fetch.
+ROOT_LOOKBACK = timedelta(days=30)
 
 
 class SlackBot:
     """Wires a Bolt `AsyncApp` to the core. `signing_secret` is needed for the HTTP Events
     API; Socket Mode needs none."""
 
-    def __init__(self, core: Core, client: AsyncWebClient, signing_secret: str | None) -> None:
+    def __init__(
+        self,
+        core: Core,
+        client: AsyncWebClient,
+        signing_secret: str | None,
+        directory: Directory | None = None,
+    ) -> None:
         self.core = core
         self.client = client
-        self.directory = Directory(client)
+        self.directory = directory or Directory(client)
         self.app = AsyncApp(
             client=client,
             signing_secret=signing_secret,
@@ -95,39 +106,79 @@ class SlackBot:
                 records.append(dataclasses.replace(record, permalink=link))
         return channel, records
 
-    async def backfill(self, workspace: WorkspaceRecord, channel: str) -> None:
+    async def backfill(
+        self, workspace: WorkspaceRecord, channel: str, progress: Progress | None = None
+    ) -> None:
         """Fetch a channel's history since its newest stored message (or, for a channel just
         enabled, since the start of last week), threads included."""
         if not CHANNEL_ID_RE.match(channel):
-            log.warning("cannot backfill %r: not a channel id (mention the channel)", channel)
+            log.warning("cannot backfill %r: not a channel id (set it again by name)", channel)
             return
-        since = await self.core.backfill_since(workspace, channel)
+        await self._read(
+            workspace, channel, await self.core.backfill_since(workspace, channel), progress
+        )
+
+    async def reconcile(self, workspace: WorkspaceRecord, channel: str) -> None:
+        """After downtime: read the channel from the start of the open week (or its newest
+        stored message, if older), so edits, reactions, late thread replies and deletes
+        made while the bot was away are caught up."""
+        if not CHANNEL_ID_RE.match(channel):
+            return
+        since = min(await self.core.backfill_since(workspace, channel), self.core.open_week_start())
+        seen, threads = await self._read(workspace, channel, since)
+        await self.core.reconcile(workspace, channel, since, seen, threads)
+
+    async def _read(
+        self,
+        workspace: WorkspaceRecord,
+        channel: str,
+        since: datetime,
+        progress: Progress | None = None,
+    ) -> tuple[set[str], set[str]]:
+        """Store the channel's messages sent since `since`, and the replies since then in
+        every thread whose root is younger than `ROOT_LOOKBACK` before it (`latest_reply`
+        says which threads have any). Returns the ids read and the threads read."""
         oldest = f"{since.timestamp():.6f}"
         await self.client.conversations_join(channel=channel)
-        roots = []
+        if progress is not None:
+            await progress.begin(await self.directory.channel_name(channel), since)
+        seen: set[str] = set()
+        roots: list[str] = []
         async for page in await self.client.conversations_history(
-            channel=channel, oldest=oldest, limit=PAGE_SIZE
+            channel=channel, oldest=f"{(since - ROOT_LOOKBACK).timestamp():.6f}", limit=PAGE_SIZE
         ):
             raws = page["messages"]
-            roots += [m for m in raws if m.get("reply_count")]
-            await self._store(workspace, *await self._translate(channel, raws))
+            roots += [m["ts"] for m in raws if _has_replies_since(m, oldest)]
+            recent = [m for m in raws if Decimal(str(m.get("ts", "0"))) > Decimal(oldest)]
+            seen |= await self._store(workspace, *await self._translate(channel, recent), progress)
         for root in roots:
             async for page in await self.client.conversations_replies(
-                channel=channel, ts=root["ts"], oldest=oldest, limit=PAGE_SIZE
+                channel=channel, ts=root, oldest=oldest, limit=PAGE_SIZE
             ):
-                await self._store(workspace, *await self._translate(channel, page["messages"]))
+                translated = await self._translate(channel, page["messages"])
+                seen |= await self._store(workspace, *translated, progress)
+        return seen, {f"{channel}:{root}" for root in roots}
 
     async def _store(
-        self, workspace: WorkspaceRecord, channel: ChannelRecord, records: list[MessageRecord]
-    ) -> None:
+        self,
+        workspace: WorkspaceRecord,
+        channel: ChannelRecord,
+        records: list[MessageRecord],
+        progress: Progress | None,
+    ) -> set[str]:
+        """Store a batch; the ids it holds."""
         if records:
-            await self.core.store(workspace, channel, records)
+            counts = await self.core.store(workspace, channel, records)
+            if progress is not None and counts is not None:
+                await progress.add(record.platform_id for record in records)
+        return {record.platform_id for record in records}
 
     async def catch_up(self) -> None:
-        """After downtime: backfill every logged channel from its last stored message."""
+        """After downtime: re-read every logged channel's open week (and anything newer
+        than its last stored message)."""
         workspace = await self.directory.workspace()
         for channel in await self.core.logged_channels(workspace):
-            await self.backfill(workspace, channel)
+            await self.reconcile(workspace, channel)
 
     # --- commands, buttons, the edit modal ----------------------------------------------------
 
@@ -195,3 +246,12 @@ async def _answer(respond, reply: Reply) -> None:  # noqa: ANN001 (Bolt's respon
         response_type="ephemeral" if reply.private else "in_channel",
         replace_original=False,
     )
+
+
+def _has_replies_since(raw: dict[str, Any], oldest: str) -> bool:
+    """A thread root with replies after `oldest` (a Slack ts); without `latest_reply`, any
+    root in the window."""
+    if not raw.get("reply_count"):
+        return False
+    latest = raw.get("latest_reply") or raw.get("ts", "0")
+    return Decimal(str(latest)) > Decimal(oldest)

@@ -20,6 +20,9 @@ log = logging.getLogger(__name__)
 PLATFORM = "slack"
 USER_TTL_S = 600.0  # admin flags and names change rarely; re-read after ten minutes
 GROUP_TTL_S = 60.0  # who is in a user group given as editors: re-read after a minute
+CHANNELS_TTL_S = 300.0  # channel names -> ids (conversations.list): re-read after five minutes
+CHANNELS_RETRY_S = 10.0  # a name not in the list re-reads it, at most this often
+CHANNELS_PAGE = 200
 _USER_MENTION_RE = re.compile(r"<@([UW][A-Z0-9]+)")
 
 
@@ -38,6 +41,8 @@ class Directory:
     _users: dict[str, _Cached] = field(default_factory=dict)
     _channels: dict[str, str] = field(default_factory=dict)
     _groups: dict[str, tuple[float, frozenset[str]]] = field(default_factory=dict)
+    _ids_by_name: dict[str, str] = field(default_factory=dict)
+    _ids_read_at: float | None = None
 
     async def team(self) -> dict[str, Any]:
         """auth.test's answer: team_id, team, url, user_id (the bot)."""
@@ -99,6 +104,39 @@ class Directory:
             except SlackApiError:
                 self._channels[channel_id] = channel_id
         return self._channels[channel_id]
+
+    async def channel_id(self, name: str) -> str | None:
+        """The id of the channel called `name` (with or without "#", any case), from
+        `conversations.list` (public and private channels, paginated), cached for a few
+        minutes; a name not in the cached list re-reads it (a channel made a moment ago).
+        None when there is no such channel, or Slack cannot list them."""
+        wanted = name.lstrip("#").lower()
+        now = time.monotonic()
+        age = None if self._ids_read_at is None else now - self._ids_read_at
+        if (
+            age is None
+            or age > CHANNELS_TTL_S
+            or (wanted not in self._ids_by_name and age > CHANNELS_RETRY_S)
+        ):
+            await self._read_channel_list()
+        return self._ids_by_name.get(wanted)
+
+    async def _read_channel_list(self) -> None:
+        ids: dict[str, str] = {}
+        try:
+            async for page in await self.client.conversations_list(
+                types="public_channel,private_channel",
+                exclude_archived=True,
+                limit=CHANNELS_PAGE,
+            ):
+                for channel in page["channels"]:
+                    ids[str(channel.get("name", "")).lower()] = channel["id"]
+                    self._channels[channel["id"]] = channel.get("name") or channel["id"]
+        except SlackApiError as error:
+            log.warning("Slack: cannot list channels (%s)", error.response.get("error"))
+            return
+        self._ids_by_name = ids
+        self._ids_read_at = time.monotonic()
 
     async def permalink(self, channel_id: str, ts: str, thread_ts: str | None) -> str | None:
         """The message's link, built from the team URL (no API call per message)."""

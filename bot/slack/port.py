@@ -13,6 +13,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.core.chunking import chunk
 from bot.core.names import RefKind
 from bot.core.port import Button, Posted
+from bot.slack.directory import Directory
 from bot.slack.mrkdwn import to_mrkdwn
 from storage.records import WorkspaceRecord
 
@@ -26,6 +27,7 @@ EDIT_CALLBACK = "edit_section"
 EDIT_BLOCK = "section_text"
 EDIT_ACTION = "text"
 _GROUP_ID_RE = re.compile(r"S[A-Z0-9]+")
+CHANNEL_ID_RE = re.compile(r"^[CG][A-Z0-9]{2,}$")
 
 
 class SlackPort:
@@ -34,13 +36,16 @@ class SlackPort:
     max_message_chars = SECTION_LIMIT
     workspace_noun = "workspace"
 
-    def __init__(self, client: AsyncWebClient) -> None:
+    def __init__(self, client: AsyncWebClient, directory: Directory | None = None) -> None:
         self.client = client
+        self.directory = directory or Directory(client)
 
     async def find_channel(self, workspace: WorkspaceRecord, ref: str) -> str | None:
-        """The channel as given: the bot token sees its own workspace only, so a channel id
-        (from a mention) is this workspace's, and a name is posted to within it."""
-        return ref
+        """A channel id (from a mention) as given: the bot token sees its own workspace only.
+        A name typed as plain text ("#introductions") is looked up in `conversations.list`."""
+        if CHANNEL_ID_RE.match(ref):
+            return ref
+        return await self.directory.channel_id(ref)
 
     async def find_role(self, workspace: WorkspaceRecord, ref: str) -> str | None:
         """A user group of this workspace by id, handle (with or without "@") or name."""

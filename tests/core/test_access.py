@@ -179,6 +179,6 @@ def test_an_unknown_role_or_another_server_s_channel_is_refused(core, sessions) 
     refused = command(core, GUILD_B, ADMIN_B, "editors add role:Nobody")
     assert not refused.ok and refused.text == "There is no role 'Nobody' in this server."
     refused = command(core, GUILD_B, ADMIN_B, "publish add #announcements")
-    assert not refused.ok and refused.text == "#announcements is not a channel of this server."
+    assert not refused.ok and refused.text == "#announcements was not found in this server."
     assert snapshot(sessions) == before
     assert command(core, GUILD_A, ADMIN_A, "publish add #announcements").ok

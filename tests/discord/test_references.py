@@ -35,17 +35,17 @@ def test_channels_and_roles_resolve_within_the_guild(sessions) -> None:
 
     async def check(bot: Bot) -> None:
         async def say(user: str, text: str) -> str:
-            return (await bot.command(user, text))["content"]
+            return await bot.say(user, text)
 
         # By name, within this guild: stored as the id.
         assert "Approved summaries will be posted in" in await say(
             ADMIN, "publish add announcements"
         )
         assert await say(ADMIN, "publish add #elsewhere") == (
-            "#elsewhere is not a channel of this server."
+            "#elsewhere was not found in this server."
         )
         assert await say(ADMIN, f"review-channel <#{OTHER_GUILD_CHANNEL}>") == (
-            f"#{OTHER_GUILD_CHANNEL} is not a channel of this server."
+            f"#{OTHER_GUILD_CHANNEL} was not found in this server."
         )
         assert "Drafts will be posted for review in #summary-review." in await say(
             ADMIN, "review-channel #summary-review"

@@ -9,12 +9,14 @@ from datetime import UTC, datetime
 
 from sqlalchemy import select
 
+from bot.core.port import Caller, CommandEvent
 from bot.core.router import Core
 from bot.discord.client import SummaryClient
 from bot.discord.port import DiscordPort
 from bot.ops.config import load_config
 from storage.drafts import list_drafts
 from storage.models import Message
+from storage.records import WorkspaceRecord
 from tests.fakes.fakediscord import FakeDiscord
 from tests.support.waiting import eventually, stored
 
@@ -32,6 +34,7 @@ ADMIN, EDITOR, ANA, BEN = (
     "1400000000000000004",
 )
 MANAGE_GUILD = 1 << 5
+OPTION_TYPES = {"member": 6, "channel": 7, "role": 8, "days": 4}  # the others are strings
 
 
 class FastClient(SummaryClient):
@@ -88,13 +91,31 @@ class Bot:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(task, 5)
 
-    async def command(self, user: str, text: str) -> dict:
-        """/summary command:<text>; the deferred answer's follow-up."""
-        data = self.fake.slash("summary", [{"name": "command", "type": 3, "value": text}])
+    async def slash(self, user: str, command: str, *path: str, **values: str) -> dict:
+        """/`command` `path...` option:value...; the deferred answer's follow-up. Options
+        named channel, member and role are pickers (their values are ids)."""
+        leaf = [{"name": k, "type": OPTION_TYPES.get(k, 3), "value": v} for k, v in values.items()]
+        options = [{"name": path[-1], "type": 1, "options": leaf}]
+        for group in reversed(path[:-1]):
+            options = [{"name": group, "type": 2, "options": options}]
+        data = self.fake.slash(command, options)
         callback = await self.fake.interact(data, type_=2, user_id=user, channel_id=HERO)
         assert callback["type"] == 5  # deferred: the core may take a while
         (followup,) = await self.fake.followups()
         return followup["body"]
+
+    async def say(self, user: str, text: str) -> str:
+        """The core's answer to `text` from `user`: the grammar under the slash commands,
+        through the real Discord port (as the fake's guild model says who `user` is)."""
+        member = self.fake.members[user]
+        caller = Caller(
+            user,
+            member["user"]["global_name"] or member["user"]["username"],
+            bool(self.fake.permissions_of(user) & MANAGE_GUILD),
+            tuple(member["roles"]),
+        )
+        workspace = WorkspaceRecord("discord", self.fake.GUILD_ID, self.fake.guild_name)
+        return (await self.core.on_command(CommandEvent(workspace, caller, text, HERO))).text
 
 
 def test_a_week_on_discord(sessions) -> None:
@@ -125,22 +146,25 @@ def test_a_week_on_discord(sessions) -> None:
 
 
 async def run_first_days(fake: FakeDiscord, bot: Bot, sessions) -> None:
-    # Commands are synced to the guild on ready.
+    # Commands are synced (globally, once) on ready.
     await eventually(lambda: fake.commands_synced)
-    assert fake.commands_synced[-1]["guild_id"] == fake.GUILD_ID
+    assert fake.commands_synced[0]["guild_id"] is None
 
     # A member's settings command is refused privately; the admin's enables the channel
     # and backfills its history.
-    refused = await bot.command(BEN, f"channels add <#{HERO}>")
+    refused = await bot.slash(BEN, "summary-admin", "channels", "add", channel=HERO)
     assert refused["flags"] & 64 and "Only workspace admins" in refused["content"]
-    for text in (
-        f"channels add <#{HERO}>",
-        f"review-channel <#{REVIEW}>",
-        f"publish add <#{ANNOUNCE}>",
-        f"editors add <@{EDITOR}>",
+    for path, values in (
+        (("channels", "add"), {"channel": HERO}),
+        (("review-channel",), {"channel": REVIEW}),
+        (("publish", "add"), {"channel": ANNOUNCE}),
+        (("editors", "add"), {"member": EDITOR}),
     ):
-        reply = await bot.command(ADMIN, text)
+        reply = await bot.slash(ADMIN, "summary-admin", *path, **values)
         assert "Only" not in reply["content"], reply
+    # `channels add` answered at once; the backfill reports where it was asked.
+    await eventually(lambda: any("stored since" in m["content"] for m in fake.sent(HERO)))
+    assert fake.sent(HERO)[0]["content"] == "#hero-run: 2 messages stored since 2026-11-16."
     assert sorted(stored(sessions).values()) == [
         "Hero run crashed at step 2318; fix in #9141",
         "With #9141 we are back at 22.4% MFU and 243k tokens/s",

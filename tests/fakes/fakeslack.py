@@ -138,13 +138,16 @@ class FakeSlack:
         self.users[id] = user
         return user
 
-    def add_channel(self, id: str, name: str) -> dict:
+    def add_channel(
+        self, id: str, name: str, *, private: bool = False, archived: bool = False
+    ) -> dict:
         channel = {
             "id": id,
             "name": name,
-            "is_channel": True,
-            "is_private": False,
-            "is_archived": False,
+            "is_channel": not private,
+            "is_group": private,
+            "is_private": private,
+            "is_archived": archived,
             "is_member": True,
         }
         self.channels[id] = channel
@@ -263,7 +266,17 @@ class FakeSlack:
         return {"ok": True, "channel": channel}
 
     def _m_conversations_list(self, params: dict) -> dict:
-        page, cursor = _page(list(self.channels.values()), params)
+        """Channels by `types` (default public only, as Slack) and `exclude_archived`, in
+        pages of `limit` with a `cursor`."""
+        types = set(str(params.get("types") or "public_channel").split(","))
+        skip_archived = str(params.get("exclude_archived", "")).lower() in ("1", "true")
+        listed = [
+            c
+            for c in self.channels.values()
+            if ("private_channel" if c["is_private"] else "public_channel") in types
+            and not (skip_archived and c["is_archived"])
+        ]
+        page, cursor = _page(listed, params)
         return {"ok": True, "channels": page, "response_metadata": {"next_cursor": cursor}}
 
     def _m_conversations_join(self, params: dict) -> dict:

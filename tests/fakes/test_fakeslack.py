@@ -497,3 +497,27 @@ def test_user_groups_and_their_members():
             assert missing.value.response["error"] == "no_such_subteam"
 
     run(scenario())
+
+
+def test_conversations_list_pages_by_type_and_skips_archived_channels():
+    async def main():
+        async with FakeSlack() as fake:
+            for n in range(5):
+                fake.add_channel(f"C{n}", f"public-{n}")
+            fake.add_channel("G1", "secret", private=True)
+            fake.add_channel("C9", "old", archived=True)
+            client = AsyncWebClient(token="xoxb-test", base_url=fake.url)
+
+            async def names(**params) -> list[str]:
+                found = []
+                async for page in await client.conversations_list(limit=2, **params):
+                    found += [c["name"] for c in page["channels"]]
+                return found
+
+            assert await names() == [f"public-{n}" for n in range(5)] + ["old"]
+            both = await names(types="public_channel,private_channel", exclude_archived=True)
+            assert both == [f"public-{n}" for n in range(5)] + ["secret"]
+            assert len(fake.called("conversations.list")) == 3 + 3  # pages of two
+            assert fake.called("conversations.list")[-1].params["cursor"]
+
+    run(main())

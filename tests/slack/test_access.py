@@ -113,6 +113,9 @@ def test_a_user_group_given_as_editors_may_approve_and_others_may_not(sessions) 
             fake.add_user("UEVE", "Eve Editor")
             fake.add_user("UBEN", "Ben Cho")
             fake.add_usergroup("S0EDITORS", "editors", "Editors", ["UEVE"])
+            for channel_id, name in ((HERO.platform_id, "hero-run"), ("C0R", "review")):
+                fake.add_channel(channel_id, name)
+            fake.add_channel("C0PUB", "pub")
             slack = SlackSide(fake, sessions)
             try:
                 for text in (

@@ -30,7 +30,7 @@ from bot.drafting.http import (
     with_retries,
 )
 
-__all__ = ["Fetched", "GitHubClient", "GitHubItem"]
+__all__ = ["Fetched", "GitHubClient", "GitHubItem", "Listed"]
 
 log = logging.getLogger(__name__)
 
@@ -69,12 +69,23 @@ class Fetched:
     problem: str | None = None  # for "unavailable": one human line
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """The answer to `GitHubClient.merged_between`: the PRs merged in the window, or, when
+    the first page is unchanged since `etag` (304), none and `not_modified`."""
+
+    items: list[GitHubItem]
+    etag: str | None = None  # the first page's, for the next conditional request
+    not_modified: bool = False
+
+
 class GitHubClient(ClosingClient):
     """GitHub REST, bounded in concurrency, patient with outages, never waiting out a rate limit.
 
     Use as ``async with GitHubClient(token=...) as github: fetched = await github.item(...)``.
     `backoff` is the multiplier of the exponential wait between retries (seconds: 0.5, then 1);
-    `clock` gives the time in epoch seconds (both are for tests).
+    `clock` gives the time in epoch seconds (both are for tests). `limit_time` bounds the
+    time all its requests may take together.
     """
 
     def __init__(
@@ -112,6 +123,9 @@ class GitHubClient(ClosingClient):
         self._backoff = backoff
         self._clock = clock
         self._blocked_until: float | None = None  # epoch seconds: the primary rate limit's reset
+        self._budget: float | None = None
+        self._deadline: float | None = None  # time.monotonic() when the budget runs out
+        self.out_of_time = False  # the budget ran out before every request was answered
         self.requests_made = 0
         self.last_problem: str | None = None  # the latest "unavailable" reason, for logs
 
@@ -170,12 +184,14 @@ class GitHubClient(ClosingClient):
         return tuple(found)
 
     async def merged_between(
-        self, repo: str, start: datetime, end: datetime
-    ) -> list[GitHubItem] | None:
+        self, repo: str, start: datetime, end: datetime, *, etag: str | None = None
+    ) -> Listed | None:
         """The PRs of `repo` merged in [start, end), oldest merge first; None when unavailable.
 
         Reads closed PRs most recently updated first and stops at the first one updated before
-        `start` (a PR merged in the window was updated at or after its merge).
+        `start` (a PR merged in the window was updated at or after its merge). With the `etag`
+        of an earlier answer the first page is asked conditionally: a 304 means no PR was
+        updated since, so the earlier answer stands (`Listed.not_modified`).
         """
         if start.tzinfo is None or end.tzinfo is None:
             raise ValueError("merged_between needs aware datetimes")
@@ -189,14 +205,20 @@ class GitHubClient(ClosingClient):
             "direction": "desc",
             "per_page": 100,
         }
-        for _page in range(MAX_PAGES):
+        first_etag: str | None = None
+        for page in range(MAX_PAGES):
+            headers = {"If-None-Match": etag} if etag and page == 0 else None
             try:
-                response = await self._get(url, params=params)
+                response = await self._get(url, params=params, headers=headers)
             except Unavailable as exc:
                 self._unavailable(exc.problem)
                 return None
+            if page == 0 and response.status_code == 304:
+                return Listed([], etag, not_modified=True)
             if response.status_code != 200:
                 return None
+            if page == 0:
+                first_etag = response.headers.get("etag")
             try:
                 done = False
                 for pull in response.json():
@@ -216,7 +238,7 @@ class GitHubClient(ClosingClient):
         else:
             log.warning("merged_between(%s): stopped after %d pages", repo, MAX_PAGES)
         merged.sort(key=lambda item: (item.merged_at, item.number))
-        return merged
+        return Listed(merged, first_etag)
 
     # -- sending -------------------------------------------------------------------------------
 
@@ -245,7 +267,7 @@ class GitHubClient(ClosingClient):
             if status in (403, 429):
                 delay = _secondary_delay(response, self._clock())
                 if delay is not None:
-                    if waited + delay > self._max_wait:
+                    if waited + delay > min(self._max_wait, self._time_left()):
                         raise Unavailable(
                             f"secondary rate limit: GitHub asked to wait {delay:.0f} s"
                         )
@@ -274,8 +296,16 @@ class GitHubClient(ClosingClient):
             # rate limit must not send anything either.
             if self._blocked():
                 raise Unavailable(self._blocked_problem())
+            left = self._time_left()
+            if left <= 0:
+                raise self._out_of_time()
             try:
-                response = await self._http.get(url, params=params, headers=headers)
+                response = await asyncio.wait_for(
+                    self._http.get(url, params=params, headers=headers),
+                    None if self._deadline is None else left,
+                )
+            except TimeoutError as exc:  # the budget, not httpx's own timeout
+                raise self._out_of_time() from exc
             except httpx.TimeoutException as exc:
                 raise Retry(f"GitHub did not answer within {self._timeout:g} s") from exc
             except httpx.TransportError as exc:
@@ -286,6 +316,24 @@ class GitHubClient(ClosingClient):
         if response.status_code >= 500:
             raise Retry(f"GitHub answered {response.status_code}", response.status_code)
         return response
+
+    # -- the time budget -----------------------------------------------------------------------
+
+    def limit_time(self, seconds: float) -> None:
+        """From now on, all requests together may take `seconds`: once they are spent,
+        requests in flight are cut and new ones are not sent (`out_of_time` then says so)."""
+        self._budget = seconds
+        self._deadline = time.monotonic() + seconds
+
+    def _time_left(self) -> float:
+        """Seconds left of the budget (infinite without one)."""
+        if self._deadline is None:
+            return float("inf")
+        return self._deadline - time.monotonic()
+
+    def _out_of_time(self) -> Unavailable:
+        self.out_of_time = True
+        return Unavailable(f"GitHub's time budget of {self._budget:g} s for this draft ran out")
 
     # -- the primary rate limit ----------------------------------------------------------------
 

@@ -18,7 +18,8 @@ from bot.drafting.compose import load_week, pr_key
 from bot.drafting.config import Config
 from bot.drafting.github.client import Fetched, GitHubClient, GitHubItem
 from bot.drafting.week import Week
-from storage.github import Key, cached_items, mark_fresh, save_item, save_paths
+from storage.github import Key, cached_items, mark_fresh, merged_between, save_item, save_paths
+from storage.kept import keep_value, kept_value
 from storage.messages import refs_between
 from summarizer.grouping import TopicScorer
 from summarizer.prrefs import PRRef, normalise
@@ -30,6 +31,7 @@ class RefreshReport:
 
     asked: int = 0
     unavailable: dict[Key, str] = field(default_factory=dict)  # key -> the problem
+    out_of_time: bool = False  # the time budget ran out: what was not answered is missing
 
 
 def week_keys(session: Session, config: Config, week: Week) -> set[Key]:
@@ -59,18 +61,39 @@ async def refresh_week(
     report = RefreshReport()
     await refresh_items(sessions, client, keys, now, config.github.not_found_days, report)
     for repo in config.github.repos:
-        merged = await client.merged_between(repo, week.start, week.end)
+        merged = await refresh_merged(sessions, client, repo, week, now)
         if merged is None:
             report.unavailable[(repo, 0)] = f"the merged PRs of {repo} are unavailable"
-            continue
-        with sessions.begin() as session:
-            for item in merged:
-                save_item(session, repo, item.number, now, **_columns(item, None))
-                if uses_paths:
-                    vague.add((repo, item.number))  # nothing in chat places these
+        elif uses_paths:
+            vague.update(merged)  # nothing in chat places these
     if vague:
         await refresh_paths(sessions, client, vague)
+    report.out_of_time = client.out_of_time
     return report
+
+
+async def refresh_merged(
+    sessions: sessionmaker[Session], client: GitHubClient, repo: str, week: Week, now: datetime
+) -> set[Key] | None:
+    """The PRs of `repo` merged in `week`, cached; asked conditionally (the list's ETag is
+    kept per repository and week), so an unchanged list costs nothing. None: unavailable.
+
+    Items read from a list keep their own ETag: only `item` answers set it."""
+    list_key = f"github:merged:{repo}:{week.start.isoformat()}:{week.end.isoformat()}"
+    with sessions() as session:
+        etag = kept_value(session, list_key)
+    listed = await client.merged_between(repo, week.start, week.end, etag=etag)
+    if listed is None:
+        return None
+    with sessions.begin() as session:
+        if listed.not_modified:
+            rows = merged_between(session, [repo], week.start, week.end)
+            return {(repo, row.number) for row in rows}
+        for item in listed.items:
+            save_item(session, repo, item.number, now, **_columns(item))
+        if listed.etag:
+            keep_value(session, list_key, listed.etag)
+    return {(repo, item.number) for item in listed.items}
 
 
 def vague_keys(session: Session, config: Config, week: Week) -> set[Key]:
@@ -115,7 +138,7 @@ def _store(
     session: Session, repo: str, number: int, fetched: Fetched, now: datetime, report: RefreshReport
 ) -> None:
     if fetched.status == "ok":
-        save_item(session, repo, number, now, **_columns(fetched.item, fetched.etag))
+        save_item(session, repo, number, now, **_columns(fetched.item), etag=fetched.etag)
     elif fetched.status == "not_modified":
         mark_fresh(session, repo, number, now)
     elif fetched.status == "not_found":
@@ -139,7 +162,8 @@ async def refresh_paths(
                 save_paths(session, repo, number, list(paths))
 
 
-def _columns(item: GitHubItem, etag: str | None) -> dict:
+def _columns(item: GitHubItem) -> dict:
+    """The cached columns of an item, without its ETag (a list answer has none per item)."""
     return {
         "kind": item.kind,
         "canonical_repo": item.repo,
@@ -149,5 +173,4 @@ def _columns(item: GitHubItem, etag: str | None) -> dict:
         "author": item.author,
         "labels": list(item.labels),
         "url": item.url,
-        "etag": etag,
     }

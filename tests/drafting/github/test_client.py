@@ -608,7 +608,7 @@ def test_merged_between_follows_the_recorded_link_headers_through_five_pages() -
         lambda github: github.merged_between("octokit-fixture-org/paginate-issues", start, end),
     )
 
-    assert merged == []  # none of them is a merged PR
+    assert merged.items == []  # none of them is a merged PR
     assert sent == 5
     assert [r.url.raw_path.decode() for r in fake.requests[1:]] == [p.path for p in rest]
     assert dict(fake.requests[0].url.params) == {
@@ -633,7 +633,7 @@ def test_merged_between_stops_reading_at_start_on_the_recorded_pages() -> None:
         ),
     )
 
-    assert merged == []
+    assert merged.items == []
     assert sent == 1
 
 
@@ -651,7 +651,7 @@ def test_merged_between_parses_recorded_pull_answers() -> None:
         ),
     )
 
-    assert merged == [
+    assert merged.items == [
         GitHubItem(
             repo=REPO,
             number=235,
@@ -715,7 +715,8 @@ def test_merged_between_keeps_merges_in_the_window_and_stops_at_start() -> None:
     fake.add("GET", f"{base}&page=2", json_answer(200, page2, link(77, 2, 3)))
     fake.add("GET", f"{base}&page=3", json_answer(200, page3, link(77, 3, 3)))
 
-    merged, sent = ask(fake, lambda github: github.merged_between("o/r", start, end))
+    listed, sent = ask(fake, lambda github: github.merged_between("o/r", start, end))
+    merged = listed.items
 
     assert [item.number for item in merged] == [6, 7, 10]  # oldest merge first
     assert merged[1].merged_at == datetime(2024, 5, 8, 5, 0, tzinfo=UTC)

@@ -241,3 +241,81 @@ def test_merged_prs_nobody_cited_are_brought_in_under_their_topic(sessions, conf
     assert "lab/main#9202" in sections["other"].prs
     assert all("9000" not in s.markdown for s in sections.values())
     assert "lab/main#9141" not in sections["other"].prs  # cited in chat: not brought in again
+
+
+class ListingGitHub(FakeGitHub):
+    """Also answers the /pulls list with an ETag and 304s, like GitHub."""
+
+    def _answer(self, request: httpx.Request, path: str) -> httpx.Response:
+        if path.endswith("/repos/lab/main/pulls"):
+            etag = f'W/"pulls-{len(self.merged)}"'
+            if request.headers.get("If-None-Match") == etag:
+                return httpx.Response(304, headers={"ETag": etag})
+            return httpx.Response(200, json=self.merged, headers={"ETag": etag})
+        return super()._answer(request, path)
+
+
+def test_a_second_draft_of_the_week_sends_only_conditional_requests(sessions, config) -> None:
+    """A PR that is both cited and merged keeps the ETag of its own answer: the merged list
+    (which carries no per-item ETag) never overwrites it, and the list is conditional too."""
+    github = ListingGitHub()
+    merged_at = datetime(2026, 11, 18, 12, tzinfo=UTC)
+    base = {"head": {"ref": "t"}, "base": {"ref": "main", "repo": {"full_name": "lab/main"}}}
+    for n in (9141, 9142, 9143):
+        github.pr(n, f"Change {n}", merged_at=merged_at)
+        github.items[n]["updated_at"] = merged_at.isoformat()
+        github.merged.append({**github.items[n], **base, "merged_at": merged_at.isoformat()})
+        say(sessions, "hero-run", f"m{n}", f"Hero run at 22.4% MFU after #{n}")
+    github.pr(9150, "Cited, still open")
+    say(sessions, "hero-run", "m9150", "Hero run at 22.5% MFU after #9150")
+
+    refresh(sessions, config, github)
+    assert {s for _, s in github.log} == {200}
+    first = draft(sessions, config)
+
+    github.log.clear()
+    report = refresh(sessions, config, github)
+    assert len(github.log) == 5  # four items and the merged list: each answered 304
+    assert {s for _, s in github.log} == {304}
+    assert not report.unavailable
+    assert draft(sessions, config).sections == first.sections
+
+
+def test_one_draft_spends_at_most_its_github_budget(sessions, config) -> None:
+    """GitHub answering in 30 s: the draft gives up after its budget, not after 3 attempts
+    per PR, and says why PR details are missing."""
+    from bot.drafting.service import DraftingService
+    from tests.drafting.helpers import NOW as DRAFT_NOW
+
+    for n in range(9100, 9110):
+        say(sessions, "hero-run", f"m{n}", f"Hero run at 21.{n % 10}% MFU after #{n}")
+    config = config.model_copy(
+        update={"github": config.github.model_copy(update={"budget_seconds": 0.5})}
+    )
+
+    async def slow(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(30)
+        return httpx.Response(200, json={})
+
+    def client() -> GitHubClient:
+        return GitHubClient(transport=httpx.MockTransport(slow), backoff=0.01)
+
+    async def run():
+        service = DraftingService(sessions, config, lambda: DRAFT_NOW, github=client)
+        started = asyncio.get_running_loop().time()
+        drafted = await service.draft(week_for(sessions, config, WEEK))
+        return drafted, asyncio.get_running_loop().time() - started
+
+    drafted, took = asyncio.run(asyncio.wait_for(run(), 20))
+    assert took < 3
+    assert drafted.github.out_of_time and len(drafted.github.unavailable) == 11
+    result = draft_row_notes(sessions, drafted.draft_id)
+    assert any("0.5 s budget" in note for note in result)
+    assert any(note.startswith("GitHub details are missing for 10 PR(s)") for note in result)
+
+
+def draft_row_notes(sessions, draft_id: int) -> list[str]:
+    from storage.drafts import get_draft_by_id
+
+    with sessions() as session:
+        return list(get_draft_by_id(session, draft_id).notes)

@@ -1,7 +1,7 @@
 """Used review-page links
 
-Revision ID: 0009
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-08 10:00:00.000000
 
 """
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision: str = "0009"
-down_revision: str | Sequence[str] | None = "0006"
+revision: str = "0008"
+down_revision: str | Sequence[str] | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
