@@ -65,6 +65,9 @@ def test_an_editor_finishes_the_summary_on_the_page(sessions, tmp_path) -> None:
     async def scenario() -> None:
         async with FakeSlack() as fake:
             fake.add_user("UADMIN", "Ada Admin", admin=True)
+            # Set up by name, as an admin types it: the names resolve through the workspace.
+            for channel_id, name in (("210", "hero-run"), ("C0REVIEW", "review"), ("C0PUB", "pub")):
+                fake.add_channel(channel_id, name)
             runner = None
             slack = None
             try:
@@ -92,8 +95,8 @@ def test_an_editor_finishes_the_summary_on_the_page(sessions, tmp_path) -> None:
                         assert "Published to 1 channel(s)" in await page.inner_text("#notice")
                     finally:
                         await browser.close()
-                await eventually(lambda: fake.messages_in("pub"))
-                (published,) = fake.messages_in("pub")
+                await eventually(lambda: fake.messages_in("C0PUB"))
+                (published,) = fake.messages_in("C0PUB")
                 assert "23.1% MFU" in published["text"]
                 updates = [c.params["text"] for c in fake.called("chat.update")]
                 assert any("23.1% MFU" in text for text in updates)  # the thread message
