@@ -54,6 +54,22 @@ class ImportFileError(Exception):
         self.problem = problem
 
 
+class SkippedFile(ImportFileError):
+    """A file found in an export's folder that is not part of the export (valid JSON of
+    another shape, such as a `provenance.json`): named in the report, not a failure."""
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """The source for such a file: reading it says why it was left out."""
+
+    name: str
+    why: str
+
+    def read(self) -> ImportBatch:
+        raise SkippedFile(self.name, self.why)
+
+
 class ImportSource(Protocol):
     """One file of an export, parsed on demand."""
 
@@ -117,6 +133,7 @@ class ImportReport:
     files: int = 0
     counts: StoreCounts = field(default_factory=StoreCounts)
     errors: list[ImportFileError] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
 
 
 def store_batch(
@@ -197,6 +214,8 @@ def import_paths(
             with sessions.begin() as session:
                 report.counts.add(store_batch(session, source.read(), strict=True))
             report.files += 1
+        except SkippedFile as skipped:
+            report.skipped.append(skipped)
         except ImportFileError as error:
             report.errors.append(error)
         except Exception as error:  # noqa: BLE001 (one bad file never stops the others)

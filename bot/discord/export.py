@@ -22,7 +22,7 @@ from typing import Any
 
 import ijson
 
-from bot.core.ingest import ExportFormat, ImportFileError, json_problem
+from bot.core.ingest import ExportFormat, ImportFileError, Skipped, json_problem
 from storage.records import (
     ChannelRecord,
     ImportBatch,
@@ -89,20 +89,27 @@ def looks_like(path: Path) -> bool:
     return False
 
 
-def open_sources(path: Path) -> list[DiscordExportSource]:
+def open_sources(path: Path) -> list[DiscordExportSource | Skipped]:
     """One source per DCE JSON file at `path`: the file itself, or the folder's files by name.
 
     In a folder, a file that is valid JSON of another shape (such as a `provenance.json`) is
-    left out. A file that is not valid JSON is kept, so reading it tells the user it is broken.
+    left out and named as skipped. A file that is not valid JSON is kept, so reading it tells
+    the user it is broken.
     """
     if path.is_file():
         return [DiscordExportSource(str(path), path)]
     if not path.is_dir():
         raise ImportFileError(str(path), "no such file or folder")
-    files = sorted((file for file in _json_files(path) if _may_be_export(file)), key=str)
-    if not files:
+    files = sorted(_json_files(path), key=str)
+    exports = [file for file in files if _may_be_export(file)]
+    if not exports:
         raise ImportFileError(str(path), "no DiscordChatExporter JSON files in this folder")
-    return [DiscordExportSource(str(file), file) for file in files]
+    return [
+        DiscordExportSource(str(file), file)
+        if file in exports
+        else Skipped(str(file), "valid JSON, but not a DiscordChatExporter export; skipped")
+        for file in files
+    ]
 
 
 # --- finding files ---------------------------------------------------------------------------

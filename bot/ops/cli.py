@@ -205,6 +205,8 @@ def _print_report(report: ImportReport) -> None:
         f"Imported {report.files} file(s): {c.new} new message(s), {c.updated} updated, "
         f"{c.unchanged} unchanged."
     )
+    for skipped in report.skipped:
+        say(str(skipped), "skipped", "yellow")
     for error in report.errors:
         say(str(error), "failed", "bold red")
     if report.errors:

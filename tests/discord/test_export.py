@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.ingest import ImportFileError, ImportSource
+from bot.core.ingest import ImportFileError, ImportSource, Skipped, SkippedFile
 from bot.discord.export import looks_like, open_sources
 from storage.records import ImportBatch
 from tests.support.realdata import REAL_DATA
@@ -49,7 +49,12 @@ def captured() -> dict[str, ImportBatch]:
     """The captured exports, read through `open_sources`, by file name."""
     if not CAPTURED.is_dir():
         pytest.skip("../shared/data/real is not present (a fresh clone has no shared data)")
-    return {Path(source.name).name: read_all(source) for source in open_sources(CAPTURED)}
+    sources = open_sources(CAPTURED)
+    return {
+        Path(source.name).name: read_all(source)
+        for source in sources
+        if not isinstance(source, Skipped)
+    }
 
 
 def _raw_messages(file_name: str) -> dict[str, dict[str, Any]]:
@@ -61,8 +66,10 @@ def test_captured_folder_has_three_exports_and_provenance_is_skipped(
     captured: dict[str, ImportBatch],
 ) -> None:
     assert looks_like(CAPTURED)
-    # Sorted by name; provenance.json (valid JSON, no messages) is not a source.
+    # Sorted by name; provenance.json (valid JSON, no messages) is not read, but named.
     assert list(captured) == [FORUM_FILE, THREAD_FILE, GENERAL_FILE]
+    skipped = [s.name for s in open_sources(CAPTURED) if isinstance(s, Skipped)]
+    assert [Path(name).name for name in skipped] == ["provenance.json"]
 
 
 def test_captured_message_counts(captured: dict[str, ImportBatch]) -> None:
@@ -472,7 +479,10 @@ def test_folder_with_good_and_truncated_file(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not json at all", encoding="utf-8")
 
     sources = open_sources(tmp_path)
-    assert [source.name for source in sources] == [str(good), str(bad)]
+    provenance = str(tmp_path / "provenance.json")
+    assert [source.name for source in sources] == [str(good), str(bad), provenance]
+    with pytest.raises(SkippedFile, match="not a DiscordChatExporter export; skipped"):
+        sources[2].read()
     assert [m.text for m in read_all(sources[0]).messages] == ["fine"]
     with pytest.raises(ImportFileError) as caught:
         read_all(sources[1])

@@ -103,3 +103,16 @@ def test_import_errors_in_plain_words(tmp_path: Path, db: str) -> None:
     )
     assert as_slack.exit_code == 1
     assert "not a slack-export: it expects a ZIP file or a folder" in as_slack.stderr
+
+
+def test_a_folder_import_names_a_json_file_that_is_not_an_export(tmp_path: Path) -> None:
+    folder = tmp_path / "export"
+    folder.mkdir()
+    message = ("101", "2026-11-17T10:00:00+00:00", "Hero run at 21.4% MFU")
+    (folder / "hero-run.json").write_text(json.dumps(dce_export("hero-run", [message])))
+    (folder / "provenance.json").write_text(json.dumps({"dceVersion": "2.48"}))
+    db = f"sqlite:///{tmp_path / 'bot.db'}"
+    result = runner.invoke(app, ["--database", db, "import", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "skipped:" in result.stderr and "provenance.json" in result.stderr
+    assert "not a DiscordChatExporter export" in result.stderr
