@@ -12,7 +12,6 @@ Introductions get one complete line per newcomer.
 
 from __future__ import annotations
 
-import functools
 import heapq
 import math
 import re
@@ -22,11 +21,14 @@ from dataclasses import dataclass, field
 from summarizer.conversations import conversations
 from summarizer.figures import FIGURE_RE, find_figures
 from summarizer.grouping import INTRODUCTIONS
+from summarizer.introductions import introductions
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import clean_sentence, is_fallback, they, third_person
+from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.text import (
     chat_lines,
     defuse_pings,
+    full_stop,
     sentences,
     similarity,
     visible_length,
@@ -38,7 +40,6 @@ MIN_FACT_WORDS = 5
 MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
-INTRO_WORDS = 50
 MAX_TRAILING_PRS = 8
 STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
 STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
@@ -62,11 +63,6 @@ _BOT_PR_RE = re.compile(
     r"#(?P<number>\d+)\s+(?P<title>[^\n]+)",
     re.IGNORECASE,
 )
-_GREETING_RE = re.compile(
-    r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening|afternoon))\b"
-    r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
-    re.IGNORECASE,
-)
 # Openers of opinion and agreement: such a sentence is news only with a PR or a figure.
 _WEAK_OPENER_RE = re.compile(
     r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i think|i guess|maybe|probably|not sure|"
@@ -87,9 +83,6 @@ CHARS_PER_FIGURE = 30
 RECAP_PRS = 3
 RECAP_PR_GAIN = 1.0
 FILLER_SHARE = 0.5  # bullets with no new PR or figure fill at most this share of the budget
-_CLOSING = ".!?"
-_SHORT_REF_RE = re.compile(r"[\w.-]{0,40}#\d+")
-_URL_END_RE = re.compile(r"(?<!\]\()https?://[^\s()]+$")
 
 
 @dataclass(slots=True)
@@ -173,7 +166,7 @@ class _Bullet:
             return self.cost
         said = " ".join(f.text for f in self.picked)
         names = sum(len(f.message.author) + 2 for f in self.picked)
-        trailing = [_label(m) for m in self.prs.values() if m.raw not in said]
+        trailing = [label(m) for m in self.prs.values() if m.raw not in said]
         refs = sum(len(label) + 2 for label in trailing[:MAX_TRAILING_PRS])
         return max(len(said) + names + refs + 4, 40)
 
@@ -195,7 +188,7 @@ def draft_sections(
         if not messages:
             continue
         if topic.id == INTRODUCTIONS:
-            sections[topic.id] = _introductions(topic, messages)
+            sections[topic.id] = introductions(topic, messages)
             remaining -= visible_length(sections[topic.id].markdown)
         else:
             candidates += bullets(topic.id, messages)
@@ -368,11 +361,11 @@ def _sentences(text: str) -> Iterable[str]:
             if is_review_chatter(sentence):
                 continue
             if kept and len(sentence.split()) < MIN_FACT_WORDS:
-                kept[-1] = f"{_full_stop(kept[-1])} {sentence}"
+                kept[-1] = f"{full_stop(kept[-1])} {sentence}"
             else:
                 kept.append(sentence)
     if len(kept) > 1 and sum(len(k.split()) for k in kept) <= BULLET_WORDS:
-        return [" ".join(_full_stop(k) for k in kept)]
+        return [" ".join(full_stop(k) for k in kept)]
     return kept
 
 
@@ -455,32 +448,16 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
         else:
             author = fact.message.author
             text = third_person(_capitalised(fact.text), author)
-        parts.append(_full_stop(_link_prs(text, fact.message.prs)))
+        parts.append(full_stop(link_prs(text, fact.message.prs)))
     body = " ".join(parts)
     trailing = [
-        _link(m) for m in mentions.values() if m.raw not in body and f"[{m.ref}]" not in body
+        link(m) for m in mentions.values() if m.raw not in body and f"[{m.ref}]" not in body
     ][:MAX_TRAILING_PRS]
-    return "- " + defuse_pings(_with_refs(body, trailing))
+    return "- " + defuse_pings(with_refs(body, trailing))
 
 
 def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _with_refs(text: str, links: Sequence[str]) -> str:
-    """`text` with `links` in parentheses before its full stop."""
-    if not links:
-        return text
-    refs = f"({', '.join(links)})"
-    return f"{text[:-1]} {refs}." if text.endswith(".") else f"{text} {refs}"
-
-
-def _full_stop(text: str) -> str:
-    """A sentence ends with its punctuation; a bare URL at the end is left as it is, so the
-    full stop does not become part of the link."""
-    if text[-1] in _CLOSING or _URL_END_RE.search(text):
-        return text
-    return text + "."
 
 
 def _bot_bullet(
@@ -496,7 +473,7 @@ def _bot_bullet(
     for ref, mention in mentions.items():
         title = mention.title or titles.get(ref.rpartition("#")[2])
         if title:
-            lines.append(f"{_full_stop(title.strip())[:-1]} ({_link(mention)})")
+            lines.append(f"{full_stop(title.strip())[:-1]} ({link(mention)})")
     if not lines:
         return None
     return _Bullet(
@@ -564,130 +541,6 @@ def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:
     return seen
 
 
-# --- links ---------------------------------------------------------------------------------
-
-
-def _link(mention: PRMention) -> str:
-    """`[#12](url "Title, by login")`: the PR's meaning on the link when GitHub gave it."""
-    label = _label(mention)
-    return f"[{label}]({mention.url}{_title(mention)})" if mention.url else label
-
-
-def _label(mention: PRMention) -> str:
-    """How a PR is shown: as written when that is short ("#12", "Repo#12"), else in full."""
-    return mention.raw if _SHORT_REF_RE.fullmatch(mention.raw) else mention.ref
-
-
-def _title(mention: PRMention) -> str:
-    if not mention.title:
-        return ""
-    text = mention.title + (f", by {mention.author}" if mention.author else "")
-    return ' "' + text.replace('"', "'") + '"'
-
-
-def _link_prs(text: str, mentions: Sequence[PRMention]) -> str:
-    """Turn each PR reference in `text` into a GitHub link where the repository is known."""
-    for mention in mentions:
-        if mention.url is None:
-            continue
-        label = mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
-        link = f"[{label}]({mention.url}{_title(mention)})"
-        text = _ref_pattern(mention.raw).sub(lambda _m, link=link: link, text, count=1)
-    return text
-
-
-@functools.lru_cache(maxsize=4096)
-def _ref_pattern(raw: str) -> re.Pattern[str]:
-    """`raw` as written, not inside a word, a link label or a path."""
-    return re.compile(r"(?<![\w\[/])" + re.escape(raw) + r"(?![\w\]])")
-
-
-# --- introductions -------------------------------------------------------------------------
-
-
-def _introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
-    """One complete line per newcomer: who they are, from where, working on what."""
-    lines = []
-    people: dict[str, None] = {}
-    sources = []
-    for message in messages:
-        if message.author in people:
-            continue
-        line = introduction(message)
-        if not line:
-            continue
-        people[message.author] = None
-        sources.append(message.id)
-        lines.append("- " + defuse_pings(line))
-    return Section(
-        topic=topic.id,
-        title=topic.title,
-        markdown="\n".join(lines),
-        people=list(people),
-        sources=sources,
-    )
-
-
-def introduction(message: SourceMessage) -> str:
-    """ "**Ana Ruiz**, a data engineer in Lagos. They build ..." from the newcomer's words."""
-    name = message.author
-    about = self_description(message)
-    if not about:
-        return ""
-    lead = _self_named(about[0], name)
-    if lead == f"**{name}**" and len(about) > 1:
-        about.pop(0)
-        lead = None
-    if lead is None:
-        lead = third_person(about[0], name)
-        if is_fallback(lead, name):
-            lead = f"**{name}** wrote: {about[0]}"
-    parts = [_full_stop(lead)]
-    n_words = len(lead.split())
-    for sentence in about[1:]:
-        if n_words + len(sentence.split()) > INTRO_WORDS:
-            break
-        parts.append(_full_stop(they(sentence)))
-        n_words += len(sentence.split())
-    return " ".join(parts)
-
-
-def self_description(message: SourceMessage) -> list[str]:
-    """The sentences of an introduction that say something: no greeting, question or thanks."""
-    about = [
-        clean_sentence(s)
-        for line in chat_lines(_GREETING_RE.sub("", message.text.strip(), count=1))
-        for s in sentences(line)
-        if not s.endswith("?") and not is_acknowledgement(s)
-    ]
-    # "Hola!", "Hi all 👋": greetings in any language are short and name nobody.
-    return [s for s in about if len(s.split()) >= 3 or message.author.split()[0] in s]
-
-
-# A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here".
-_SELF_NAME_RE = (
-    r"^(?:[^,.!?]{{1,20}}[,!]\s+)?(?:i'?m|i am|my name is|this is|it'?s)?"
-    r"\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
-)
-_SELF_PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "our"])
-
-
-def _self_named(sentence: str, name: str) -> str | None:
-    """ "I'm Ana Ruiz, a data engineer" -> "**Ana Ruiz**, a data engineer"; just the bold name
-    when nothing follows it; None if the sentence does not open with the newcomer's name."""
-    for form in (re.escape(name), re.escape(name.split()[0])):
-        match = re.match(_SELF_NAME_RE.format(name=form), sentence, re.IGNORECASE)
-        if not match:
-            continue
-        rest = sentence[match.end() :]
-        if not rest:
-            return f"**{name}**"
-        if rest.split(" ", 1)[0].lower().replace("’", "'") in _SELF_PRONOUNS:
-            return third_person(rest, name)
-        return f"**{name}**, {rest}"
-    return None
-
-
 def add_merged(
     sections: Sequence[Section], placed: Mapping[str, Sequence[PRMention]], topics: Sequence[Topic]
 ) -> list[Section]:
@@ -700,7 +553,7 @@ def add_merged(
         section = by_topic.get(topic.id)
         if prs:
             line = "- Also merged: " + "; ".join(
-                f"{_link(p)} {p.title}" + (f" ({p.author})" if p.author else "") for p in prs
+                f"{link(p)} {p.title}" + (f" ({p.author})" if p.author else "") for p in prs
             )
             base = section or Section(topic=topic.id, title=topic.title, markdown="")
             section = Section(

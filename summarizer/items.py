@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from summarizer.extractive import bullets, introduction, self_description
+from summarizer.extractive import bullets
 from summarizer.grouping import INTRODUCTIONS
+from summarizer.introductions import introduction, self_description
 from summarizer.text import defuse_pings
 from summarizer.types import PRMention, SourceMessage, Topic
 

@@ -74,3 +74,15 @@ def defuse_pings(text: str) -> str:
     for pattern, replacement in _PING_RES:
         text = pattern.sub(replacement, text)
     return text
+
+
+_CLOSING = ".!?"
+_URL_END_RE = re.compile(r"(?<!\]\()https?://[^\s()]+$")
+
+
+def full_stop(text: str) -> str:
+    """A sentence ends with its punctuation; a bare URL at the end is left as it is, so the
+    full stop does not become part of the link."""
+    if text[-1] in _CLOSING or _URL_END_RE.search(text):
+        return text
+    return text + "."

@@ -1,0 +1,102 @@
+"""Introductions: one complete line per newcomer, in their own words turned to the third
+person: who they are, from where, working on what."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from summarizer.noise import is_acknowledgement
+from summarizer.phrasing import clean_sentence, is_fallback, they, third_person
+from summarizer.text import chat_lines, defuse_pings, full_stop, sentences
+from summarizer.types import Section, SourceMessage, Topic
+
+INTRO_WORDS = 50
+_GREETING_RE = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening|afternoon))\b"
+    r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
+    re.IGNORECASE,
+)
+
+
+def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
+    """One complete line per newcomer: who they are, from where, working on what."""
+    lines = []
+    people: dict[str, None] = {}
+    sources = []
+    for message in messages:
+        if message.author in people:
+            continue
+        line = introduction(message)
+        if not line:
+            continue
+        people[message.author] = None
+        sources.append(message.id)
+        lines.append("- " + defuse_pings(line))
+    return Section(
+        topic=topic.id,
+        title=topic.title,
+        markdown="\n".join(lines),
+        people=list(people),
+        sources=sources,
+    )
+
+
+def introduction(message: SourceMessage) -> str:
+    """ "**Ana Ruiz**, a data engineer in Lagos. They build ..." from the newcomer's words."""
+    name = message.author
+    about = self_description(message)
+    if not about:
+        return ""
+    lead = _self_named(about[0], name)
+    if lead == f"**{name}**" and len(about) > 1:
+        about.pop(0)
+        lead = None
+    if lead is None:
+        lead = third_person(about[0], name)
+        if is_fallback(lead, name):
+            lead = f"**{name}** wrote: {about[0]}"
+    parts = [full_stop(lead)]
+    n_words = len(lead.split())
+    for sentence in about[1:]:
+        if n_words + len(sentence.split()) > INTRO_WORDS:
+            break
+        parts.append(full_stop(they(sentence)))
+        n_words += len(sentence.split())
+    return " ".join(parts)
+
+
+def self_description(message: SourceMessage) -> list[str]:
+    """The sentences of an introduction that say something: no greeting, question or thanks."""
+    about = [
+        clean_sentence(s)
+        for line in chat_lines(_GREETING_RE.sub("", message.text.strip(), count=1))
+        for s in sentences(line)
+        if not s.endswith("?") and not is_acknowledgement(s)
+    ]
+    # "Hola!", "Hi all 👋": greetings in any language are short and name nobody.
+    return [s for s in about if len(s.split()) >= 3 or message.author.split()[0] in s]
+
+
+# A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here".
+_SELF_NAME_RE = (
+    r"^(?:[^,.!?]{{1,20}}[,!]\s+)?(?:i'?m|i am|my name is|this is|it'?s)?"
+    r"\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
+)
+_SELF_PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "our"])
+
+
+def _self_named(sentence: str, name: str) -> str | None:
+    """ "I'm Ana Ruiz, a data engineer" -> "**Ana Ruiz**, a data engineer"; just the bold name
+    when nothing follows it; None if the sentence does not open with the newcomer's name."""
+    for form in (re.escape(name), re.escape(name.split()[0])):
+        match = re.match(_SELF_NAME_RE.format(name=form), sentence, re.IGNORECASE)
+        if not match:
+            continue
+        rest = sentence[match.end() :]
+        if not rest:
+            return f"**{name}**"
+        if rest.split(" ", 1)[0].lower().replace("’", "'") in _SELF_PRONOUNS:
+            return third_person(rest, name)
+        return f"**{name}**, {rest}"
+    return None

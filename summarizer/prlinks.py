@@ -1,0 +1,54 @@
+"""PR references as links: GitHub's URL, a short label, the PR's title on hover."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from summarizer.types import PRMention
+
+_SHORT_REF_RE = re.compile(r"[\w.-]{0,40}#\d+")
+
+
+def link(mention: PRMention) -> str:
+    """`[#12](url "Title, by login")`: the PR's meaning on the link when GitHub gave it."""
+    shown = label(mention)
+    return f"[{shown}]({mention.url}{_title(mention)})" if mention.url else shown
+
+
+def label(mention: PRMention) -> str:
+    """How a PR is shown: as written when that is short ("#12", "Repo#12"), else in full."""
+    return mention.raw if _SHORT_REF_RE.fullmatch(mention.raw) else mention.ref
+
+
+def _title(mention: PRMention) -> str:
+    if not mention.title:
+        return ""
+    text = mention.title + (f", by {mention.author}" if mention.author else "")
+    return ' "' + text.replace('"', "'") + '"'
+
+
+def link_prs(text: str, mentions: Sequence[PRMention]) -> str:
+    """Turn each PR reference in `text` into a GitHub link where the repository is known."""
+    for mention in mentions:
+        if mention.url is None:
+            continue
+        label = mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
+        link = f"[{label}]({mention.url}{_title(mention)})"
+        text = _ref_pattern(mention.raw).sub(lambda _m, link=link: link, text, count=1)
+    return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _ref_pattern(raw: str) -> re.Pattern[str]:
+    """`raw` as written, not inside a word, a link label or a path."""
+    return re.compile(r"(?<![\w\[/])" + re.escape(raw) + r"(?![\w\]])")
+
+
+def with_refs(text: str, links: Sequence[str]) -> str:
+    """`text` with `links` in parentheses before its full stop."""
+    if not links:
+        return text
+    refs = f"({', '.join(links)})"
+    return f"{text[:-1]} {refs}." if text.endswith(".") else f"{text} {refs}"
