@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +158,6 @@ def run_meta(database_url: str) -> dict[str, Any]:
             return ""
 
     import aiohttp
-    import discord
     import slack_bolt.version
 
     return {
@@ -172,7 +172,7 @@ def run_meta(database_url: str) -> dict[str, Any]:
         "sqlalchemy": sqlalchemy.__version__,
         "aiohttp": aiohttp.__version__,
         "slack_bolt": slack_bolt.version.__version__,
-        "discord.py": discord.__version__,
+        "discord.py": metadata.version("discord.py"),
         "loadavg_at_start": [round(x, 2) for x in os.getloadavg()],
         "other_activity_at_start": other_activity(),
     }

@@ -144,9 +144,13 @@ class Core:
     ) -> StoreCounts | None:
         """Store messages of a channel (live or backfilled); None if the channel is not logged.
 
-        A transient database error (a restart, a dropped connection, SQLite busy) is retried
-        a few times on the database thread (the event loop keeps running); if it persists it
-        is raised, so the platform delivers the event again."""
+        Stores asked for within a few milliseconds share one transaction (group commit,
+        `bot.core.group_commit`); this returns only once it is committed, so an adapter that
+        acknowledges after it acknowledges what is stored. A transient database error (a
+        restart, a dropped connection, SQLite busy) is retried a few times on the database
+        thread (the event loop keeps running); if it persists, or these messages cannot be
+        stored, it is raised (the other stores of the batch are kept), so the platform
+        delivers the event again."""
         workspace_id = await self.workspace_id(workspace)
         platform = workspace.platform
 
@@ -154,7 +158,7 @@ class Core:
             with metrics.STORAGE_SECONDS.labels(platform).time():
                 return self._store_once(session, workspace_id, workspace, channel, messages)
 
-        counts = await self.db.run_retrying(
+        counts = await self.db.run_grouped(
             attempt, attempts=STORE_ATTEMPTS, backoff=STORE_BACKOFF_S
         )
         if counts is not None:

@@ -1,0 +1,121 @@
+"""Group commit: live stores asked for together share a transaction, each acknowledged only
+once it is committed, and one bad event never fails the others."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import Engine, event, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.port import CommandEvent, DeleteEvent, EditEvent, MessageEvent
+from bot.core.router import Core
+from bot.ops.config import load_config
+from storage.models import Message
+from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
+from tests.core.test_router import ADMIN
+from tests.fakes.fakeport import FakePort
+
+LAB = WorkspaceRecord("slack", "T1", "Lab")
+HERO = ChannelRecord("C-hero", "hero-run")
+ANA = PersonRecord("ana.ruiz", "Ana Ruiz")
+MONDAY = datetime(2026, 11, 16, tzinfo=UTC)
+EVENTS = 40
+
+
+@pytest.fixture
+def core(sessions: sessionmaker[Session]) -> Iterator[Core]:
+    core = Core(sessions, load_config(), FakePort(), clock=lambda: MONDAY)
+    reply = asyncio.run(core.on_command(CommandEvent(LAB, ADMIN, "channels add #hero-run", "C")))
+    assert reply.ok, reply.text
+    yield core
+    core.close()
+
+
+@pytest.fixture
+def commits(engine: Engine) -> Iterator[list[int]]:
+    """One entry per transaction committed on the engine."""
+    seen: list[int] = []
+
+    def on_commit(_connection: object) -> None:
+        seen.append(1)
+
+    event.listen(engine, "commit", on_commit)
+    yield seen
+    event.remove(engine, "commit", on_commit)
+
+
+def message(pid: str, text: str, minutes: int = 0, edited: int | None = None) -> MessageRecord:
+    edited_at = None if edited is None else MONDAY + timedelta(minutes=edited)
+    return MessageRecord(pid, ANA, MONDAY + timedelta(minutes=minutes), text, edited_at=edited_at)
+
+
+def stored(sessions: sessionmaker[Session]) -> dict[str, str]:
+    with sessions() as session:
+        return dict(session.execute(select(Message.platform_id, Message.text)).all())
+
+
+def test_concurrent_stores_share_transactions_and_return_once_committed(
+    core: Core, sessions: sessionmaker[Session], commits: list[int]
+) -> None:
+    seen_after_return: list[bool] = []
+
+    async def store(pid: str) -> bool:
+        stored_it = await core.on_message(MessageEvent(LAB, HERO, message(pid, f"run {pid}")))
+        # Read through a connection of its own: only committed rows are visible there.
+        seen_after_return.append(pid in stored(sessions))
+        return stored_it
+
+    async def scenario() -> list[bool]:
+        return await asyncio.gather(*(store(str(i)) for i in range(EVENTS)))
+
+    commits.clear()
+    assert all(asyncio.run(scenario()))
+    assert seen_after_return == [True] * EVENTS
+    assert 1 <= len(commits) < EVENTS
+    assert len(stored(sessions)) == EVENTS
+
+
+def test_one_bad_event_fails_alone(
+    core: Core, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = Core._store_once
+
+    def picky(self: Core, session: Session, *args: object) -> object:
+        messages = args[-1]
+        assert isinstance(messages, list)
+        if any(m.platform_id == "13" for m in messages):
+            raise ValueError("an event this database refuses")
+        return real(self, session, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Core, "_store_once", picky)
+
+    async def scenario() -> list[bool | BaseException]:
+        events = [MessageEvent(LAB, HERO, message(str(i), f"run {i}")) for i in range(20)]
+        return await asyncio.gather(*map(core.on_message, events), return_exceptions=True)
+
+    results = asyncio.run(scenario())
+    assert isinstance(results[13], ValueError)
+    assert [r for i, r in enumerate(results) if i != 13] == [True] * 19
+    assert sorted(stored(sessions), key=int) == [str(i) for i in range(20) if i != 13]
+
+
+def test_edits_and_deletes_keep_their_order(core: Core, sessions: sessionmaker[Session]) -> None:
+    """A message, its edit and a stale copy in one batch: the edit wins; a delete asked for
+    after a queued store runs after it, and a late copy of the deleted message stays out."""
+
+    async def scenario() -> None:
+        await asyncio.gather(
+            core.on_message(MessageEvent(LAB, HERO, message("1", "first"))),
+            core.on_message(EditEvent(LAB, HERO, message("1", "edited", edited=5))),
+            core.on_message(MessageEvent(LAB, HERO, message("1", "first"))),
+            core.on_message(MessageEvent(LAB, HERO, message("2", "gone soon"))),
+            core.on_delete(DeleteEvent(LAB, "2")),
+        )
+        await core.on_message(MessageEvent(LAB, HERO, message("2", "gone soon")))
+
+    asyncio.run(scenario())
+    assert stored(sessions) == {"1": "edited"}
