@@ -331,9 +331,9 @@ class StoreProbe:
         if inner_name is not None:
             inner = self._original_inner = getattr(Core, inner_name)
 
-            def store_once(core, session, workspace_id, workspace, channel, messages):  # noqa: ANN001, ANN202
+            def store_once(core, session, workspace_id, workspace, channel, messages, *rest):  # noqa: ANN001, ANN002, ANN202
                 probe._maybe_fail(len(messages))
-                return inner(core, session, workspace_id, workspace, channel, messages)
+                return inner(core, session, workspace_id, workspace, channel, messages, *rest)
 
             setattr(Core, inner_name, store_once)
 

@@ -172,15 +172,19 @@ def upsert_messages(
     channel_id: int,
     messages: Sequence[MessageToStore],
     author_ids: dict[str, int],
+    written: dict[str, bool] | None = None,
 ) -> StoreCounts:
     """Store messages and their PR refs; a message already stored is replaced only by a
-    newer or equally new version that differs from it."""
+    newer or equally new version that differs from it. `written`, when given, receives the
+    platform id of each message stored, and whether it replaced a stored row."""
     upsert = _message_upsert(session)
     counts = StoreCounts()
     for start in range(0, len(messages), BATCH_SIZE):
         batch = messages[start : start + BATCH_SIZE]
         counts.add(
-            _upsert_message_batch(session, upsert, workspace_id, channel_id, batch, author_ids)
+            _upsert_message_batch(
+                session, upsert, workspace_id, channel_id, batch, author_ids, written
+            )
         )
     return counts
 
@@ -227,6 +231,7 @@ def _upsert_message_batch(
     channel_id: int,
     batch: Sequence[MessageToStore],
     author_ids: dict[str, int],
+    written_ids: dict[str, bool] | None,
 ) -> StoreCounts:
     by_platform_id = {m.record.platform_id: m for m in batch}  # last copy in a file wins
     deleted = session.execute(
@@ -264,6 +269,8 @@ def _upsert_message_batch(
         if refs:
             session.execute(PRRefRow.__table__.insert(), refs)
     updated = len(existing & written.keys())
+    if written_ids is not None:
+        written_ids.update((pid, pid in existing) for pid in written)
     return StoreCounts(
         new=len(written) - updated, updated=updated, unchanged=len(by_platform_id) - len(written)
     )

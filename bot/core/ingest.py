@@ -142,6 +142,7 @@ def store_batch(
     workspace_id: int | None = None,
     *,
     strict: bool = False,
+    written: dict[str, bool] | None = None,
 ) -> StoreCounts:
     """Store one source's workspace (unless its id is given), channel, people and messages
     with their PR refs, `CHUNK_MESSAGES` at a time (an export's messages may be streamed).
@@ -150,6 +151,7 @@ def store_batch(
     fails the whole batch with `ImportFileError` when `strict` (imports), and is left out
     with a warning otherwise (live events). Messages of members who opted out are not
     stored; the names they post under are remembered, so drafts never name them.
+    `written`, when given, receives each stored message's platform id (`upsert_messages`).
     """
     try:
         workspace = normalise.workspace_record(batch.workspace)
@@ -171,7 +173,9 @@ def store_batch(
         kept = [m for m in chunk if m.author.platform_id not in forgotten]
         author_ids = upsert_people(session, workspace_id, (m.author for m in kept))
         to_store = [MessageToStore(m, _refs(m.text)) for m in kept]
-        counts.add(upsert_messages(session, workspace_id, channel_id, to_store, author_ids))
+        counts.add(
+            upsert_messages(session, workspace_id, channel_id, to_store, author_ids, written)
+        )
     return counts
 
 

@@ -26,6 +26,7 @@ from bot.core.command_parser import parse
 from bot.core.database import Database
 from bot.core.history import Progress, judged
 from bot.core.ingest import store_batch
+from bot.core.live_store import LiveStore
 from bot.core.names import channel_ref, with_names
 from bot.core.port import (
     ButtonPress,
@@ -145,7 +146,8 @@ class Core:
         """Store messages of a channel (live or backfilled); None if the channel is not logged.
 
         Stores asked for within a few milliseconds share one transaction (group commit,
-        `bot.core.group_commit`); this returns only once it is committed, so an adapter that
+        `bot.core.group_commit`; a channel's stores share their statements too,
+        `bot.core.live_store`); this returns only once it is committed, so an adapter that
         acknowledges after it acknowledges what is stored. A transient database error (a
         restart, a dropped connection, SQLite busy) is retried a few times on the database
         thread (the event loop keeps running); if it persists, or these messages cannot be
@@ -153,14 +155,8 @@ class Core:
         delivers the event again."""
         workspace_id = await self.workspace_id(workspace)
         platform = workspace.platform
-
-        def attempt(session: Session) -> StoreCounts | None:
-            with metrics.STORAGE_SECONDS.labels(platform).time():
-                return self._store_once(session, workspace_id, workspace, channel, messages)
-
-        counts = await self.db.run_grouped(
-            attempt, attempts=STORE_ATTEMPTS, backoff=STORE_BACKOFF_S
-        )
+        unit = LiveStore(self._store_once, workspace_id, workspace, channel, messages)
+        counts = await self.db.run_grouped(unit, attempts=STORE_ATTEMPTS, backoff=STORE_BACKOFF_S)
         if counts is not None:
             stored = counts.new + counts.updated
             metrics.MESSAGES_STORED.labels(platform).inc(stored)
@@ -176,7 +172,10 @@ class Core:
         workspace: WorkspaceRecord,
         channel: ChannelRecord,
         messages: list[MessageRecord],
+        written: dict[str, bool] | None = None,
     ) -> StoreCounts | None:
+        """Store messages in `session` if their channel is logged (`written`: see
+        `store_batch`); None if it is not."""
         settings = self.settings(session, workspace_id)
         logged = settings.logs(channel.platform_id, channel.name) or (
             channel.parent_platform_id is not None
@@ -187,7 +186,7 @@ class Core:
         # Other bots' chatter is kept only when it carries a PR reference.
         kept = [m for m in messages if not m.author.is_bot or parse_pr_refs(m.text)]
         batch = ImportBatch("live", workspace, channel, kept)
-        return store_batch(session, batch, workspace_id=workspace_id)
+        return store_batch(session, batch, workspace_id=workspace_id, written=written)
 
     async def on_reaction(self, workspace: WorkspaceRecord, message_id: str, delta: int) -> None:
         """A reaction added (+1) or removed (-1) on a stored message."""

@@ -85,7 +85,7 @@ def test_one_bad_event_fails_alone(
     real = Core._store_once
 
     def picky(self: Core, session: Session, *args: object) -> object:
-        messages = args[-1]
+        messages = args[3]  # after the workspace id, the workspace and the channel
         assert isinstance(messages, list)
         if any(m.platform_id == "13" for m in messages):
             raise ValueError("an event this database refuses")
@@ -119,3 +119,26 @@ def test_edits_and_deletes_keep_their_order(core: Core, sessions: sessionmaker[S
 
     asyncio.run(scenario())
     assert stored(sessions) == {"1": "edited"}
+
+
+def test_stores_sharing_statements_each_get_their_own_answer(
+    core: Core, sessions: sessionmaker[Session]
+) -> None:
+    """One channel's stores in a batch are stored in one call; each still learns whether
+    its own message was stored (new, or a copy of one already there, or another bot's)."""
+    bot = PersonRecord("B0BOT", "Deploy Bot", is_bot=True)
+    chatter = MessageRecord("3", bot, MONDAY, "Deployed.")
+    iris = ChannelRecord("C0IRIS", "iris")  # not logged
+
+    async def scenario() -> list[bool]:
+        await core.on_message(MessageEvent(LAB, HERO, message("1", "first")))
+        return await asyncio.gather(
+            core.on_message(MessageEvent(LAB, HERO, message("1", "first"))),
+            core.on_message(MessageEvent(LAB, HERO, message("2", "second"))),
+            core.on_message(MessageEvent(LAB, HERO, chatter)),
+            core.on_message(MessageEvent(LAB, iris, message("4", "elsewhere"))),
+            core.on_message(MessageEvent(LAB, HERO, message("5", "fifth", edited=1))),
+        )
+
+    assert asyncio.run(scenario()) == [False, True, False, False, True]
+    assert stored(sessions) == {"1": "first", "2": "second", "5": "fifth"}

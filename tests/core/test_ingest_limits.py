@@ -63,10 +63,10 @@ def test_a_database_error_names_the_file_and_never_echoes_the_statement(
     second = _dce_file(tmp_path / "b.json", "two", mid="2")
     real = bot.core.ingest.upsert_messages
 
-    def failing(session, workspace_id, channel_id, messages, author_ids):  # noqa: ANN001, ANN202
+    def failing(session, workspace_id, channel_id, messages, author_ids, *rest):  # noqa: ANN001, ANN002, ANN202
         if messages[0].record.text.startswith("one"):
             raise IntegrityError("INSERT INTO messages ...", {"text": SECRET}, Exception(SECRET))
-        return real(session, workspace_id, channel_id, messages, author_ids)
+        return real(session, workspace_id, channel_id, messages, author_ids, *rest)
 
     monkeypatch.setattr(bot.core.ingest, "upsert_messages", failing)
     report = import_paths(sessions, [first, second], EXPORT_FORMATS)
