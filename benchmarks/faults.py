@@ -429,7 +429,11 @@ async def fault_db_outage(args: argparse.Namespace, sender: kit.Child) -> dict[s
         # What history could give back: a backfill of the whole window, not from the newest
         # stored message (catch_up's starting point).
         core = rig.server.core
-        core.last_stored_at = lambda workspace, channel: None  # type: ignore[method-assign]
+
+        async def from_the_start(workspace: object, channel: str) -> None:
+            return None
+
+        core.last_stored_at = from_the_start  # type: ignore[method-assign, assignment]
         workspace = await rig.server.bot.directory.workspace()
         await kit.backfilling(lambda: rig.server.bot.backfill(workspace, CH))
         after_full = len(sent.truth.keys() - kit.stored_messages(rig.sessions, "slack").keys())
