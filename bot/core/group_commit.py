@@ -97,7 +97,11 @@ class GroupCommit:
 
     async def run(self, work: Callable[[Session], T], retry: Retry) -> T:
         """`work(session)` in the next batch's transaction; returns once that committed."""
-        loop = self._loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            # A new event loop (the command line runs one per step): what the old one left
+            # queued belonged to callers it cancelled, and its timer and callbacks never run.
+            self._queue, self._timer, self._in_flight, self._loop = [], None, 0, loop
         future: asyncio.Future[T] = loop.create_future()
         self._queue.append(_Queued(work, retry, future))
         if len(self._queue) >= self.max_batch:

@@ -142,3 +142,22 @@ def test_stores_sharing_statements_each_get_their_own_answer(
 
     assert asyncio.run(scenario()) == [False, True, False, False, True]
     assert stored(sessions) == {"1": "first", "2": "second", "5": "fifth"}
+
+
+def test_a_store_left_queued_by_an_ended_loop_does_not_stall_the_next(
+    core: Core, sessions: sessionmaker[Session]
+) -> None:
+    async def abandoned() -> None:
+        task = asyncio.create_task(core.on_message(MessageEvent(LAB, HERO, message("1", "a"))))
+        for _ in range(100):  # until it waits in the queue, then end the loop
+            await asyncio.sleep(0)
+            if core.db.group._queue:
+                return
+        task.cancel()
+
+    asyncio.run(abandoned())
+    stored_it = asyncio.run(
+        asyncio.wait_for(core.on_message(MessageEvent(LAB, HERO, message("2", "b"))), 10)
+    )
+    assert stored_it
+    assert "2" in stored(sessions)
