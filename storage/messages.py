@@ -431,10 +431,14 @@ def messages_by_ids(
 
 
 def stored_in_channel_after(
-    session: Session, workspace_id: int, channel_platform_id: str, since: datetime
+    session: Session,
+    workspace_id: int,
+    channel_platform_id: str,
+    since: datetime,
+    until: datetime,
 ) -> list[tuple[str, str | None]]:
     """(platform id, thread id) of the messages stored in one channel (exactly: not the
-    threads under it) sent after `since`."""
+    threads under it) sent after `since` and before `until`."""
     stmt = (
         select(Message.platform_id, Message.thread_id)
         .join(Channel, Channel.id == Message.channel_id)
@@ -442,6 +446,7 @@ def stored_in_channel_after(
             Message.workspace_id == workspace_id,
             Channel.platform_id == channel_platform_id,
             Message.created_at > since,
+            Message.created_at < until,
         )
     )
     return [(pid, thread) for pid, thread in session.execute(stmt).all()]

@@ -64,6 +64,9 @@ from summarizer.prrefs import parse_pr_refs
 
 log = logging.getLogger(__name__)
 _BUTTON_ID_RE = re.compile(r"[0-9]{1,18}")
+# How far the platform's clock may be behind ours: messages this close to the start of a
+# re-read are not judged deleted, since the listing may not have held them yet.
+RECONCILE_MARGIN = timedelta(minutes=2)
 
 STORE_ATTEMPTS = 4
 SETTINGS_TTL_S = 10.0
@@ -240,15 +243,20 @@ class Core:
         since: datetime,
         seen: set[str],
         threads: set[str] | None = None,
+        *,
+        read_at: datetime,
     ) -> int:
         """After an adapter re-read a channel after `since` (its messages stored again, so
         edits and reaction counts are current): delete what is stored for the channel since
         then but was not `seen` (deleted while the bot was away). `threads`: the threads
         whose replies were read (None: all of them); replies in other threads are kept.
+        `read_at`: when the re-read began. A message sent after that (less a margin for the
+        clocks) may have arrived live while the history was read, so it is never judged.
         Returns how many were deleted."""
         workspace_id = await self.workspace_id(workspace)
+        until = read_at - RECONCILE_MARGIN
         stored = await self.db.run(
-            lambda session: stored_in_channel_after(session, workspace_id, channel_id, since)
+            lambda session: stored_in_channel_after(session, workspace_id, channel_id, since, until)
         )
         gone = [pid for pid, thread in stored if pid not in seen and judged(pid, thread, threads)]
         for message_id in gone:

@@ -247,8 +247,9 @@ class SummaryClient(discord.Client):
             self.core.open_week_start(),
         )
         for source in await self._sources(channel):
+            read_at = self.core.clock()
             seen = await self._store_history(workspace, source, after)
-            await self.core.reconcile(workspace, str(source.id), after, seen)
+            await self.core.reconcile(workspace, str(source.id), after, seen, read_at=read_at)
 
     def _logged_channel(
         self, workspace: WorkspaceRecord, channel_ref: str

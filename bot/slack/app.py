@@ -125,8 +125,9 @@ class SlackBot:
         if not CHANNEL_ID_RE.match(channel):
             return
         since = min(await self.core.backfill_since(workspace, channel), self.core.open_week_start())
+        read_at = self.core.clock()
         seen, threads = await self._read(workspace, channel, since)
-        await self.core.reconcile(workspace, channel, since, seen, threads)
+        await self.core.reconcile(workspace, channel, since, seen, threads, read_at=read_at)
 
     async def _read(
         self,
