@@ -120,6 +120,9 @@ _ACK_MULTI = frozenset(
 )
 _ACK_MAX_WORDS = 3  # the longest phrase above
 _ACK_MAX_TOKENS = 12
+# The first word of a message that opens with a plain word (not a mention, emoji or sign).
+_FIRST_WORD_RE = re.compile(r"[\s!.,;)(~*_-]*([A-Za-z][\w']*)")
+_ACK_WORDS = frozenset(word for phrase in _ACK_PHRASES | _ACK_MULTI for word in phrase)
 _ACK_MAX_CHARS = 300  # twelve phrases with mentions and emoji fit well within this
 _LAUGH_RE = re.compile(r"(?:ha)+h?|(?:he)+|wo+|yay+|lo+l|o+k|k+")
 _ACK_SPLIT_RE = re.compile(r"[\s!.,:;)(~*_-]+")
@@ -152,6 +155,11 @@ def is_acknowledgement(text: str) -> bool:
     """Thanks, +1, lol, emoji and other replies that carry no content of their own."""
     if len(text) > _ACK_MAX_CHARS or text.count(" ") > 3 * _ACK_MAX_TOKENS:
         return False  # most messages: too long to be only thanks and emoji
+    first = _FIRST_WORD_RE.match(text)
+    if first and first.group(1).lower() not in _ACK_WORDS and not _LAUGH_RE.fullmatch(
+        first.group(1).lower()[:40]
+    ):
+        return False  # most messages: their first word already says something
     stripped = _EMOJI_RE.sub(" ", _MENTION_RE.sub(" ", text).lower())
     tokens = [t for t in _ACK_SPLIT_RE.split(stripped) if t and t not in "?"]
     return _all_acknowledgements(tokens)
