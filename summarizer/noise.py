@@ -156,9 +156,8 @@ def is_acknowledgement(text: str) -> bool:
     if len(text) > _ACK_MAX_CHARS or text.count(" ") > 3 * _ACK_MAX_TOKENS:
         return False  # most messages: too long to be only thanks and emoji
     first = _FIRST_WORD_RE.match(text)
-    if first and first.group(1).lower() not in _ACK_WORDS and not _LAUGH_RE.fullmatch(
-        first.group(1).lower()[:40]
-    ):
+    word = first.group(1).lower()[:40] if first else ""
+    if word and word not in _ACK_WORDS and not _LAUGH_RE.fullmatch(word):
         return False  # most messages: their first word already says something
     stripped = _EMOJI_RE.sub(" ", _MENTION_RE.sub(" ", text).lower())
     tokens = [t for t in _ACK_SPLIT_RE.split(stripped) if t and t not in "?"]
