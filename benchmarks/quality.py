@@ -24,6 +24,7 @@ checkout first on PYTHONPATH, so the code measured is the code in this working t
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -217,6 +218,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--write-floor", action="store_true", help=f"record them in {FLOOR}")
     args = parser.parse_args(argv)
+    if importlib.util.find_spec("typer") is None:
+        print(
+            f"{sys.executable} has not got the project's dependencies: install them first "
+            "(pip install -e .) or run this with the Python of that environment",
+            file=sys.stderr,
+        )
+        return 2
     started = time.monotonic()
     results = run()
     if args.write_floor:
