@@ -41,11 +41,12 @@ ACTIONS = ("approve", "regenerate", "discard")
 
 @dataclass(frozen=True, slots=True)
 class Desk:
-    """One platform's review workflow, and who a user of it is now (their admin flag and
-    roles as the platform says; None when the platform does not know them)."""
+    """One platform's review workflow, and who a user of it is now in a stored workspace
+    (`caller(workspace_id, user_id)`: their admin flag and roles as the platform says; None
+    when the platform does not know them there), as `Core.page_caller` answers."""
 
     review: ReviewWorkflow
-    caller: Callable[[str], Awaitable[Caller | None]]
+    caller: Callable[[int, str], Awaitable[Caller | None]]
 
 
 class Refused(Exception):
@@ -221,7 +222,7 @@ class ReviewSite:
 
     async def _who(self, grant: PageGrant) -> tuple[Desk, Caller]:
         desk = self.desks.get(grant.platform)
-        caller = await desk.caller(grant.user_id) if desk is not None else None
+        caller = await desk.caller(grant.workspace_id, grant.user_id) if desk is not None else None
         if desk is None or caller is None:
             raise Refused("You are not known on this bot's workspace.")
         return desk, caller

@@ -55,9 +55,16 @@ class PageSide(SlackSide):
         client = slack_client(Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url))
         signer = PageSigner("browser-test-secret-0123456789")
         links = PageLinks(signer, public_url, "slack")
-        self.core = Core(sessions, load_config(), SlackPort(client), clock=lambda: NOW, page=links)
+        self.core = Core(
+            sessions,
+            load_config(),
+            SlackPort(client),
+            clock=lambda: NOW,
+            platform="slack",
+            page=links,
+        )
         self.bot = SlackBot(self.core, client, signing_secret=SECRET)
-        desk = Desk(self.core.review, self.bot.page_caller)
+        desk = Desk(self.core.review, self.core.page_caller)
         self.site = ReviewSite(signer, public_url, {"slack": desk}, clock=lambda: NOW)
 
 

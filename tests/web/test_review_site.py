@@ -49,7 +49,7 @@ class Bot:
         self.ws_a = asyncio.run(self.core.workspace_id(GUILD_A))
         self.people = {c.user_id: c for c in (ADMIN_A, EDITOR, OUTSIDER, ADMIN_B)}
 
-        async def caller(user_id: str) -> Caller | None:
+        async def caller(workspace_id: int, user_id: str) -> Caller | None:
             return self.people.get(user_id)
 
         self.site = ReviewSite(self.signer, PUBLIC, {"test": Desk(self.core.review, caller)})
