@@ -14,6 +14,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.history import Progress
+from bot.core.mrkdwn import to_mrkdwn
 from bot.core.port import (
     ButtonPress,
     Caller,
@@ -27,7 +28,6 @@ from bot.core.port import (
 from bot.core.router import Core
 from bot.slack.directory import Directory
 from bot.slack.messages import SlackConverter, parse_ts
-from bot.slack.mrkdwn import to_mrkdwn
 from bot.slack.port import CHANNEL_ID_RE, EDIT_BLOCK, EDIT_CALLBACK, submitted_text
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
 

@@ -5,7 +5,8 @@ Routes (under SUMMARYBOT_PUBLIC_URL):
 - `GET /review/open?t=LINK` shows a Continue button (link previewers that fetch the URL do
   not use it up); `POST /review/open` exchanges the link, once, for a session cookie.
 - `GET /review/{draft}` the page; `POST /review/{draft}/sections/{section}` saves a section;
-  `POST /review/{draft}/{approve|regenerate|discard}`; `POST /review/{draft}/preview`.
+  `POST /review/{draft}/{approve|regenerate|discard}`; `POST /review/{draft}/preview` (the
+  text as each platform shows it, JSON).
 
 Every request after the exchange needs the session cookie, names the session's draft, and
 asks the platform who the editor is now (`Desk.caller`) so `bot.core.access.authorize` sees
@@ -201,9 +202,7 @@ class ReviewSite:
         refusal = await desk.review.may_view(session.workspace_id, caller, session.draft_id)
         if refusal is not None:
             raise Refused(refusal.text)
-        return web.Response(
-            text=self.render.preview(str(form.get("text", ""))), content_type="text/html"
-        )
+        return web.json_response(self.render.previews(str(form.get("text", ""))))
 
     async def static(self, request: web.Request) -> web.Response:
         found = self.render.static(request.match_info["name"])

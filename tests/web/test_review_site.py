@@ -99,6 +99,12 @@ def test_an_editor_opens_edits_previews_and_approves(bot: Bot, sessions) -> None
         cookie = client.session.cookie_jar.filter_cookies(client.make_url("/review/1"))
         assert COOKIE in cookie
         assert "Hero run" in html and "Ana Ruiz" in html and "22.4% MFU" in html
+        for platform in ("Slack", "Discord"):  # both previews, without any script
+            assert f"As published on {platform}" in html
+            shown = re.search(
+                f'id="preview-{platform.lower()}-{bot.section}"[^>]*>(.*?)</div>', html, re.S
+            )
+            assert "22.4% MFU" in shown.group(1)
         page = await client.get(f"/review/{bot.draft}")
         set_cookie = (await client.post("/review/open", data={"t": "x"})).headers
         assert "Set-Cookie" not in set_cookie
@@ -107,10 +113,12 @@ def test_an_editor_opens_edits_previews_and_approves(bot: Bot, sessions) -> None
             f"/review/{bot.draft}/preview",
             data={"csrf": csrf, "text": "**Bold** [x](https://evil.example/p) <script>"},
         )
-        assert await preview.text() == (
-            '<p><strong>Bold</strong> <a href="https://evil.example/p">x</a> (evil.example) '
-            "&lt;script&gt;</p>\n"
-        )
+        assert await preview.json() == {
+            "slack": '<strong>Bold</strong> <a href="https://evil.example/p" '
+            'rel="noreferrer noopener">x</a> (evil.example) &lt;script&gt;',
+            "discord": '<p><strong>Bold</strong> <a href="https://evil.example/p">x</a> '
+            "(evil.example) &lt;script&gt;</p>\n",
+        }
         saved = await client.post(
             f"/review/{bot.draft}/sections/{bot.section}",
             data={"csrf": csrf, "revision": "0", "text": "Edited on the page: 23% MFU."},
