@@ -1,6 +1,8 @@
 """What the review page shows of a draft: every section beside its source messages and PRs,
-its revisions with diffs, and the editor notes. Plain values read in one transaction, so the
-web layer renders them without touching the database."""
+its revisions with diffs, and the editor notes; and the draft's state (status, each
+section's revision number), which an open page polls to show edits made elsewhere. Plain
+values read in one transaction, so the web layer renders them without touching the
+database."""
 
 from __future__ import annotations
 
@@ -74,6 +76,42 @@ class DraftPage:
     editable: bool
     notes: list[str]
     sections: list[SectionPage]
+
+
+@dataclass(frozen=True, slots=True)
+class SectionState:
+    """A section's current text, its number of edits, and who made the last one."""
+
+    id: int
+    revision: int
+    markdown: str
+    editor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DraftState:
+    """What an open page compares with what it shows: the status and each section's state."""
+
+    status: str
+    editable: bool
+    sections: list[SectionState]
+
+
+def draft_state(session: Session, draft: DraftRow) -> DraftState:
+    """The state of a draft the caller was authorized to see."""
+    return DraftState(
+        draft.status.words,
+        draft.status in EDITABLE,
+        [
+            SectionState(
+                s.id,
+                len(s.revisions),
+                s.markdown,
+                s.revisions[-1].editor_name if s.revisions else None,
+            )
+            for s in draft.sections
+        ],
+    )
 
 
 def draft_page(session: Session, draft: DraftRow) -> DraftPage:

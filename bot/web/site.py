@@ -4,7 +4,8 @@ actions, each handed to the same `ReviewWorkflow` methods the review thread uses
 Routes (under SUMMARYBOT_PUBLIC_URL):
 - `GET /review/open?t=LINK` shows a Continue button (link previewers that fetch the URL do
   not use it up); `POST /review/open` exchanges the link, once, for a session cookie.
-- `GET /review/{draft}` the page; `POST /review/{draft}/sections/{section}` saves a section;
+- `GET /review/{draft}` the page; `GET /review/{draft}/state` what the open page polls
+  (status, section revisions, JSON); `POST /review/{draft}/sections/{section}` saves a section;
   `POST /review/{draft}/{approve|regenerate|discard}`; `POST /review/{draft}/preview` (the
   text as each platform shows it, JSON).
 
@@ -19,7 +20,7 @@ import logging
 import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
@@ -103,6 +104,7 @@ class ReviewSite:
         app.router.add_post("/review/open", self.exchange)
         app.router.add_get("/review/static/{name}", self.static)
         app.router.add_get("/review/{draft:\\d+}", self.show)
+        app.router.add_get("/review/{draft:\\d+}/state", self.state)
         app.router.add_post("/review/{draft:\\d+}/sections/{section:\\d+}", self.save)
         app.router.add_post("/review/{draft:\\d+}/preview", self.preview)
         app.router.add_post("/review/{draft:\\d+}/{action:approve|regenerate|discard}", self.act)
@@ -167,6 +169,15 @@ class ReviewSite:
         session, desk, caller = await self._session(request)
         page = await self._page(desk, session, caller)
         return self.render.page(page, self.signer.csrf(session))
+
+    async def state(self, request: web.Request) -> web.Response:
+        """The draft's status and each section's revision, text and last editor (JSON): the
+        open page polls it to show edits made in the thread."""
+        session, desk, caller = await self._session(request)
+        state = await desk.review.page_state(session.workspace_id, caller, session.draft_id)
+        if isinstance(state, Reply):
+            raise Refused(state.text)
+        return web.json_response(asdict(state))
 
     async def save(self, request: web.Request) -> web.Response:
         session, desk, caller, form = await self._posted(request)

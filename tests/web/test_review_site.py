@@ -263,3 +263,28 @@ def test_the_header_button_tells_the_presser_a_fresh_link(bot: Bot) -> None:
 def _used(sessions) -> int:  # noqa: ANN001
     with sessions() as session:
         return session.scalar(select(func.count()).select_from(UsedPageLink))
+
+
+def test_the_open_page_sees_an_edit_made_in_the_thread(bot: Bot) -> None:
+    async def body(client: TestClient) -> None:
+        assert (await client.get(f"/review/{bot.draft}/state")).status == 401
+        await open_page(client, bot.link(EDITOR.user_id))
+        before = await (await client.get(f"/review/{bot.draft}/state")).json()
+        assert before["status"] == "in review" and before["editable"]
+        (section,) = [s for s in before["sections"] if s["id"] == bot.section]
+        assert section["revision"] == 0 and section["editor"] is None
+        edit = CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} Edited in the thread.", "c")
+        assert (await bot.core.on_command(edit)).ok
+        after = await (await client.get(f"/review/{bot.draft}/state")).json()
+        (section,) = [s for s in after["sections"] if s["id"] == bot.section]
+        assert section == {
+            "id": bot.section,
+            "revision": 1,
+            "markdown": "Edited in the thread.",
+            "editor": "Ann of A",
+        }
+        removal = CommandEvent(GUILD_A, ADMIN_A, "editors remove <@1002>", "c-any")
+        assert (await bot.core.on_command(removal)).ok
+        assert (await client.get(f"/review/{bot.draft}/state")).status == 403
+
+    scenario(bot, body)

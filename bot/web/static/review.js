@@ -26,3 +26,60 @@ for (const area of document.querySelectorAll("textarea[data-section]")) {
     timer = setTimeout(() => showPreviews(area, ++area.previewsAsked), 250);
   });
 }
+
+// Live refresh: the page asks every few seconds for the draft's status and each section's
+// revision. A section edited elsewhere (in the thread) is shown here, unless this editor has
+// unsaved text in it: that text is kept and they are told (saving it is then refused as a
+// concurrent edit, with the text kept again).
+const draft = document.getElementById("draft");
+
+function tell(element, text, ok) {
+  if (element.textContent !== text) {
+    element.textContent = text;
+  }
+  element.classList.toggle("ok", ok);
+  element.classList.toggle("refused", !ok);
+  element.setAttribute("role", ok ? "status" : "alert");
+  element.hidden = false;
+}
+
+function applyState(state) {
+  if (state.status !== draft.dataset.status) {
+    tell(document.getElementById("live"), `This draft is now ${state.status} (changed elsewhere); reload the page to see it.`, false);
+  }
+  for (const section of state.sections) {
+    const form = document.getElementById(`form-${section.id}`);
+    if (!form || section.revision <= Number(form.elements.revision.value)) {
+      continue;
+    }
+    const area = form.elements.text;
+    const notice = document.getElementById(`changed-${section.id}`);
+    const by = section.editor || "Someone";
+    if (area.dataset.unsaved || area.value !== area.defaultValue) {
+      tell(notice, `${by} changed this section elsewhere (revision ${section.revision}) while you were editing. Your text is kept here, not saved; saving it will say so.`, false);
+      continue;
+    }
+    area.value = area.defaultValue = section.markdown;
+    form.elements.revision.value = section.revision;
+    tell(notice, `${by} changed this section elsewhere (revision ${section.revision}); shown here.`, true);
+    showPreviews(area, ++area.previewsAsked);
+  }
+}
+
+if (draft) {
+  const every = 4000;
+  const timer = setInterval(async () => {
+    let response;
+    try {
+      response = await fetch(draft.dataset.state, { credentials: "same-origin" });
+    } catch {
+      return;  // offline for a moment: ask again next time
+    }
+    if (!response.ok) {
+      clearInterval(timer);
+      tell(document.getElementById("live"), "This page can no longer be refreshed (the session ended or access was removed); reload it.", false);
+      return;
+    }
+    applyState(await response.json());
+  }, every);
+}
