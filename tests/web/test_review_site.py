@@ -288,3 +288,23 @@ def test_the_open_page_sees_an_edit_made_in_the_thread(bot: Bot) -> None:
         assert (await client.get(f"/review/{bot.draft}/state")).status == 403
 
     scenario(bot, body)
+
+
+def test_the_history_shows_the_change_from_the_first_draft(bot: Bot) -> None:
+    async def body(client: TestClient) -> None:
+        for text in ("First edit: 23% MFU.", "Second edit: 23.1% MFU."):
+            edit = CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} {text}", "c")
+            assert (await bot.core.on_command(edit)).ok
+        _, html = await open_page(client, bot.link(EDITOR.user_id))
+        since = re.search(r"Since the first draft</h4>\s*<pre[^>]*>(.*?)</pre>", html, re.S)
+        assert since is not None
+        lines = since.group(1).splitlines()
+        assert any(line.startswith("-") and "22.4% MFU" in line for line in lines)
+        assert "+Second edit: 23.1% MFU." in lines
+        assert not any("First edit" in line for line in lines)  # not edit by edit
+        # The first edit's own diff is from the drafted text too, not its whole text.
+        first = re.search(r"<li>Ann of A.*?<pre class=\"diff\">(.*?)</pre>", html, re.S)
+        assert first is not None and "+First edit: 23% MFU." in first.group(1)
+        assert any(line.startswith("-") for line in first.group(1).splitlines())
+
+    scenario(bot, body)
