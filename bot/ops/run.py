@@ -21,6 +21,7 @@ from bot.drafting.llm.client import LLMClient
 from bot.drafting.service import MakeGitHub, MakeLLM
 from bot.ops.env import Environment
 from bot.ops.health import Health, Probe, start_health_server
+from bot.web.proxies import parse_proxies
 from bot.web.site import Desk, ReviewSite, start_site
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,12 @@ async def serve(
             )
             stops.append(server.cleanup)
             if signer is not None and desks:
-                site = ReviewSite(signer, env.summarybot_public_url, desks)
+                site = ReviewSite(
+                    signer,
+                    env.summarybot_public_url,
+                    desks,
+                    trusted_proxies=parse_proxies(env.summarybot_trusted_proxies),
+                )
                 stops.append(
                     await start_site(site, env.summarybot_web_port, env.summarybot_web_host)
                 )

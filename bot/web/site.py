@@ -31,6 +31,7 @@ from bot.core.port import Caller, Reply
 from bot.core.review import ReviewWorkflow
 from bot.core.review_links import BadToken, PageGrant, PageSigner
 from bot.core.review_page import DraftPage
+from bot.web.proxies import TrustedProxies
 from bot.web.render import Renderer
 from storage.page_links import use_page_link
 
@@ -88,6 +89,7 @@ class ReviewSite:
         public_url: str,
         desks: dict[str, Desk],
         clock: Clock = utcnow,
+        trusted_proxies: list[str] | None = None,
     ) -> None:
         self.signer = signer
         self.desks = desks
@@ -97,9 +99,12 @@ class ReviewSite:
         self.base = str(PurePosixPath("/", parts.path.strip("/"), "review"))
         self.render = Renderer(self.base)
         self.throttle = Throttle(EXCHANGES_PER_MINUTE)
+        self.proxies = TrustedProxies(trusted_proxies or [])
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._guard], client_max_size=1024**2)
+        app = web.Application(
+            middlewares=[self.proxies.middleware, self._guard], client_max_size=1024**2
+        )
         app.router.add_get("/review/open", self.show_link)
         app.router.add_post("/review/open", self.exchange)
         app.router.add_get("/review/static/{name}", self.static)
@@ -135,6 +140,7 @@ class ReviewSite:
         return self.render.open_link(token)
 
     async def exchange(self, request: web.Request) -> web.Response:
+        # The client's address: behind a trusted proxy, the one it forwarded (`TrustedProxies`).
         if not self.throttle.allow(request.remote or "?"):
             raise Refused("Too many attempts; wait a minute and try again.", status=429)
         form = await request.post()
