@@ -3,7 +3,8 @@ real Slack adapter on the fake Slack. An editor presses Open review page in the 
 the link they are told, edits a section (both platforms' previews follow), saves, and
 approves; the thread message and the publish channel show it. An edit made in the thread
 shows on the open page without a reload, except over the editor's unsaved text, which is
-kept with a notice. Skipped when no chromium is installed
+kept with a notice. The same journey on Discord, against the real discord.py client on the
+fake Discord. Skipped when no chromium is installed
 (`apt-get install chromium`; `.ci/run` does). Set REVIEW_PAGE_SCREENSHOT=PATH to keep a
 screenshot (the README's is docs/review-page.png)."""
 
@@ -30,9 +31,11 @@ from bot.slack.port import SlackPort
 from bot.slack.run import slack_client
 from bot.web.site import Desk, ReviewSite
 from tests.core.test_access import NOW, draft_week
+from tests.fakes.fakediscord import EPHEMERAL, FakeDiscord
 from tests.fakes.fakeslack import FakeSlack
 from tests.slack.test_access import SECRET, SLACK, SlackSide
 from tests.support.waiting import eventually
+from tests.web.discord_side import EDITOR, PUB, DiscordSide, populate
 
 playwright = pytest.importorskip("playwright.async_api")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -198,6 +201,7 @@ async def drive(page, url: str, section_id: int) -> None:  # noqa: ANN001 (a Pla
 
 
 async def _screenshot(page, tmp_path) -> None:  # noqa: ANN001
+    await page.get_by_text("History (1 revisions)").click()  # opened from the keyboard too
     target = os.environ.get("REVIEW_PAGE_SCREENSHOT") or str(tmp_path / "review-page.png")
     await page.screenshot(path=target, full_page=True)
 
@@ -206,3 +210,41 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def test_an_editor_finishes_the_summary_on_the_page_on_discord(sessions) -> None:
+    """The same journey from the fake Discord's review thread: the link comes in the
+    ephemeral answer to Open review page, the page asks the guild who the editor is."""
+
+    async def scenario() -> None:
+        async with FakeDiscord() as fake:
+            populate(fake)
+            undo = fake.patch()
+            port = _free_port()
+            try:
+                side = DiscordSide(fake, sessions, f"http://127.0.0.1:{port}")
+                async with side.running():
+                    await side.draft_week()
+                    runner = web.AppRunner(side.site.app())
+                    await runner.setup()
+                    try:
+                        await web.TCPSite(runner, "127.0.0.1", port).start()
+                        told = await side.press_page_button(EDITOR)
+                        assert told["body"]["flags"] & EPHEMERAL
+                        url = re.search(r"https?://\S+", told["body"]["content"]).group(0)
+                        async with browser_page() as page:
+                            await drive(page, url, side.section_id)
+                            assert "23.1% MFU" in side.thread_text()  # the thread message
+                            await page.get_by_role("button", name="Approve and publish").click()
+                            await page.wait_for_selector("#notice")
+                            notice = await page.inner_text("#notice")
+                            assert "Published to 1 channel(s)" in notice
+                    finally:
+                        await runner.cleanup()
+                    published = "\n".join(m["content"] for m in fake.sent(PUB))
+                    assert "**23.1% MFU** on v5p" in published
+                    assert "Approved" in side.header()["content"]
+            finally:
+                undo()
+
+    asyncio.run(asyncio.wait_for(scenario(), 90))
