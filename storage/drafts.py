@@ -119,6 +119,7 @@ def save_draft(
                 topic=s.topic,
                 title=s.title,
                 markdown=s.markdown,
+                drafted_markdown=s.markdown,
                 prs=list(s.prs),
                 people=list(s.people),
                 sources=list(s.sources),

@@ -10,8 +10,10 @@ every platform call is awaited between them, never inside one.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from typing import TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -22,7 +24,7 @@ from bot.core.clock import Clock, utcnow
 from bot.core.database import Database
 from bot.core.port import Button, Caller, ChatPort, Posted, Reply
 from bot.core.review_links import PageLinks
-from bot.core.review_page import DraftPage, draft_page
+from bot.core.review_page import DraftPage, DraftState, draft_page, draft_state
 from bot.core.review_text import (
     header_buttons,
     header_text,
@@ -48,6 +50,7 @@ from storage.drafts import (
 from storage.models import LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
 from storage.privacy import blocking_flags
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 MAX_SECTION_CHARS = 40_000  # a weekly summary's section is a few thousand at most
 
@@ -388,12 +391,27 @@ class ReviewWorkflow:
 
     async def page(self, workspace_id: int, caller: Caller, draft_id: int) -> DraftPage | Reply:
         """What the review page shows of the draft, if the caller may see it now."""
+        return await self._viewed(workspace_id, caller, draft_id, draft_page)
 
-        def read(session: Session) -> DraftPage | Reply:
+    async def page_state(
+        self, workspace_id: int, caller: Caller, draft_id: int
+    ) -> DraftState | Reply:
+        """The draft's status and section revisions, if the caller may see the page now: an
+        open page polls it to show what was edited elsewhere (in the thread, say)."""
+        return await self._viewed(workspace_id, caller, draft_id, draft_state)
+
+    async def _viewed(
+        self,
+        workspace_id: int,
+        caller: Caller,
+        draft_id: int,
+        show: Callable[[Session, DraftRow], T],
+    ) -> T | Reply:
+        def read(session: Session) -> T | Reply:
             granted = self._authorize(session, workspace_id, caller, draft_id, Action.VIEW)
             if isinstance(granted, Reply):
                 return granted
-            return draft_page(session, granted.draft)
+            return show(session, granted.draft)
 
         return await self.db.run(read)
 

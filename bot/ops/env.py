@@ -25,6 +25,9 @@ class Environment(BaseSettings):
     summarybot_secret_key: str | None = None
     summarybot_web_host: str = "127.0.0.1"
     summarybot_web_port: int = 8081
+    # The HTTPS proxies in front of the page (addresses or networks, comma-separated): only
+    # their X-Forwarded-For is believed, for the link exchange's per-client rate limit.
+    summarybot_trusted_proxies: str = ""
     summarybot_log_format: str = "text"  # "json" for one JSON object per log line
 
     github_token: str | None = None  # optional: raises GitHub's rate limit
