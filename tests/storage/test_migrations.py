@@ -44,7 +44,7 @@ def test_migrate_twice_is_harmless(database_url: str) -> None:
 
 
 def test_sections_never_edited_keep_their_text_as_drafted(database_url: str) -> None:
-    """0010: a section without revisions was still as drafted; an edited one's drafted text
+    """0009: a section without revisions was still as drafted; an edited one's drafted text
     was never kept, so it stays unknown rather than being taken from its edited text."""
     engine = make_engine(database_url)
     cfg = alembic_config()

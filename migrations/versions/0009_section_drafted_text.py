@@ -1,6 +1,6 @@
 """A section's text as drafted, before any edit (the review page's diff from the first draft)
 
-Revision ID: 0010
+Revision ID: 0009
 Revises: 0008
 Create Date: 2026-12-01 17:40:00.000000
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision: str = "0010"
+revision: str = "0009"
 down_revision: str | Sequence[str] | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
