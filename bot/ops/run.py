@@ -182,16 +182,15 @@ async def _start_slack(
 async def _start_discord(
     sessions: sessionmaker[Session], config: Config, env: Environment
 ) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
-    from bot.discord.client import SummaryClient
     from bot.discord.port import DiscordPort
-    from bot.discord.run import point_at, start_discord
+    from bot.discord.run import discord_client, point_at, start_discord
 
     point_at(env.discord_api_url, env.discord_gateway_url)
     port = DiscordPort()
     core = Core(
         sessions, config, port, platform="discord", github=github_for(env), llm=llm_for(config, env)
     )
-    client = SummaryClient(core, port)
+    client = discord_client(core, port, env.discord_shards())
     task = await start_discord(client, env.discord_token)
 
     async def stop() -> None:
