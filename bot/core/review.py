@@ -581,7 +581,12 @@ class ReviewWorkflow:
             if isinstance(granted, Reply):
                 return granted
             draft = granted.draft
-            draft.status = DraftStatus.DISCARDED
+            if not move_status(session, draft.id, EDITABLE, DraftStatus.DISCARDED):
+                session.refresh(draft)  # approved meanwhile, in another process
+                return Reply.refuse(
+                    f"The summary of the week of {draft.week_start} is already "
+                    f"{draft.status.words}."
+                )
             return Reply(f"The draft of the week of {draft.week_start} was discarded.")
 
         return await self.db.run(discard)

@@ -256,3 +256,22 @@ def test_processes_starting_together_migrate_one_after_another(database_url: str
     for e in engines:
         e.dispose()
     assert errors == []
+
+
+def test_an_approval_and_a_discard_at_once_in_two_processes_leave_one_of_them(
+    processes, platform
+) -> None:
+    flows = [ReviewWorkflow(s, CONFIG, platform) for s in processes]
+    run(flows[0].draft_and_post(1, WEEK))
+    draft_id = draft_of(processes[0]).id
+
+    async def race() -> list:
+        return await asyncio.gather(
+            flows[0].approve(1, EDITOR, draft_id), flows[1].discard(1, OTHER_EDITOR, draft_id)
+        )
+
+    approved, discarded = run(race())
+    status = draft_of(processes[0]).status
+    assert approved.ok != discarded.ok, (approved.text, discarded.text)
+    assert status == ("published" if approved.ok else "discarded")
+    assert bool(platform.in_channel("C-pub")) == approved.ok
