@@ -372,6 +372,12 @@ class SummaryClient(discord.Client):
             await answer(interaction, reply)
 
 
+class ShardedSummaryClient(SummaryClient, discord.AutoShardedClient):
+    """The bot holding some shards of a sharded bot (`shard_ids`, `shard_count`): Discord
+    sends it the events of the guilds on those shards only, so several processes split the
+    guilds between them."""
+
+
 def _guarded(name: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
     def call(data: Any) -> None:
         try:

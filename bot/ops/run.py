@@ -189,9 +189,8 @@ async def _start_slack(
 async def _start_discord(
     sessions: sessionmaker[Session], config: Config, env: Environment, signer: PageSigner | None
 ) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
-    from bot.discord.client import SummaryClient
     from bot.discord.port import DiscordPort
-    from bot.discord.run import point_at, start_discord
+    from bot.discord.run import discord_client, point_at, start_discord
 
     point_at(env.discord_api_url, env.discord_gateway_url)
     port = DiscordPort()
@@ -204,7 +203,7 @@ async def _start_discord(
         llm=llm_for(config, env),
         page=PageLinks(signer, env.summarybot_public_url, "discord") if signer else None,
     )
-    client = SummaryClient(core, port)
+    client = discord_client(core, port, env.discord_shards())
     task = await start_discord(client, env.discord_token)
 
     async def stop() -> None:
