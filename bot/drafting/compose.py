@@ -13,9 +13,10 @@ from bot.drafting.config import Config
 from bot.drafting.week import Week
 from storage.drafts import get_draft
 from storage.github import cached_items, merged_between
-from storage.messages import find_workspaces, messages_between, refs_between
+from storage.messages import find_workspaces
 from storage.models import LOCKED, GitHubItemRow, Workspace
 from storage.privacy import forgotten_names, unnamer
+from storage.week_rows import authors_by_id, channels_by_id, week_messages, week_refs
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
 from summarizer.types import DraftSummary, PRMention, SourceMessage
@@ -46,41 +47,71 @@ def resolve_workspace(session: Session, name: str | None) -> Workspace:
 
 def load_week(session: Session, config: Config, week: Week) -> list[SourceMessage]:
     """The stored messages of `week`, with their PR refs normalised."""
-    refs = refs_between(session, week.workspace_id, week.start, week.end)
-    normalised = [
-        (row, normalise(PRRef(row.repo, row.number, row.raw), week.default_repo, config.repos))
-        for row in refs
-    ]
-    resolved = resolve_in_week(ref for _, ref in normalised)
-    normalised = [(row, resolved.get(ref, ref)) for row, ref in normalised]
+    rows = week_messages(session, week.workspace_id, week.start, week.end)
+    prs = _week_mentions(session, config, week)
+    people = authors_by_id(session, {row.author_id for row in rows})
+    channels = channels_by_id(session, {row.channel_id for row in rows})
+    forgotten = forgotten_names(session, week.workspace_id)
+    unnamed = unnamer(forgotten)
+    messages = []
+    for (
+        message_id,
+        platform_id,
+        thread_id,
+        reply_to_id,
+        created_at,
+        text,
+        reactions,
+        replies,
+        permalink,
+        author_id,
+        channel_id,
+    ) in rows:
+        author, author_platform_id, is_bot = people[author_id]
+        channel, thread_title = channels[channel_id]
+        messages.append(
+            SourceMessage(
+                platform_id,
+                author,
+                author_platform_id,
+                channel,
+                created_at,
+                unnamed(text) if forgotten else text,
+                is_bot,
+                thread_id,
+                reply_to_id,
+                prs.get(message_id, ()),
+                reactions,
+                replies,
+                permalink,
+                thread_title,
+            )
+        )
+    return messages
+
+
+def _week_mentions(
+    session: Session, config: Config, week: Week
+) -> dict[int, tuple[PRMention, ...]]:
+    """The PRs each message of `week` cites (by message row id), normalised and resolved
+    within the week, with GitHub's details when enabled and cached."""
+    refs = week_refs(session, week.workspace_id, week.start, week.end)
+    # A week cites the same PRs over and over: each distinct ref is worked out once, and
+    # the messages citing it share one PRMention.
+    written = dict.fromkeys((repo, number, raw) for _, repo, number, raw in refs)
+    normalised = {key: normalise(PRRef(*key), week.default_repo, config.repos) for key in written}
+    resolved = resolve_in_week(normalised.values())
+    refs_of = {key: resolved.get(ref, ref) for key, ref in normalised.items()}
     github = (
-        cached_items(session, (pr_key(ref) for _, ref in normalised if pr_key(ref)))
+        cached_items(session, (pr_key(ref) for ref in refs_of.values() if pr_key(ref)))
         if config.github.enabled
         else {}
     )
-    mentions: dict[int, list[PRMention]] = defaultdict(list)
-    for row, ref in normalised:
-        mentions[row.message_id].append(_mention(row.raw, ref, github.get(pr_key(ref))))
-    unnamed = unnamer(forgotten_names(session, week.workspace_id))
-    return [
-        SourceMessage(
-            id=row.platform_id,
-            author=row.author,
-            author_id=row.author_platform_id,
-            channel=row.channel,
-            created_at=row.created_at,
-            text=unnamed(row.text),
-            is_bot=row.is_bot,
-            thread_id=row.thread_id,
-            reply_to_id=row.reply_to_id,
-            prs=tuple(mentions.get(row.id, ())),
-            reactions=row.reaction_count,
-            replies=row.reply_count,
-            permalink=row.permalink,
-            thread_title=row.thread_title,
-        )
-        for row in messages_between(session, week.workspace_id, week.start, week.end)
-    ]
+    mentions = {key: _mention(key[2], ref, github.get(pr_key(ref))) for key, ref in refs_of.items()}
+    cited: dict[int, list[PRMention]] = defaultdict(list)
+    for message_id, repo, number, raw in refs:
+        cited[message_id].append(mentions[repo, number, raw])
+    return {message_id: tuple(found) for message_id, found in cited.items()}
 
 
 def pr_key(ref: str) -> tuple[str, int] | None:
