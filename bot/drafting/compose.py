@@ -16,7 +16,7 @@ from storage.github import cached_items, merged_between
 from storage.messages import find_workspaces
 from storage.models import LOCKED, GitHubItemRow, Workspace
 from storage.privacy import forgotten_names, unnamer
-from storage.week_rows import authors_by_id, channels_by_id, week_messages, week_refs
+from storage.week_rows import week_messages, week_refs
 from summarizer.draft import format_title, make_draft
 from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
 from summarizer.types import DraftSummary, PRMention, SourceMessage
@@ -47,10 +47,9 @@ def resolve_workspace(session: Session, name: str | None) -> Workspace:
 
 def load_week(session: Session, config: Config, week: Week) -> list[SourceMessage]:
     """The stored messages of `week`, with their PR refs normalised."""
-    rows = week_messages(session, week.workspace_id, week.start, week.end)
+    week_rows = week_messages(session, week.workspace_id, week.start, week.end)
+    people, channels = week_rows.authors, week_rows.channels
     prs = _week_mentions(session, config, week)
-    people = authors_by_id(session, {row.author_id for row in rows})
-    channels = channels_by_id(session, {row.channel_id for row in rows})
     forgotten = forgotten_names(session, week.workspace_id)
     unnamed = unnamer(forgotten)
     messages = []
@@ -66,7 +65,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
         permalink,
         author_id,
         channel_id,
-    ) in rows:
+    ) in week_rows.rows:
         author, author_platform_id, is_bot = people[author_id]
         channel, thread_title = channels[channel_id]
         messages.append(

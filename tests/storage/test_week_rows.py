@@ -14,7 +14,7 @@ from storage.records import (
     PersonRecord,
     WorkspaceRecord,
 )
-from storage.week_rows import authors_by_id, channels_by_id, week_messages, week_refs
+from storage.week_rows import week_messages, week_refs
 
 WORKSPACE = WorkspaceRecord("discord", "g1", "Lab")
 GENERAL = ChannelRecord("c1", "general")
@@ -35,7 +35,7 @@ def test_a_week_is_read_by_instant_with_aware_times(sessions) -> None:
     tuesday = MessageRecord("m2", ANA, MONDAY + timedelta(days=1, hours=9), "see #8 and #9")
     store(sessions, GENERAL, sunday, tuesday)
     with sessions() as session:
-        rows = week_messages(session, 1, MONDAY, MONDAY + timedelta(days=7))
+        rows = week_messages(session, 1, MONDAY, MONDAY + timedelta(days=7)).rows
         assert [r.platform_id for r in rows] == ["m2"]  # m1 was Sunday 23:30 UTC
         assert rows[0].created_at == tuesday.created_at
         assert rows[0].created_at.utcoffset() == timedelta(0)
@@ -50,9 +50,8 @@ def test_thread_messages_name_their_channel_and_thread(sessions) -> None:
     store(sessions, GENERAL, MessageRecord("m1", ANA, MONDAY, "the crash", thread_id="t1"))
     store(sessions, THREAD, MessageRecord("m2", BOT, MONDAY, "same here", thread_id="t1"))
     with sessions() as session:
-        rows = week_messages(session, 1, MONDAY, MONDAY + timedelta(days=7))
-        channels = channels_by_id(session, {r.channel_id for r in rows})
-        authors = authors_by_id(session, {r.author_id for r in rows})
+        week = week_messages(session, 1, MONDAY, MONDAY + timedelta(days=7))
+    rows, channels, authors = week.rows, week.channels, week.authors
     placed = {r.platform_id: channels[r.channel_id] for r in rows}
     assert placed == {"m1": ("general", None), "m2": ("general", "Crash on rack 3")}
     named = {r.platform_id: authors[r.author_id] for r in rows}
