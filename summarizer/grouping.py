@@ -43,6 +43,7 @@ _NEWCOMER_RE = re.compile(
     re.IGNORECASE,
 )
 _SELF_OR_NEWCOMER_RE = re.compile(f"{_SELF_RE.pattern}|{_NEWCOMER_RE.pattern}", re.IGNORECASE)
+_WORD_RE = re.compile(r"\w")
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
 _WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
 _ABOUT_RE = re.compile(
@@ -65,17 +66,18 @@ class TopicScorer:
         # Each keyword stands for the first topic that has it: the one whose alternative
         # the regex tries first.
         self._keyword_topic: dict[str, int] = {}
-        keywords, pattern_groups = [], []
+        keywords: list[str] = []
+        pattern_groups = []
         for index, topic in enumerate(self.topics):
             # Longest first, so "hero run" wins over "hero". Keywords are matched against
             # lower-cased text: much faster than a case-insensitive regex.
             for word in sorted({k.lower() for k in topic.keywords}, key=len, reverse=True):
-                keywords.append(re.escape(word))
+                keywords.append(word)
                 self._keyword_topic.setdefault(word, index)
             if topic.patterns:
                 alternatives = "|".join(f"(?:{p})" for p in topic.patterns)
                 pattern_groups.append(f"(?P<t{index}>{alternatives})")
-        self.keywords = re.compile(rf"(?<!\w)(?:{'|'.join(keywords)})(?!\w)") if keywords else None
+        self.keywords = _keywords_regex(keywords) if keywords else None
         self.patterns = (
             re.compile("|".join(pattern_groups), re.IGNORECASE) if pattern_groups else None
         )
@@ -133,6 +135,44 @@ class TopicScorer:
             PR_WEIGHT * (bool(labels & wanted) + _touches(mention.paths, globs))
             for wanted, globs in zip(self.labels, self.paths, strict=True)
         ]
+
+
+def _keywords_regex(words: Sequence[str]) -> re.Pattern[str]:
+    """Whole-word matches of `words`, the earlier of two that match at one place winning.
+
+    Where at most one keyword can match at any place, the alternatives are laid out as a
+    trie ("hero (?:run|shape)"): the regex engine then tests each character once instead of
+    once per keyword, and which one comes first no longer matters.
+    """
+    body = _trie(words) if _one_match_per_place(words) else "|".join(map(re.escape, words))
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+
+
+def _one_match_per_place(words: Sequence[str]) -> bool:
+    """Whether no two keywords can match at the same place: that needs one to be the other
+    followed by a non-word character (after a word character the shorter one cannot end)."""
+    return not any(
+        long != short and long.startswith(short) and not _WORD_RE.match(long, len(short))
+        for short in words
+        for long in words
+    )
+
+
+def _trie(words: Sequence[str]) -> str:
+    root: dict[str, dict] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a keyword ends here
+    return _alternatives(root)
+
+
+def _alternatives(node: dict[str, dict]) -> str:
+    branches = [
+        re.escape(char) + _alternatives(child) if char else "" for char, child in node.items()
+    ]
+    return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
 
 
 def _touches(paths: Sequence[str], globs: Sequence[str]) -> bool:
