@@ -281,13 +281,15 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
         scores = list(own)
         lends = len(refs) <= MAX_LENDING_PRS
         for ref in refs:
+            lent = by_pr[ref]
             for t in range(n_topics):
-                scores[t] += PR_CONTEXT_WEIGHT * (by_pr[ref][t] - lends * own[t])
+                scores[t] += PR_CONTEXT_WEIGHT * (lent[t] - lends * own[t])
         evidence[root] = scores
 
     first = {root: _best(scores) for root, scores in evidence.items()}
     by_author = _shares(first, lambda m: m.author_id, messages, n_topics)
     by_channel = _shares(first, lambda m: m.channel, messages, n_topics)
+    topic_ids = [topic.id for topic in scorer.topics]
     decided: dict[int, str] = {}
     for root, scores in evidence.items():
         strongest = max(scores)
@@ -299,8 +301,8 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
                 s + AUTHOR_WEIGHT * a + CHANNEL_PRIOR_WEIGHT * c
                 for s, a, c in zip(scores, author, channel, strict=True)
             ]
-        best = _best(scores)
-        decided[root] = scorer.topics[best].id if scores[best] > 0 else catch_all
+            strongest = max(scores)
+        decided[root] = topic_ids[scores.index(strongest)] if strongest > 0 else catch_all
     return [decided[root] for root in root_of]
 
 
