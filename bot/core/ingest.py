@@ -21,6 +21,7 @@ from rich.progress import Progress
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.known_rows import KnownRows
 from storage import normalise
 from storage.messages import (
     MessageToStore,
@@ -31,7 +32,7 @@ from storage.messages import (
     upsert_workspace,
 )
 from storage.privacy import forgotten_ids, remember_names
-from storage.records import ImportBatch, MessageRecord
+from storage.records import ImportBatch, MessageRecord, PersonRecord
 from summarizer.prrefs import PRRef, parse_pr_refs
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,7 @@ def store_batch(
     *,
     strict: bool = False,
     written: dict[str, bool] | None = None,
+    known: KnownRows | None = None,
 ) -> StoreCounts:
     """Store one source's workspace (unless its id is given), channel, people and messages
     with their PR refs, `CHUNK_MESSAGES` at a time (an export's messages may be streamed).
@@ -152,6 +154,8 @@ def store_batch(
     with a warning otherwise (live events). Messages of members who opted out are not
     stored; the names they post under are remembered, so drafts never name them.
     `written`, when given, receives each stored message's platform id (`upsert_messages`).
+    `known`, when given, holds the channel and people rows already stored (live stores):
+    only records that differ from them are upserted.
     """
     try:
         workspace = normalise.workspace_record(batch.workspace)
@@ -160,7 +164,11 @@ def store_batch(
         raise ImportFileError(batch.source, str(error)) from None
     if workspace_id is None:
         workspace_id = upsert_workspace(session, workspace)
-    channel_id = upsert_channel(session, workspace_id, channel)
+    channel_id = known.channel(workspace_id, channel) if known else None
+    if channel_id is None:
+        channel_id = upsert_channel(session, workspace_id, channel)
+        if known:
+            known.learn_channel(session, workspace_id, channel, channel_id)
     forgotten = forgotten_ids(session, workspace_id)
     counts = StoreCounts()
     messages = _normalised(batch.source, batch.messages, strict)
@@ -171,12 +179,26 @@ def store_batch(
             {m.author.display_name for m in chunk if m.author.platform_id in forgotten},
         )
         kept = [m for m in chunk if m.author.platform_id not in forgotten]
-        author_ids = upsert_people(session, workspace_id, (m.author for m in kept))
+        author_ids = _store_people(session, workspace_id, [m.author for m in kept], known)
         to_store = [MessageToStore(m, _refs(m.text)) for m in kept]
         counts.add(
             upsert_messages(session, workspace_id, channel_id, to_store, author_ids, written)
         )
     return counts
+
+
+def _store_people(
+    session: Session, workspace_id: int, people: list[PersonRecord], known: KnownRows | None
+) -> dict[str, int]:
+    """Ids of the people, upserting those not `known` to be stored as they are."""
+    if known is None:
+        return upsert_people(session, workspace_id, people)
+    ids, unknown = known.people(workspace_id, list({p.platform_id: p for p in people}.values()))
+    if unknown:
+        stored = upsert_people(session, workspace_id, unknown)
+        known.learn_people(session, workspace_id, unknown, stored)
+        ids.update(stored)
+    return ids
 
 
 def _normalised(

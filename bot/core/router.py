@@ -26,6 +26,7 @@ from bot.core.command_parser import parse
 from bot.core.database import Database
 from bot.core.history import Progress, judged
 from bot.core.ingest import store_batch
+from bot.core.known_rows import KnownRows
 from bot.core.live_store import LiveStore
 from bot.core.names import channel_ref, with_names
 from bot.core.port import (
@@ -114,6 +115,7 @@ class Core:
         )
         self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
         self._workspace_ids: dict[WorkspaceRecord, int] = {}
+        self._known = KnownRows(sessions)  # channel and people rows live stores need not upsert
         self._settings: dict[int, tuple[float, WorkspaceSettings]] = {}
         # Set by a platform adapter: fetches a channel's history since the last stored message.
         self.backfill: Backfill | None = None
@@ -196,7 +198,9 @@ class Core:
         # Other bots' chatter is kept only when it carries a PR reference.
         kept = [m for m in messages if not m.author.is_bot or parse_pr_refs(m.text)]
         batch = ImportBatch("live", workspace, channel, kept)
-        return store_batch(session, batch, workspace_id=workspace_id, written=written)
+        return store_batch(
+            session, batch, workspace_id=workspace_id, written=written, known=self._known
+        )
 
     async def on_reaction(self, workspace: WorkspaceRecord, message_id: str, delta: int) -> None:
         """A reaction added (+1) or removed (-1) on a stored message."""

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+from aiohttp import web
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -27,6 +28,7 @@ from bot.core.port import (
 )
 from bot.core.router import Core
 from bot.slack.directory import Directory
+from bot.slack.events import MessagePath
 from bot.slack.messages import SlackConverter, parse_ts
 from bot.slack.port import CHANNEL_ID_RE, EDIT_BLOCK, EDIT_CALLBACK, submitted_text
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
@@ -54,6 +56,7 @@ class SlackBot:
     ) -> None:
         self.core = core
         self.client = client
+        self.signing_secret = signing_secret
         self.directory = directory or Directory(client)
         self.app = AsyncApp(
             client=client,
@@ -69,6 +72,18 @@ class SlackBot:
         self.app.view(EDIT_CALLBACK)(self.on_edit_submit)
         core.backfill = self.backfill
         core.member = self.page_caller
+
+    def web_app(self, path: str) -> web.Application:
+        """The aiohttp app serving the HTTP Events API at `path`: Bolt's, with plain messages
+        taken on a shorter path (`bot.slack.events`)."""
+        app = self.app.web_app(path=path)
+        if self.signing_secret is not None:
+            fast = MessagePath(path, self.signing_secret, self.on_message, self._bot_user_id)
+            app.middlewares.append(fast.middleware)
+        return app
+
+    async def _bot_user_id(self) -> str | None:
+        return (await self.directory.team()).get("user_id")
 
     # --- logging ------------------------------------------------------------------------------
 

@@ -56,7 +56,7 @@ async def start_slack(
         return handler.close_async, handler.client.is_connected
     if not env.slack_signing_secret:
         raise ValueError("Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET")
-    runner = web.AppRunner(bot.app.web_app(path=EVENTS_PATH))
+    runner = web.AppRunner(bot.web_app(EVENTS_PATH))
     await runner.setup()
     await web.TCPSite(runner, "0.0.0.0", env.port).start()  # noqa: S104 (Slack must reach it)
     log.info("Slack: Events API listening on port %s at %s", env.port, EVENTS_PATH)

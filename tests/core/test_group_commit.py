@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.core.port import CommandEvent, DeleteEvent, EditEvent, MessageEvent
 from bot.core.router import Core
 from bot.ops.config import load_config
-from storage.models import Message
+from storage.models import Channel, Message, Person
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 from tests.core.test_router import ADMIN
 from tests.fakes.fakeport import FakePort
@@ -161,3 +161,57 @@ def test_a_store_left_queued_by_an_ended_loop_does_not_stall_the_next(
     )
     assert stored_it
     assert "2" in stored(sessions)
+
+
+def people(sessions: sessionmaker[Session]) -> dict[str, str]:
+    with sessions() as session:
+        return dict(session.execute(select(Person.platform_id, Person.display_name)).all())
+
+
+def channel_of(sessions: sessionmaker[Session], pid: str) -> str:
+    with sessions() as session:
+        query = select(Channel.platform_id).join(Message).where(Message.platform_id == pid)
+        return session.execute(query).scalar_one()
+
+
+def test_a_person_renamed_between_live_messages_is_renamed_in_storage(
+    core: Core, sessions: sessionmaker[Session]
+) -> None:
+    """Live stores skip upserting people already stored as they are, never a rename."""
+    names = ["Ana Ruiz", "Ana R.", "Ana Ruiz"]
+    for n, name in enumerate(names):
+        author = PersonRecord(ANA.platform_id, name)
+        record = MessageRecord(f"m{n}", author, MONDAY + timedelta(minutes=n), f"run {n}")
+        assert asyncio.run(core.on_message(MessageEvent(LAB, HERO, record)))
+        assert people(sessions)[ANA.platform_id] == name
+
+
+def test_a_channel_stored_in_a_rolled_back_transaction_is_stored_again(
+    core: Core, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A channel row inserted by a batch that then failed does not exist: the next store in
+    that channel inserts it again instead of using the id the failed batch saw."""
+    real = Core._store_once
+    refused = {"refused"}
+
+    def refuse_after_storing(self: Core, session: Session, *args: object) -> object:
+        counts = real(self, session, *args)  # type: ignore[arg-type]
+        if any(m.platform_id in refused for m in args[3]):  # type: ignore[attr-defined]
+            raise ValueError("refused after the channel and message were written")
+        return counts
+
+    monkeypatch.setattr(Core, "_store_once", refuse_after_storing)
+    new = ChannelRecord("C-new", "hero-run")  # logged by name, not stored yet
+    other = ChannelRecord("C-other", "hero-run")
+
+    async def scenario() -> None:
+        with pytest.raises(ValueError):
+            await core.on_message(MessageEvent(LAB, new, message("refused", "run 1")))
+        # Another new channel may now get the row id the rolled-back insert had.
+        assert await core.on_message(MessageEvent(LAB, other, message("other", "run 2")))
+        assert await core.on_message(MessageEvent(LAB, new, message("kept", "run 3")))
+
+    asyncio.run(scenario())
+    assert channel_of(sessions, "other") == "C-other"
+    assert channel_of(sessions, "kept") == "C-new"
+    assert "refused" not in stored(sessions)

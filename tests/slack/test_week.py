@@ -344,7 +344,7 @@ def test_events_over_http_and_socket_mode(sessions, slack_world) -> None:
             await s.enable_hero()
 
             # The HTTP Events API, as `summarybot run` serves it.
-            runner = web.AppRunner(s.bot.app.web_app(path=EVENTS_PATH))
+            runner = web.AppRunner(s.bot.web_app(EVENTS_PATH))
             await runner.setup()
             site = web.TCPSite(runner, "127.0.0.1", 0)
             await site.start()
