@@ -64,6 +64,8 @@ def clean_id(value: str, what: str) -> str:
 
 def clean_count(value: object) -> int:
     """A reaction or reply count as a non-negative int32 (non-numbers count as 0)."""
+    if type(value) is int and 0 <= value <= INT32_MAX:
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
     if isinstance(value, float) and not math.isfinite(value):
@@ -117,13 +119,23 @@ def person_record(record: PersonRecord) -> PersonRecord:
     )
 
 
-def message_record(record: MessageRecord) -> MessageRecord:
-    """The message fit to store, or `RecordError` naming the field that cannot be."""
+def message_record(
+    record: MessageRecord, people: dict[PersonRecord, PersonRecord] | None = None
+) -> MessageRecord:
+    """The message fit to store, or `RecordError` naming the field that cannot be.
+
+    `people`, when given, holds authors already normalised (a batch repeats a few authors
+    many times); new ones are added to it."""
     link = record.permalink
-    return replace(
-        record,
-        platform_id=clean_id(record.platform_id, "the message id"),
-        author=person_record(record.author),
+    platform_id = clean_id(record.platform_id, "the message id")
+    author = people.get(record.author) if people is not None else None
+    if author is None:
+        author = person_record(record.author)
+        if people is not None:
+            people[record.author] = author
+    return MessageRecord(
+        platform_id=platform_id,
+        author=author,
         created_at=check_time(record.created_at, "the timestamp"),
         edited_at=None
         if record.edited_at is None

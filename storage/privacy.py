@@ -57,12 +57,15 @@ def deleted_source_flag(message_platform_id: str) -> str:
 
 def forgotten_ids(session: Session, workspace_id: int) -> set[str]:
     """Platform ids of the workspace's members who opted out (their messages are not stored)."""
+    people = Person.__table__.c
     return set(
-        session.scalars(
-            select(Person.platform_id).where(
-                Person.workspace_id == workspace_id, Person.forgotten_at.is_not(None)
+        session.connection()
+        .execute(
+            select(people.platform_id).where(
+                people.workspace_id == workspace_id, people.forgotten_at.is_not(None)
             )
         )
+        .scalars()
     )
 
 

@@ -31,7 +31,7 @@ from storage.messages import (
     upsert_workspace,
 )
 from storage.privacy import forgotten_ids, remember_names
-from storage.records import ImportBatch, MessageRecord
+from storage.records import ImportBatch, MessageRecord, PersonRecord
 from summarizer.prrefs import PRRef, parse_pr_refs
 
 log = logging.getLogger(__name__)
@@ -182,9 +182,10 @@ def store_batch(
 def _normalised(
     source: str, messages: Iterable[MessageRecord], strict: bool
 ) -> Iterator[MessageRecord]:
+    people: dict[PersonRecord, PersonRecord] = {}  # each author is normalised once
     for number, message in enumerate(messages, start=1):
         try:
-            yield normalise.message_record(message)
+            yield normalise.message_record(message, people)
         except normalise.RecordError as error:
             if strict:
                 raise ImportFileError(source, f"message {number}: {error}") from None
