@@ -809,9 +809,10 @@ def _floor_file(
     channel_ids[channel["id"]] = channel_id
     author_ids = _floor_people(conn, workspace_id, document)
     rows = _floor_rows(document, (workspace_id, channel_id), author_ids)
+    last_id = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
     conn.executemany(INSERT_MESSAGE, rows)
-    query = "SELECT platform_id, id FROM messages WHERE channel_id = ?"
-    message_ids = dict(conn.execute(query, (channel_id,)).fetchall())
+    query = "SELECT platform_id, id FROM messages WHERE id > ?"  # the rows just written
+    message_ids = dict(conn.execute(query, (last_id,)).fetchall())
     conn.executemany(INSERT_REF, _floor_refs(rows, message_ids))
     return len(rows)
 

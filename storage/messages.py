@@ -254,6 +254,7 @@ _TOMBSTONES_AMONG = select(_DELETED.platform_id).where(
     _DELETED.platform_id.in_(bindparam("ids", expanding=True)),
 )
 _PR_REFS = PRRefRow.__table__
+_INSERT_REFS = _PR_REFS.insert()
 _REFS_OF = delete(_PR_REFS).where(_PR_REFS.c.message_id.in_(bindparam("ids", expanding=True)))
 
 
@@ -301,7 +302,7 @@ def _upsert_message_batch(
         for r in m.refs
     ]
     if refs:
-        conn.execute(_PR_REFS.insert(), refs)
+        conn.execute(_INSERT_REFS, refs)
     if written_ids is not None:
         written_ids.update((pid, False) for pid in inserted)
         written_ids.update((pid, True) for pid in updated)

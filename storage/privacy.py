@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import ColumnElement, Select, delete, select
+from sqlalchemy import ColumnElement, Select, bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from storage.db import dialect_insert
@@ -55,18 +55,16 @@ def deleted_source_flag(message_platform_id: str) -> str:
     return DELETED_SOURCE_FLAG.format(id=message_platform_id)
 
 
+_PEOPLE = Person.__table__.c
+_FORGOTTEN_IDS = select(_PEOPLE.platform_id).where(
+    _PEOPLE.workspace_id == bindparam("workspace_id"), _PEOPLE.forgotten_at.is_not(None)
+)
+
+
 def forgotten_ids(session: Session, workspace_id: int) -> set[str]:
     """Platform ids of the workspace's members who opted out (their messages are not stored)."""
-    people = Person.__table__.c
-    return set(
-        session.connection()
-        .execute(
-            select(people.platform_id).where(
-                people.workspace_id == workspace_id, people.forgotten_at.is_not(None)
-            )
-        )
-        .scalars()
-    )
+    found = session.connection().execute(_FORGOTTEN_IDS, {"workspace_id": workspace_id})
+    return set(found.scalars())
 
 
 def forgotten_names(session: Session, workspace_id: int) -> set[str]:

@@ -214,20 +214,26 @@ def import_paths(
         except ImportFileError as error:
             report.errors.append(error)
     task = progress.add_task("Importing", total=len(sources)) if progress else None
-    for source in sources:
-        try:
-            with sessions.begin() as session:
-                report.counts.add(store_batch(session, source.read(), strict=True))
-            report.files += 1
-        except SkippedFile as skipped:
-            report.skipped.append(skipped)
-        except ImportFileError as error:
-            report.errors.append(error)
-        except Exception as error:  # noqa: BLE001 (one bad file never stops the others)
-            report.errors.append(ImportFileError(source.name, _problem(error)))
-        if progress is not None and task is not None:
-            progress.advance(task)
+    with sessions() as session:  # one session, one transaction per file
+        for source in sources:
+            _import_source(session, source, report)
+            if progress is not None and task is not None:
+                progress.advance(task)
     return report
+
+
+def _import_source(session: Session, source: ImportSource, report: ImportReport) -> None:
+    """Store one source file in a transaction of its own; a failure is reported, not raised."""
+    try:
+        with session.begin():
+            report.counts.add(store_batch(session, source.read(), strict=True))
+        report.files += 1
+    except SkippedFile as skipped:
+        report.skipped.append(skipped)
+    except ImportFileError as error:
+        report.errors.append(error)
+    except Exception as error:  # noqa: BLE001 (one bad file never stops the others)
+        report.errors.append(ImportFileError(source.name, _problem(error)))
 
 
 def _problem(error: Exception) -> str:
