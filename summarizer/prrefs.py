@@ -74,12 +74,12 @@ _URL_CHARS = r"(?:[^\s<>()\[\]{}|\"'`]|\([^\s<>()]*\))"
 
 # Each alternative is one named outer group so `match.lastgroup` says which one matched.
 # Order matters only between alternatives that can start at the same position. The lookahead
-# in front admits only positions where some alternative can start (a character that starts
-# one, or a name running into the "/" or "#" of "owner/repo#N" or "name#N"), so most of a
-# text is passed over after one test instead of one per alternative.
+# in front admits only positions where some alternative can start (code or link markup, a URL,
+# a PR keyword, or a name running into the "/" or "#" of "owner/repo#N" or "name#N"), so most
+# of a text is passed over after one test instead of one per alternative.
 _SCAN = re.compile(
     rf"""
-    (?=[`~<\[\#hHwWgGpP]|{_START}[A-Za-z0-9][A-Za-z0-9_.-]*+[/\#])
+    (?=[`~<\[\#]|(?i:https?://|www\.|github\.com/|p[ru])|{_START}[A-Za-z0-9][A-Za-z0-9_.-]*+[/\#])
     (?:
     # Fenced code (``` or ~~~, also mid-line as chat clients allow); unclosed runs to the end.
       (?P<fence>(?P<fence_mark>`{{3,}}|~{{3,}})[\s\S]*?(?:(?P=fence_mark)|\Z))
