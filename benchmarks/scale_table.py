@@ -288,14 +288,23 @@ def live_rows(
 
 
 def two_process_rows(report: dict[str, Any] | None, why: str) -> list[Row]:
-    """Lost and doubled rows of the two-process fault run."""
-    row = next((f for f in (report or {}).get("faults", []) if f.get("fault") == TWO_PROCESS), None)
+    """Lost and doubled rows of the two-process fault run (its "two-process" figures)."""
+    report = report or {}
+    row = next((f for f in report.get("faults", []) if f.get("fault") == TWO_PROCESS), {})
+    figures = report.get(TWO_PROCESS) or row.get(TWO_PROCESS)
     measure = "two processes, one killed: lost / doubled"
-    if row is None or "error" in row:
-        reason = (row or {}).get("error") or (report or {}).get("error") or why
+    if not figures:
+        reason = row.get("error") or report.get("error") or why
         return [_not_run(measure, "0 / 0", reason)]
-    lost, doubled = row.get("missing_after"), row.get("duplicate_rows")
-    return [Row(measure, "0 / 0", f"{lost} / {doubled}", _verdict(lost == 0 and doubled == 0))]
+    lost, doubled = figures.get("lost"), figures.get("doubled")
+    return [
+        Row(
+            measure,
+            "0 / 0",
+            f"{lost} / {doubled} (of {figures.get('sent')} sent, {figures.get('stored')} stored)",
+            _verdict(lost == 0 and doubled == 0),
+        )
+    ]
 
 
 def table(rows: Sequence[Row]) -> str:

@@ -71,8 +71,12 @@ def test_a_rate_is_held_only_with_every_event_answered_and_stored(scale: ModuleT
 
 def test_two_processes_pass_with_nothing_lost_or_doubled(scale: ModuleType) -> None:
     def report(lost: int, doubled: int) -> dict:
-        row = {"fault": "two-process", "missing_after": lost, "duplicate_rows": doubled}
-        return {"faults": [row]}
+        figures = {"sent": 1000, "stored": 1000 - lost, "lost": lost, "doubled": doubled}
+        return {"faults": [{"fault": "two-process"}], "two-process": figures}
 
-    assert scale.two_process_rows(report(0, 0), "")[0].verdict == "met"
+    [met] = scale.two_process_rows(report(0, 0), "")
+    assert (met.verdict, met.measured) == ("met", "0 / 0 (of 1000 sent, 1000 stored)")
     assert scale.two_process_rows(report(0, 2), "")[0].verdict == "MISSED"
+    assert scale.two_process_rows(report(3, 0), "")[0].verdict == "MISSED"
+    failed = {"faults": [{"fault": "two-process", "error": "TimeoutError: "}]}
+    assert scale.two_process_rows(failed, "")[0].measured == "not run: TimeoutError: "
