@@ -25,7 +25,11 @@ Faults:
 * database locked for 2 s: another connection holds the write lock (SQLite BEGIN IMMEDIATE,
   PostgreSQL LOCK TABLE messages IN EXCLUSIVE MODE);
 * PostgreSQL restarted mid-stream (`pg_ctlcluster --skip-systemctl-redirect 15 main
-  restart`): only with --database and --allow-pg-restart.
+  restart`): only with --database and --allow-pg-restart;
+* two processes: two bot processes (real OS processes, each migrating at start as
+  `summarybot run` does) on one PostgreSQL, the events spread over both as a proxy would, one
+  process killed (SIGKILL) at 40% of the run; Slack's retries then reach the survivor. Sent,
+  stored, lost and doubled go to the JSON under "two-process". Only with --database.
 
     python benchmarks/faults.py
     python benchmarks/faults.py --database postgresql+psycopg://postgres@127.0.0.1:5432/test
@@ -39,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import sqlite3
 import sys
 import threading
@@ -527,6 +532,122 @@ async def fault_pg_restart(args: argparse.Namespace, sender: kit.Child) -> dict[
     return row
 
 
+def bot_process_main(conn: Any) -> None:
+    """One bot process of the two-process run: answers ("start", database_url, slack_api_url)
+    with ("ready", pid, port) once its Events API listens on 127.0.0.1; ends on ("stop",)."""
+    asyncio.run(_bot_process(conn))
+
+
+async def _bot_process(conn: Any) -> None:
+    kit.quiet_logging()
+    _, url, api_url = await kit.child_recv(conn, timeout=60)
+    engine, sessions = kit.open_database(url)  # migrates, as `summarybot run` does
+    server = kit.SlackServer(sessions, kit.default_config(), api_url)
+    await server.start()
+    await server.warm(kit.SLACK_USERS, CH)
+    conn.send(("ready", os.getpid(), server.port))
+    await kit.child_recv(conn, timeout=600)
+    await server.stop()
+    server.core.close()
+    engine.dispose()
+
+
+async def fault_two_process(args: argparse.Namespace, sender: kit.Child) -> dict[str, Any]:
+    sent = plain_stream(args)
+    kill_at = 0.4 * args.seconds
+    bots = [kit.Child(bot_process_main, f"bot-{n}") for n in range(2)]
+    try:
+        with kit.fresh_database(args.database) as url:
+            engine, sessions = kit.open_database(url)
+            try:
+                async with FakeSlack() as fake:
+                    kit.populate_slack(fake)
+                    enable = WorkspaceRecord("slack", fake.TEAM, "Lab")
+                    kit.enable_channels(sessions, kit.default_config(), enable, [CH])
+                    for bot in bots:
+                        bot.send(("start", url, fake.url))
+                    ready = [await bot.recv(timeout=60) for bot in bots]
+                    urls = tuple(f"http://127.0.0.1:{port}/slack/events" for _, _, port in ready)
+                    return await _two_process_run(args, sender, sent, bots, urls, kill_at, sessions)
+            finally:
+                engine.dispose()
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+async def _two_process_run(
+    args: argparse.Namespace,
+    sender: kit.Child,
+    sent: Sent,
+    bots: list[kit.Child],
+    urls: tuple[str, ...],
+    kill_at: float,
+    sessions: Any,
+) -> dict[str, Any]:
+    span = max(offset for offset, *_ in sent.events)
+    start_at = time.monotonic() + 0.3
+    grace = sum(args.retry_delays) + 2 * kit.SLACK_TIMEOUT_S + 2
+    plan = kit.SlackPlan(
+        urls[0],
+        sent.events,
+        max(lane for _, lane, *_ in sent.events) + 1,
+        start_at,
+        start_at + span + grace,
+        retry_delays=args.retry_delays,
+        max_connections=args.connections,
+        urls=urls,
+    )
+    sender.send(("send", plan))
+    await asyncio.sleep(max(0.0, start_at + kill_at - time.monotonic()))
+    bots[0].proc.kill()  # SIGKILL: no clean-up, its connections simply drop
+    _, results, retries = await sender.recv(timeout=span + grace + 30)
+    stored: dict[str, str] = {}
+    for _ in range(20):  # what the survivor acknowledged is committed; wait for stragglers
+        now = kit.stored_messages(sessions, "slack")
+        if now == stored:
+            break
+        stored = now
+        await asyncio.sleep(0.3)
+    rows, distinct = kit.row_counts(sessions, "slack")
+    truth = sent.truth
+    to_killed = [i for i in range(len(results)) if plan.url_for(i, 0) == urls[0]]
+    failed_first = [i for i in to_killed if results[i][3] != 200]
+    retried_ok = {i for i, _, _, _, status in retries if status == 200}
+    figures = {
+        "sent": len(truth),
+        "stored": len(truth.keys() & stored.keys()),
+        "lost": len(truth.keys() - stored.keys()),
+        "doubled": rows - distinct,
+        "killed_at_s": kill_at,
+        "deliveries": len(results) + len(retries),
+        "to_killed_process_failed": len(failed_first),
+        "saved_by_retry_to_survivor": len(set(failed_first) & retried_ok),
+        "first_try_statuses": dict(Counter(str(r[3]) for r in results)),
+        "slack_retries": len(retries),
+        "slack_retries_ok": len(retried_ok),
+        "http_ms": kit.dist_ms([r[2] - r[1] for r in results if r[3] == 200]),
+    }
+    return {
+        **figures,
+        "two-process": {k: figures[k] for k in ("sent", "stored", "lost", "doubled")},
+        "truth": len(truth),
+        "stored_live": figures["stored"],
+        "lost_live": figures["lost"],
+        "recovered_by_backfill": 0,
+        "missing_after": figures["lost"],
+        "extra": len(stored.keys() - truth.keys()),
+        "stale_text": sum(1 for p, t in truth.items() if p in stored and stored[p] != t),
+        "duplicate_rows": rows - distinct,
+        "notes": (
+            f"2 processes, events alternated between them; one SIGKILLed at {kill_at:g} s; "
+            f"{len(failed_first)} deliveries to it failed, Slack's retries to the survivor "
+            f"stored {len(set(failed_first) & retried_ok)}; sent {len(truth)}, stored "
+            f"{figures['stored']}, lost {figures['lost']}, doubled {figures['doubled']}"
+        ),
+    }
+
+
 FAULTS: dict[str, tuple[str, Callable[..., Awaitable[dict[str, Any]]]]] = {
     "duplicates": ("duplicate deliveries (every event twice)", fault_duplicates),
     "out-of-order": ("out-of-order edits and deletes", fault_out_of_order),
@@ -534,6 +655,7 @@ FAULTS: dict[str, tuple[str, Callable[..., Awaitable[dict[str, Any]]]]] = {
     "db-outage": ("database unavailable (OperationalError)", fault_db_outage),
     "db-lock": ("database write-locked by another connection", fault_db_lock),
     "pg-restart": ("PostgreSQL restarted mid-stream", fault_pg_restart),
+    "two-process": ("two bot processes, one killed mid-stream", fault_two_process),
 }
 
 
@@ -543,6 +665,9 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
     if "pg-restart" in chosen and not args.allow_pg_restart:
         chosen.remove("pg-restart")
         report["skipped"] = {"pg-restart": "needs --database and --allow-pg-restart"}
+    if "two-process" in chosen and not args.database:
+        chosen.remove("two-process")
+        report.setdefault("skipped", {})["two-process"] = "needs --database (PostgreSQL)"
     with kit.fresh_database(args.database) as url:
         report["meta"] = kit.run_meta(url)
     sender = kit.Child(kit.slack_sender_main, "slack-sender")
@@ -559,6 +684,8 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
             row["fault"], row["title"] = name, title
             row["wall_s"] = round(time.monotonic() - started, 1)
             report["faults"].append(row)
+            if "two-process" in row:
+                report["two-process"] = row["two-process"]
     finally:
         sender.close()
         report["log_counts"] = dict(logs.counts)

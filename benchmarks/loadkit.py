@@ -628,6 +628,15 @@ class SlackPlan:
     # no retries (the load test sends its own).
     retry_delays: tuple[float, ...] = ()
     max_connections: int = 0  # 0: one per lane
+    # Several bot processes behind a proxy: event i goes to urls[i % n], its k-th retry to
+    # urls[(i + k) % n] (so a retry reaches another process). Empty: everything to `url`.
+    urls: tuple[str, ...] = ()
+
+    def url_for(self, index: int, attempt: int) -> str:
+        """Where delivery `attempt` (0: the first) of event `index` goes."""
+        if not self.urls:
+            return self.url
+        return self.urls[(index + attempt) % len(self.urls)]
 
 
 def slack_sender_main(conn: Any) -> None:
@@ -663,14 +672,16 @@ async def _send_plan(plan: SlackPlan) -> tuple[list[Any], list[Any]]:
 
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
 
-        async def post(body: str, retry: int, reason: str) -> tuple[float, float, int]:
+        async def post(index: int, retry: int, reason: str) -> tuple[float, float, int]:
+            body = plan.events[index][2]
             headers = sign(plan.secret, body)
             if retry:
                 headers["X-Slack-Retry-Num"] = str(retry)
                 headers["X-Slack-Retry-Reason"] = reason
             sent = time.monotonic()
             try:
-                async with http.post(plan.url, data=body.encode(), headers=headers) as answer:
+                url = plan.url_for(index, retry)
+                async with http.post(url, data=body.encode(), headers=headers) as answer:
                     await answer.read()
                     status = answer.status
             except TimeoutError:
@@ -690,14 +701,14 @@ async def _send_plan(plan: SlackPlan) -> tuple[list[Any], list[Any]]:
             await asyncio.sleep(delay)
             if time.monotonic() >= plan.stop_at:
                 return
-            sent, answered, status = await post(plan.events[index][2], attempt, reason)
+            sent, answered, status = await post(index, attempt, reason)
             retries.append((index, attempt, sent, answered, status))
             if status != 200:
                 schedule_retry(index, attempt + 1, status)
 
         async def lane(indices: list[int]) -> None:
             for index in indices:
-                offset, _, body, retry = plan.events[index]
+                offset, _, _, retry = plan.events[index]
                 due = plan.start_at + offset
                 now = time.monotonic()
                 if now >= plan.stop_at:
@@ -705,7 +716,7 @@ async def _send_plan(plan: SlackPlan) -> tuple[list[Any], list[Any]]:
                     continue
                 if due > now:
                     await asyncio.sleep(due - now)
-                sent, answered, status = await post(body, retry, "http_timeout")
+                sent, answered, status = await post(index, retry, "http_timeout")
                 results[index] = (due, sent, answered, status)
                 if status != 200:
                     schedule_retry(index, retry + 1, status)

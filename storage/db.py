@@ -10,11 +10,13 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_DATABASE_URL = "sqlite:///summarybot.db"
+# The advisory lock that lets one of several processes starting together migrate at a time.
+MIGRATION_LOCK = 0x53_42_4D_47  # "SBMG"
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 
@@ -66,9 +68,13 @@ def alembic_config() -> Config:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the database schema up to the newest migration (a no-op when it is current)."""
+    """Bring the database schema up to the newest migration (a no-op when it is current).
+    Several processes starting together on one PostgreSQL migrate one after another: the
+    others then find the schema current."""
     cfg = alembic_config()
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")
 

@@ -6,7 +6,7 @@ from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Protocol
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from storage.db import dialect_insert
@@ -54,6 +54,25 @@ def claim_draft(
         .returning(DraftRow.__table__.c.id)
     )
     return session.execute(stmt).scalar_one_or_none()
+
+
+def move_status(
+    session: Session,
+    draft_id: int,
+    came_from: Collection[DraftStatus],
+    to: DraftStatus,
+    **values: object,
+) -> bool:
+    """Compare-and-set: set the draft's status to `to` (and `values`) only if it is now one
+    of `came_from`; whether it changed. Of two processes moving the same draft at once, the
+    database lets exactly one do it (the other's UPDATE finds the new status and changes
+    nothing)."""
+    result = session.execute(
+        update(DraftRow)
+        .where(DraftRow.id == draft_id, DraftRow.status.in_(list(came_from)))
+        .values(status=to, **values)
+    )
+    return result.rowcount == 1
 
 
 def get_draft_by_id(session: Session, draft_id: int) -> DraftRow | None:
@@ -119,6 +138,7 @@ def save_draft(
                 topic=s.topic,
                 title=s.title,
                 markdown=s.markdown,
+                drafted_markdown=s.markdown,
                 prs=list(s.prs),
                 people=list(s.people),
                 sources=list(s.sources),

@@ -245,6 +245,9 @@ class DraftSection(Base):
     )
     # What the grounding check removed from a model's text, or why the model was not used.
     warnings: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
+    # The text as drafted, before any edit (the review page diffs from it); None for a
+    # section edited before it was kept (migration 0010).
+    drafted_markdown: Mapped[str | None] = mapped_column(Text, default=None)
 
     draft: Mapped[DraftRow] = relationship(back_populates="sections")
     revisions: Mapped[list[SectionRevision]] = relationship(

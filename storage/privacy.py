@@ -288,11 +288,16 @@ def _scrub_drafts(
 
 
 def _replace_text(section: DraftSection, rewrite: Callable[[str], str]) -> bool:
-    """Rewrite the section's text and every revision's; whether anything changed."""
+    """Rewrite the section's text, its drafted text and every revision's; whether anything
+    changed."""
     changed = False
     for item in (section, *section.revisions):
         text = rewrite(item.markdown)
         if text != item.markdown:
             item.markdown = text
             changed = True
+    if section.drafted_markdown is not None:
+        drafted = rewrite(section.drafted_markdown)
+        changed = changed or drafted != section.drafted_markdown
+        section.drafted_markdown = drafted
     return changed

@@ -42,6 +42,8 @@ _NEWCOMER_RE = re.compile(
     r"introduce myself|quick intro|glad to be here|excited to (?:be here|join))\b",
     re.IGNORECASE,
 )
+_SELF_OR_NEWCOMER_RE = re.compile(f"{_SELF_RE.pattern}|{_NEWCOMER_RE.pattern}", re.IGNORECASE)
+_WORD_RE = re.compile(r"\w")
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
 _WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
 _ABOUT_RE = re.compile(
@@ -60,51 +62,71 @@ class TopicScorer:
         self.channels = [frozenset(t.channels) for t in self.topics]
         self.labels = [frozenset(label.lower() for label in t.labels) for t in self.topics]
         self.paths = [t.paths for t in self.topics]
-        keyword_groups, pattern_groups = [], []
+        self._channel_topics: dict[str, list[int]] = {}
+        # Each keyword stands for the first topic that has it: the one whose alternative
+        # the regex tries first.
+        self._keyword_topic: dict[str, int] = {}
+        keywords: list[str] = []
+        pattern_groups = []
         for index, topic in enumerate(self.topics):
-            if topic.keywords:
-                # Longest first, so "hero run" wins over "hero". Keywords are matched against
-                # lower-cased text: much faster than a case-insensitive regex.
-                words = sorted({k.lower() for k in topic.keywords}, key=len, reverse=True)
-                keyword_groups.append(f"(?P<t{index}>{'|'.join(map(re.escape, words))})")
+            # Longest first, so "hero run" wins over "hero". Keywords are matched against
+            # lower-cased text: much faster than a case-insensitive regex.
+            for word in sorted({k.lower() for k in topic.keywords}, key=len, reverse=True):
+                keywords.append(word)
+                self._keyword_topic.setdefault(word, index)
             if topic.patterns:
                 alternatives = "|".join(f"(?:{p})" for p in topic.patterns)
                 pattern_groups.append(f"(?P<t{index}>{alternatives})")
-        self.keywords = (
-            re.compile(r"(?<!\w)(?:" + "|".join(keyword_groups) + r")(?!\w)")
-            if keyword_groups
-            else None
-        )
+        self.keywords = _keywords_regex(keywords) if keywords else None
         self.patterns = (
             re.compile("|".join(pattern_groups), re.IGNORECASE) if pattern_groups else None
         )
 
     def scores(self, message: SourceMessage) -> list[float]:
-        """The evidence for each topic: its channel, and its words (capped per topic)."""
-        scores = [
-            (CHANNEL_WEIGHT if message.channel in channels else 0.0) + min(count, KEYWORD_CAP)
-            for channels, count in zip(self.channels, self._hits(message.text), strict=True)
-        ]
+        """The evidence for each topic: its channel, its words (capped per topic) and what
+        GitHub says about the PRs it cites."""
+        scores = [0.0] * len(self.topics)
+        self.add_scores(message, scores)
+        return scores
+
+    def add_scores(self, message: SourceMessage, scores: list[float]) -> None:
+        """Add the evidence `message` gives each topic to `scores`."""
+        for index in self._topics_of_channel(message.channel):
+            scores[index] += CHANNEL_WEIGHT
+        self._add_hits(message.text, scores, 1.0)
         for mention in message.prs:
             if mention.labels or mention.paths:  # only what GitHub told says anything here
                 for index, score in enumerate(self.pr_scores(mention)):
                     scores[index] += score
-        return scores
 
-    def title_scores(self, title: str) -> list[float]:
-        """The evidence a thread's name gives each topic: its words, weighed more."""
-        return [TITLE_WEIGHT * min(count, KEYWORD_CAP) for count in self._hits(title)]
+    def add_title_scores(self, title: str, scores: list[float]) -> None:
+        """Add the evidence a thread's name gives each topic (its words, weighed more)."""
+        self._add_hits(title, scores, TITLE_WEIGHT)
 
-    def _hits(self, text: str) -> list[int]:
-        """How many of each topic's keywords and patterns `text` holds."""
-        hits = [0] * len(self.topics)
-        if self.keywords is not None:
-            for match in self.keywords.finditer(text.lower()):
-                hits[int(match.lastgroup[1:])] += 1
+    def _topics_of_channel(self, channel: str) -> list[int]:
+        found = self._channel_topics.get(channel)
+        if found is None:
+            found = [i for i, channels in enumerate(self.channels) if channel in channels]
+            self._channel_topics[channel] = found
+        return found
+
+    def _add_hits(self, text: str, scores: list[float], weight: float) -> None:
+        """Add `weight` per keyword and pattern of each topic in `text`, at most
+        `KEYWORD_CAP` per topic."""
+        hits = (
+            [self._keyword_topic[word] for word in self.keywords.findall(text.lower())]
+            if self.keywords is not None
+            else []
+        )
         if self.patterns is not None:
-            for match in self.patterns.finditer(text):
-                hits[int(match.lastgroup[1:])] += 1
-        return hits
+            hits += [int(match.lastgroup[1:]) for match in self.patterns.finditer(text)]
+        if not hits:
+            return
+        counts: dict[int, int] = {}
+        for index in hits:
+            counts[index] = counts.get(index, 0) + 1
+        for index, count in counts.items():
+            scores[index] += weight * min(count, KEYWORD_CAP)
 
     def pr_scores(self, mention: PRMention) -> list[float]:
         """The evidence a PR's GitHub labels and touched paths give each topic."""
@@ -113,6 +135,44 @@ class TopicScorer:
             PR_WEIGHT * (bool(labels & wanted) + _touches(mention.paths, globs))
             for wanted, globs in zip(self.labels, self.paths, strict=True)
         ]
+
+
+def _keywords_regex(words: Sequence[str]) -> re.Pattern[str]:
+    """Whole-word matches of `words`, the earlier of two that match at one place winning.
+
+    Where at most one keyword can match at any place, the alternatives are laid out as a
+    trie ("hero (?:run|shape)"): the regex engine then tests each character once instead of
+    once per keyword, and which one comes first no longer matters.
+    """
+    body = _trie(words) if _one_match_per_place(words) else "|".join(map(re.escape, words))
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+
+
+def _one_match_per_place(words: Sequence[str]) -> bool:
+    """Whether no two keywords can match at the same place: that needs one to be the other
+    followed by a non-word character (after a word character the shorter one cannot end)."""
+    return not any(
+        long != short and long.startswith(short) and not _WORD_RE.match(long, len(short))
+        for short in words
+        for long in words
+    )
+
+
+def _trie(words: Sequence[str]) -> str:
+    root: dict[str, dict] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a keyword ends here
+    return _alternatives(root)
+
+
+def _alternatives(node: dict[str, dict]) -> str:
+    branches = [
+        re.escape(char) + _alternatives(child) if char else "" for char, child in node.items()
+    ]
+    return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
 
 
 def _touches(paths: Sequence[str], globs: Sequence[str]) -> bool:
@@ -142,14 +202,11 @@ def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] =
         )
     if message.prs:
         return False
+    named = message.author.split()[0].lower() in head.lower()[:80]
+    if not named and not _SELF_OR_NEWCOMER_RE.search(head):
+        return False  # most messages: one scan tells
     # Two points are needed from saying who one is before the others can count.
-    strong = 2 * (
-        bool(_SELF_RE.search(head))
-        + bool(_NEWCOMER_RE.search(head))
-        + (message.author.split()[0].lower() in head.lower()[:80])
-    )
-    if not strong:
-        return False
+    strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))
     return score >= INTRO_SCORE
 
@@ -188,7 +245,7 @@ def group_by_topic(
 def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: str) -> list[str]:
     """The topic id of each message, decided per conversation."""
     n_topics = len(scorer.topics)
-    root_of: dict[int, int] = {}
+    root_of = [0] * len(messages)
     totals: dict[int, list[float]] = {}
     prs_of: dict[int, set[str]] = {}
     for members in conversations(messages):
@@ -198,14 +255,14 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
         titles = set()
         for i in members:
             root_of[i] = root
-            for t, score in enumerate(scorer.scores(messages[i])):
-                row[t] += score
-            refs.update(p.ref for p in messages[i].prs)
-            if messages[i].thread_title:
-                titles.add(messages[i].thread_title)
+            message = messages[i]
+            scorer.add_scores(message, row)
+            if message.prs:
+                refs.update(p.ref for p in message.prs)
+            if message.thread_title:
+                titles.add(message.thread_title)
         for title in titles:
-            for t, score in enumerate(scorer.title_scores(title)):
-                row[t] += score
+            scorer.add_title_scores(title, row)
 
     # A PR discussed in several conversations lends each of them the others' evidence; a
     # recap citing many PRs lends none (it would pull them all to its own topic).
@@ -217,19 +274,26 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
 
     evidence: dict[int, list[float]] = {}
     for root, own in totals.items():
+        refs = prs_of[root]
+        if not refs:
+            evidence[root] = own
+            continue
         scores = list(own)
-        lends = len(prs_of[root]) <= MAX_LENDING_PRS
-        for ref in prs_of[root]:
+        lends = len(refs) <= MAX_LENDING_PRS
+        for ref in refs:
+            lent = by_pr[ref]
             for t in range(n_topics):
-                scores[t] += PR_CONTEXT_WEIGHT * (by_pr[ref][t] - lends * own[t])
+                scores[t] += PR_CONTEXT_WEIGHT * (lent[t] - lends * own[t])
         evidence[root] = scores
 
     first = {root: _best(scores) for root, scores in evidence.items()}
     by_author = _shares(first, lambda m: m.author_id, messages, n_topics)
     by_channel = _shares(first, lambda m: m.channel, messages, n_topics)
+    topic_ids = [topic.id for topic in scorer.topics]
     decided: dict[int, str] = {}
     for root, scores in evidence.items():
-        if 0 < max(scores) < WEAK_EVIDENCE or (max(scores) == 0 and prs_of[root]):
+        strongest = max(scores)
+        if 0 < strongest < WEAK_EVIDENCE or (strongest == 0 and prs_of[root]):
             # Little to go on: lean towards what its author and its channel were about.
             author = by_author[messages[root].author_id]
             channel = by_channel[messages[root].channel]
@@ -237,15 +301,16 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
                 s + AUTHOR_WEIGHT * a + CHANNEL_PRIOR_WEIGHT * c
                 for s, a, c in zip(scores, author, channel, strict=True)
             ]
-        best = _best(scores)
-        decided[root] = scorer.topics[best].id if scores[best] > 0 else catch_all
-    return [decided[root_of[i]] for i in range(len(messages))]
+            strongest = max(scores)
+        decided[root] = topic_ids[scores.index(strongest)] if strongest > 0 else catch_all
+    return [decided[root] for root in root_of]
 
 
 def _best(scores: Sequence[float]) -> int:
-    """The index of the topic with the most evidence; the catch-all (last) without any."""
-    best = max(range(len(scores)), key=lambda t: (scores[t], -t))
-    return best if scores[best] > 0 else len(scores) - 1
+    """The index of the topic with the most evidence (the first of equals); the catch-all
+    (last) without any."""
+    strongest = max(scores)
+    return scores.index(strongest) if strongest > 0 else len(scores) - 1
 
 
 def _shares(

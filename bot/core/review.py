@@ -10,8 +10,10 @@ every platform call is awaited between them, never inside one.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from typing import TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -20,9 +22,10 @@ from bot.core.access import Action, Granted, authorize
 from bot.core.chunking import chunk
 from bot.core.clock import Clock, utcnow
 from bot.core.database import Database
+from bot.core.draft_locks import DraftLocks
 from bot.core.port import Button, Caller, ChatPort, Posted, Reply
 from bot.core.review_links import PageLinks
-from bot.core.review_page import DraftPage, draft_page
+from bot.core.review_page import DraftPage, DraftState, draft_page, draft_state
 from bot.core.review_text import (
     header_buttons,
     header_text,
@@ -43,11 +46,13 @@ from storage.drafts import (
     get_draft_by_id,
     get_section,
     list_drafts,
+    move_status,
     record_delivery,
 )
-from storage.models import LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
+from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
 from storage.privacy import blocking_flags
 
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 MAX_SECTION_CHARS = 40_000  # a weekly summary's section is a few thousand at most
 
@@ -55,6 +60,7 @@ NO_PUBLISH_CHANNEL = (
     "No publish channel is set; an admin can add one with `/summary publish add #channel`."
 )
 GONE = "_(This section is gone from the regenerated draft.)_"
+BUSY = "Another process of the bot is {doing} this draft; it finishes there."
 CONTINUED = "_(continued above)_"
 Messages = list[tuple[str, list[Button]]]
 
@@ -115,6 +121,7 @@ class ReviewWorkflow:
         self.clock = clock
         self.db = database or Database(sessions)
         self.drafting = drafting or DraftingService(sessions, config, clock)
+        self.locks = DraftLocks(sessions.kw["bind"])
 
     # --- drafting -----------------------------------------------------------------------------
 
@@ -172,8 +179,14 @@ class ReviewWorkflow:
         """Post the draft's header in the review channel and one thread message per section.
 
         Each message is recorded as soon as it is posted, so an interrupted run resumes
-        without posting anything twice."""
+        without posting anything twice; the draft's lock keeps two processes (or two tasks)
+        from posting it at once."""
+        async with self.locks.hold(draft_id) as held:
+            if not held:
+                return Reply(BUSY.format(doing="posting"))
+            return await self._post_for_review(draft_id)
 
+    async def _post_for_review(self, draft_id: int) -> Reply:
         def plan(session: Session) -> Reply | _ReviewPlan:
             draft = get_draft_by_id(session, draft_id)
             channel = workspace_settings(session, self.config, draft.workspace_id).review_channel
@@ -214,7 +227,9 @@ class ReviewWorkflow:
                 lambda session, sid=section_id, ids=ids: self._save_ids(session, sid, ids)
             )
         await self.db.run(
-            lambda session: self._set_status(session, draft_id, DraftStatus.IN_REVIEW)
+            lambda session: move_status(
+                session, draft_id, {DraftStatus.DRAFTED}, DraftStatus.IN_REVIEW
+            )
         )
         return Reply(f"The draft of the week of {week} is up for review.")
 
@@ -388,12 +403,27 @@ class ReviewWorkflow:
 
     async def page(self, workspace_id: int, caller: Caller, draft_id: int) -> DraftPage | Reply:
         """What the review page shows of the draft, if the caller may see it now."""
+        return await self._viewed(workspace_id, caller, draft_id, draft_page)
 
-        def read(session: Session) -> DraftPage | Reply:
+    async def page_state(
+        self, workspace_id: int, caller: Caller, draft_id: int
+    ) -> DraftState | Reply:
+        """The draft's status and section revisions, if the caller may see the page now: an
+        open page polls it to show what was edited elsewhere (in the thread, say)."""
+        return await self._viewed(workspace_id, caller, draft_id, draft_state)
+
+    async def _viewed(
+        self,
+        workspace_id: int,
+        caller: Caller,
+        draft_id: int,
+        show: Callable[[Session, DraftRow], T],
+    ) -> T | Reply:
+        def read(session: Session) -> T | Reply:
             granted = self._authorize(session, workspace_id, caller, draft_id, Action.VIEW)
             if isinstance(granted, Reply):
                 return granted
-            return draft_page(session, granted.draft)
+            return show(session, granted.draft)
 
         return await self.db.run(read)
 
@@ -462,10 +492,6 @@ class ReviewWorkflow:
     def _save_ids(session: Session, section_id: int, ids: list[str]) -> None:
         get_section(session, section_id).review_message_ids = ids
 
-    @staticmethod
-    def _set_status(session: Session, draft_id: int, status: DraftStatus) -> None:
-        get_draft_by_id(session, draft_id).status = status
-
     # --- approval and publishing --------------------------------------------------------------
 
     async def approve(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
@@ -503,8 +529,14 @@ class ReviewWorkflow:
         """Post the approved summary to every publish channel, in order, exactly once.
 
         Each delivered chunk is recorded as it goes, so after a crash this resumes with the
-        first chunk not yet delivered."""
+        first chunk not yet delivered; the draft's lock keeps two processes (or two tasks)
+        from publishing it at once."""
+        async with self.locks.hold(draft_id) as held:
+            if not held:
+                return Reply(BUSY.format(doing="publishing"))
+            return await self._publish(draft_id)
 
+    async def _publish(self, draft_id: int) -> Reply:
         def read(session: Session) -> Reply | tuple[str, list[str]]:
             draft = get_draft_by_id(session, draft_id)
             if draft is None or draft.status not in LOCKED:
@@ -567,7 +599,12 @@ class ReviewWorkflow:
             if isinstance(granted, Reply):
                 return granted
             draft = granted.draft
-            draft.status = DraftStatus.DISCARDED
+            if not move_status(session, draft.id, EDITABLE, DraftStatus.DISCARDED):
+                session.refresh(draft)  # approved meanwhile, in another process
+                return Reply.refuse(
+                    f"The summary of the week of {draft.week_start} is already "
+                    f"{draft.status.words}."
+                )
             return Reply(f"The draft of the week of {draft.week_start} was discarded.")
 
         return await self.db.run(discard)
@@ -594,9 +631,19 @@ def approve_draft(
     if needs_channel and not granted.settings.publish_channels:
         return None, Reply.refuse(NO_PUBLISH_CHANNEL + " The draft was not approved.")
     draft = granted.draft
-    draft.status = DraftStatus.APPROVED
-    draft.approved_by = caller.display_name
-    draft.approved_at = at
+    approved = move_status(
+        session,
+        draft.id,
+        EDITABLE,
+        DraftStatus.APPROVED,
+        approved_by=caller.display_name,
+        approved_at=at,
+    )
+    if not approved:  # another editor's approval committed first
+        session.refresh(draft)
+        return None, Reply.refuse(
+            f"The summary of the week of {draft.week_start} is already {draft.status.words}."
+        )
     return draft, None
 
 

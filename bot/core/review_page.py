@@ -1,6 +1,8 @@
 """What the review page shows of a draft: every section beside its source messages and PRs,
-its revisions with diffs, and the editor notes. Plain values read in one transaction, so the
-web layer renders them without touching the database."""
+its revisions with diffs, and the editor notes; and the draft's state (status, each
+section's revision number), which an open page polls to show edits made elsewhere. Plain
+values read in one transaction, so the web layer renders them without touching the
+database."""
 
 from __future__ import annotations
 
@@ -61,6 +63,7 @@ class SectionPage:
     sources: list[SourceView]
     prs: list[PRView]
     revisions: list[RevisionView]
+    since_draft: str | None  # the diff from the drafted text to the current one, once edited
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,42 @@ class DraftPage:
     editable: bool
     notes: list[str]
     sections: list[SectionPage]
+
+
+@dataclass(frozen=True, slots=True)
+class SectionState:
+    """A section's current text, its number of edits, and who made the last one."""
+
+    id: int
+    revision: int
+    markdown: str
+    editor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DraftState:
+    """What an open page compares with what it shows: the status and each section's state."""
+
+    status: str
+    editable: bool
+    sections: list[SectionState]
+
+
+def draft_state(session: Session, draft: DraftRow) -> DraftState:
+    """The state of a draft the caller was authorized to see."""
+    return DraftState(
+        draft.status.words,
+        draft.status in EDITABLE,
+        [
+            SectionState(
+                s.id,
+                len(s.revisions),
+                s.markdown,
+                s.revisions[-1].editor_name if s.revisions else None,
+            )
+            for s in draft.sections
+        ],
+    )
 
 
 def draft_page(session: Session, draft: DraftRow) -> DraftPage:
@@ -105,6 +144,7 @@ def _section(session: Session, workspace_id: int, section: DraftSection) -> Sect
         sources,
         _prs(session, section.prs),
         _revisions(section),
+        _since_draft(section),
     )
 
 
@@ -124,17 +164,28 @@ def _prs(session: Session, refs: list[str]) -> list[PRView]:
 
 
 def _revisions(section: DraftSection) -> list[RevisionView]:
+    """Each edit with its diff from the text before it (for the first edit, the drafted text
+    when it is known)."""
     views = []
-    before = None
+    before = section.drafted_markdown
     for number, revision in enumerate(section.revisions, start=1):
-        diff = ""
-        if before is not None:
-            lines = difflib.unified_diff(
-                before.splitlines(), revision.markdown.splitlines(), lineterm="", n=1
-            )
-            diff = "\n".join(list(lines)[2:])  # without the ---/+++ file header
+        diff = _diff(before, revision.markdown) if before is not None else ""
         views.append(
             RevisionView(number, revision.editor_name, revision.created_at, revision.markdown, diff)
         )
         before = revision.markdown
     return views
+
+
+def _since_draft(section: DraftSection) -> str | None:
+    """How the section's text now differs from the text as drafted: None when it was not
+    edited, or the drafted text is not known."""
+    if not section.revisions or section.drafted_markdown is None:
+        return None
+    return _diff(section.drafted_markdown, section.markdown)
+
+
+def _diff(before: str, after: str) -> str:
+    """A unified diff of two texts by line, one line of context, without the file header."""
+    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=1)
+    return "\n".join(list(lines)[2:])

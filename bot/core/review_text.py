@@ -87,6 +87,12 @@ def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[
     return [(text, buttons if i == len(texts) - 1 else []) for i, text in enumerate(texts)]
 
 
+def published_section(markdown: str) -> str:
+    """A section's text as it is published: every link shows where it goes, nobody is
+    pinged."""
+    return defuse_pings(disclose(markdown))
+
+
 def published_markdown(draft: DraftRow) -> str:
     """The summary as published: title, then each section's current text; nobody pinged,
     and every link shows where it goes."""

@@ -58,7 +58,7 @@ from storage.messages import (
     stored_in_channel_after,
     upsert_workspace,
 )
-from storage.models import UNFINISHED, DraftStatus
+from storage.models import UNFINISHED, DraftStatus, Workspace
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, WorkspaceRecord
 from summarizer.prrefs import parse_pr_refs
 
@@ -81,6 +81,11 @@ OPEN_WEEK_MARGIN = timedelta(days=1)
 Backfill = Callable[[WorkspaceRecord, str, Progress | None], Awaitable[None]]
 """`backfill(workspace, channel, progress)`: fetch a channel's history since its newest
 stored message (reporting to `progress` when given)."""
+
+Member = Callable[[str, str], Awaitable[Caller | None]]
+"""`member(workspace, user)`: who the platform says `user` is now in the workspace whose
+platform id is `workspace` (admin flag, roles or user groups); None when they are not a
+member. Asked outside any interaction: by the review page, on every request."""
 
 
 class Core:
@@ -112,6 +117,8 @@ class Core:
         self._settings: dict[int, tuple[float, WorkspaceSettings]] = {}
         # Set by a platform adapter: fetches a channel's history since the last stored message.
         self.backfill: Backfill | None = None
+        # Set by a platform adapter: who a person is in one of its workspaces right now.
+        self.member: Member | None = None
         self._background: set[asyncio.Task[None]] = set()
 
     async def workspace_id(self, workspace: WorkspaceRecord) -> int:
@@ -207,6 +214,22 @@ class Core:
             return list(workspace_settings(session, self.config, workspace_id).channels)
 
         return await self.db.run(read)
+
+    async def page_caller(self, workspace_id: int, user_id: str) -> Caller | None:
+        """Who a review-page user is now in the stored workspace `workspace_id`, as the
+        platform says (None when the workspace is not this platform's, or they are not a
+        member): the page asks on every request, so a change of roles counts at once."""
+        if self.member is None:
+            return None
+
+        def platform_id(session: Session) -> str | None:
+            workspace = session.get(Workspace, workspace_id)
+            if workspace is None or workspace.platform != self.platform:
+                return None
+            return workspace.platform_id
+
+        found = await self.db.run(platform_id)
+        return None if found is None else await self.member(found, user_id)
 
     async def role_ids(self, workspace: WorkspaceRecord) -> list[str]:
         """The roles or user groups the workspace's editors and admins name, by id: an

@@ -134,6 +134,7 @@ class SummaryClient(discord.Client):
         port.client = self
         port.make_modal = lambda section_id, title, text: EditModal(self, section_id, title, text)
         core.backfill = self.backfill
+        core.member = self.member_caller
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(summary_group())
         self.tree.add_command(admin_group())
@@ -312,6 +313,29 @@ class SummaryClient(discord.Client):
             for channel_ref in await self.core.logged_channels(workspace):
                 await self.reconcile(workspace, channel_ref)
 
+    # --- who a member is, outside an interaction -----------------------------------------------
+
+    async def member_caller(self, guild_id: str, user_id: str) -> Caller | None:
+        """Who a member of a guild is now: the cached member when the gateway keeps members
+        (the members intent), else asked over REST; None when they are not a member (left,
+        kicked) or the bot is not in the guild. Manage Server is the member's guild-wide
+        permission, as their roles and the guild's owner give it."""
+        guild = self.get_guild(int(guild_id))
+        if guild is None or not user_id.isdigit():
+            return None
+        member = guild.get_member(int(user_id))
+        if member is None:
+            try:
+                member = await guild.fetch_member(int(user_id))
+            except (discord.NotFound, discord.Forbidden):
+                return None
+        return Caller(
+            str(member.id),
+            member.display_name,
+            member.guild_permissions.manage_guild,
+            tuple(str(r.id) for r in member.roles),
+        )
+
     # --- interactions -------------------------------------------------------------------------
 
     async def run_text(self, interaction: discord.Interaction, command: str) -> None:
@@ -346,6 +370,12 @@ class SummaryClient(discord.Client):
             self.port.pending.pop(str(interaction.id), None)
         if reply is not None:
             await answer(interaction, reply)
+
+
+class ShardedSummaryClient(SummaryClient, discord.AutoShardedClient):
+    """The bot holding some shards of a sharded bot (`shard_ids`, `shard_count`): Discord
+    sends it the events of the guilds on those shards only, so several processes split the
+    guilds between them."""
 
 
 def _guarded(name: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:

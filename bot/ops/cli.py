@@ -449,6 +449,10 @@ def run_command(ctx: typer.Context) -> None:
     env = Environment()
     configure_logging(env.summarybot_log_format)
     try:
+        env.discord_shards()
+    except ValueError as error:
+        fail(str(error))
+    try:
         sessions = ctx.obj.sessions
         asyncio.run(serve(ctx.obj.engine, sessions, ctx.obj.config, env))
     except NoPlatform as error:

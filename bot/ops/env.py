@@ -25,6 +25,9 @@ class Environment(BaseSettings):
     summarybot_secret_key: str | None = None
     summarybot_web_host: str = "127.0.0.1"
     summarybot_web_port: int = 8081
+    # The HTTPS proxies in front of the page (addresses or networks, comma-separated): only
+    # their X-Forwarded-For is believed, for the link exchange's per-client rate limit.
+    summarybot_trusted_proxies: str = ""
     summarybot_log_format: str = "text"  # "json" for one JSON object per log line
 
     github_token: str | None = None  # optional: raises GitHub's rate limit
@@ -35,3 +38,27 @@ class Environment(BaseSettings):
     discord_token: str | None = None  # the bot token: enables Discord
     discord_api_url: str | None = None  # REST base, e.g. a REST proxy (default: discord.com)
     discord_gateway_url: str | None = None  # gateway websocket (default: Discord's)
+    # Several processes on Discord: the shard count, and this process's shard ids ("0,1"; all
+    # of them when unset). A guild's events reach only the process with its shard.
+    discord_shard_count: int | None = None
+    discord_shard_ids: str | None = None
+
+    def discord_shards(self) -> tuple[list[int], int] | None:
+        """(this process's shard ids, the shard count), or None when not sharded; raises
+        ValueError for ids that are not numbers below the count."""
+        if self.discord_shard_count is None:
+            if self.discord_shard_ids:
+                raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
+            return None
+        count = self.discord_shard_count
+        if count < 1:
+            raise ValueError("DISCORD_SHARD_COUNT must be 1 or more")
+        if not self.discord_shard_ids:
+            return list(range(count)), count
+        try:
+            ids = sorted({int(part) for part in self.discord_shard_ids.split(",")})
+        except ValueError:
+            raise ValueError("DISCORD_SHARD_IDS is a comma-separated list of numbers") from None
+        if not ids or ids[0] < 0 or ids[-1] >= count:
+            raise ValueError(f"DISCORD_SHARD_IDS must be numbers from 0 to {count - 1}")
+        return ids, count

@@ -21,6 +21,7 @@ from bot.drafting.llm.client import LLMClient
 from bot.drafting.service import MakeGitHub, MakeLLM
 from bot.ops.env import Environment
 from bot.ops.health import Health, Probe, start_health_server
+from bot.web.proxies import parse_proxies
 from bot.web.site import Desk, ReviewSite, start_site
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,8 @@ async def serve(
                 cores.append(core)
                 stops.append(stop)
             if env.discord_token:
-                core, stop, probes["discord"] = await _start_discord(sessions, config, env)
+                core, stop, probes["discord"] = await _start_discord(sessions, config, env, signer)
+                desks["discord"] = Desk(core.review, core.page_caller)
                 cores.append(core)
                 stops.append(stop)
             for core in cores:
@@ -73,7 +75,12 @@ async def serve(
             )
             stops.append(server.cleanup)
             if signer is not None and desks:
-                site = ReviewSite(signer, env.summarybot_public_url, desks)
+                site = ReviewSite(
+                    signer,
+                    env.summarybot_public_url,
+                    desks,
+                    trusted_proxies=parse_proxies(env.summarybot_trusted_proxies),
+                )
                 stops.append(
                     await start_site(site, env.summarybot_web_port, env.summarybot_web_host)
                 )
@@ -176,22 +183,27 @@ async def _start_slack(
     bot = SlackBot(core, client, env.slack_signing_secret, directory)
     stop, connected = await start_slack(bot, env)
     await bot.catch_up()
-    return core, stop, connected, Desk(core.review, bot.page_caller)
+    return core, stop, connected, Desk(core.review, core.page_caller)
 
 
 async def _start_discord(
-    sessions: sessionmaker[Session], config: Config, env: Environment
+    sessions: sessionmaker[Session], config: Config, env: Environment, signer: PageSigner | None
 ) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
-    from bot.discord.client import SummaryClient
     from bot.discord.port import DiscordPort
-    from bot.discord.run import point_at, start_discord
+    from bot.discord.run import discord_client, point_at, start_discord
 
     point_at(env.discord_api_url, env.discord_gateway_url)
     port = DiscordPort()
     core = Core(
-        sessions, config, port, platform="discord", github=github_for(env), llm=llm_for(config, env)
+        sessions,
+        config,
+        port,
+        platform="discord",
+        github=github_for(env),
+        llm=llm_for(config, env),
+        page=PageLinks(signer, env.summarybot_public_url, "discord") if signer else None,
     )
-    client = SummaryClient(core, port)
+    client = discord_client(core, port, env.discord_shards())
     task = await start_discord(client, env.discord_token)
 
     async def stop() -> None:

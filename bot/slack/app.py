@@ -14,6 +14,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.history import Progress
+from bot.core.mrkdwn import to_mrkdwn
 from bot.core.port import (
     ButtonPress,
     Caller,
@@ -27,7 +28,6 @@ from bot.core.port import (
 from bot.core.router import Core
 from bot.slack.directory import Directory
 from bot.slack.messages import SlackConverter, parse_ts
-from bot.slack.mrkdwn import to_mrkdwn
 from bot.slack.port import CHANNEL_ID_RE, EDIT_BLOCK, EDIT_CALLBACK, submitted_text
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
 
@@ -68,6 +68,7 @@ class SlackBot:
         self.app.action(BUTTON_RE)(ack=_ack, lazy=[self.on_button])
         self.app.view(EDIT_CALLBACK)(self.on_edit_submit)
         core.backfill = self.backfill
+        core.member = self.page_caller
 
     # --- logging ------------------------------------------------------------------------------
 
@@ -191,12 +192,13 @@ class SlackBot:
         groups = await self.directory.groups_of(user_id, await self.core.role_ids(workspace))
         return Caller(user_id, name, await self.directory.is_admin(user_id), groups)
 
-    async def page_caller(self, user_id: str) -> Caller | None:
-        """Who a review-page user is now in this workspace (None once deactivated); asked on
-        every request of the page."""
-        if (await self.directory.user(user_id)).get("deleted"):
+    async def page_caller(self, team_id: str, user_id: str) -> Caller | None:
+        """Who a review-page user is now in this workspace (None in another team, or once
+        deactivated); asked on every request of the page."""
+        workspace = await self.directory.workspace()
+        if team_id != workspace.platform_id or (await self.directory.user(user_id)).get("deleted"):
             return None
-        return await self._caller(await self.directory.workspace(), user_id)
+        return await self._caller(workspace, user_id)
 
     async def on_command(self, command: dict[str, Any], respond) -> None:  # noqa: ANN001
         workspace = await self.directory.workspace()

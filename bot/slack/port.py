@@ -11,10 +11,10 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core.chunking import chunk
+from bot.core.mrkdwn import to_mrkdwn
 from bot.core.names import RefKind
 from bot.core.port import Button, Posted
 from bot.slack.directory import Directory
-from bot.slack.mrkdwn import to_mrkdwn
 from storage.records import WorkspaceRecord
 
 log = logging.getLogger(__name__)

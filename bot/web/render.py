@@ -1,8 +1,5 @@
-"""HTML for the review page: Jinja2 templates (autoescaped) and the Markdown preview.
-
-The preview shows a section as it will be published: links disclose their host and nobody
-is pinged (as `published_markdown` does), rendered by markdown-it with raw HTML off, so an
-editor's text can never inject markup into the page."""
+"""HTML for the review page: Jinja2 templates (autoescaped) and the previews of a section
+on each platform (`bot.web.preview`), which an editor's text can never inject markup into."""
 
 from __future__ import annotations
 
@@ -10,13 +7,11 @@ from importlib import resources
 
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from bot.core.links import disclose
 from bot.core.port import Reply
 from bot.core.review_page import DraftPage
-from summarizer.text import defuse_pings
+from bot.web.preview import discord_html, slack_html
 
 STATIC = {"review.js": "application/javascript", "review.css": "text/css"}
 
@@ -32,12 +27,14 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        self.env.filters["markdown"] = lambda text: Markup(self.preview(text))
-        self.markdown = MarkdownIt("commonmark", {"html": False})
+        self.env.filters["previews"] = lambda text: {
+            platform: Markup(html) for platform, html in self.previews(text).items()
+        }
 
-    def preview(self, text: str) -> str:
-        """A section's Markdown as HTML, as it will be published."""
-        return self.markdown.render(defuse_pings(disclose(text)))
+    @staticmethod
+    def previews(text: str) -> dict[str, str]:
+        """A section's Markdown as HTML, as each platform will show it once published."""
+        return {"slack": slack_html(text), "discord": discord_html(text)}
 
     def page(
         self,

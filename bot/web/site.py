@@ -4,8 +4,10 @@ actions, each handed to the same `ReviewWorkflow` methods the review thread uses
 Routes (under SUMMARYBOT_PUBLIC_URL):
 - `GET /review/open?t=LINK` shows a Continue button (link previewers that fetch the URL do
   not use it up); `POST /review/open` exchanges the link, once, for a session cookie.
-- `GET /review/{draft}` the page; `POST /review/{draft}/sections/{section}` saves a section;
-  `POST /review/{draft}/{approve|regenerate|discard}`; `POST /review/{draft}/preview`.
+- `GET /review/{draft}` the page; `GET /review/{draft}/state` what the open page polls
+  (status, section revisions, JSON); `POST /review/{draft}/sections/{section}` saves a section;
+  `POST /review/{draft}/{approve|regenerate|discard}`; `POST /review/{draft}/preview` (the
+  text as each platform shows it, JSON).
 
 Every request after the exchange needs the session cookie, names the session's draft, and
 asks the platform who the editor is now (`Desk.caller`) so `bot.core.access.authorize` sees
@@ -18,7 +20,7 @@ import logging
 import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
@@ -29,6 +31,7 @@ from bot.core.port import Caller, Reply
 from bot.core.review import ReviewWorkflow
 from bot.core.review_links import BadToken, PageGrant, PageSigner
 from bot.core.review_page import DraftPage
+from bot.web.proxies import TrustedProxies
 from bot.web.render import Renderer
 from storage.page_links import use_page_link
 
@@ -41,11 +44,12 @@ ACTIONS = ("approve", "regenerate", "discard")
 
 @dataclass(frozen=True, slots=True)
 class Desk:
-    """One platform's review workflow, and who a user of it is now (their admin flag and
-    roles as the platform says; None when the platform does not know them)."""
+    """One platform's review workflow, and who a user of it is now in a stored workspace
+    (`caller(workspace_id, user_id)`: their admin flag and roles as the platform says; None
+    when the platform does not know them there), as `Core.page_caller` answers."""
 
     review: ReviewWorkflow
-    caller: Callable[[str], Awaitable[Caller | None]]
+    caller: Callable[[int, str], Awaitable[Caller | None]]
 
 
 class Refused(Exception):
@@ -85,6 +89,7 @@ class ReviewSite:
         public_url: str,
         desks: dict[str, Desk],
         clock: Clock = utcnow,
+        trusted_proxies: list[str] | None = None,
     ) -> None:
         self.signer = signer
         self.desks = desks
@@ -94,13 +99,17 @@ class ReviewSite:
         self.base = str(PurePosixPath("/", parts.path.strip("/"), "review"))
         self.render = Renderer(self.base)
         self.throttle = Throttle(EXCHANGES_PER_MINUTE)
+        self.proxies = TrustedProxies(trusted_proxies or [])
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._guard], client_max_size=1024**2)
+        app = web.Application(
+            middlewares=[self.proxies.middleware, self._guard], client_max_size=1024**2
+        )
         app.router.add_get("/review/open", self.show_link)
         app.router.add_post("/review/open", self.exchange)
         app.router.add_get("/review/static/{name}", self.static)
         app.router.add_get("/review/{draft:\\d+}", self.show)
+        app.router.add_get("/review/{draft:\\d+}/state", self.state)
         app.router.add_post("/review/{draft:\\d+}/sections/{section:\\d+}", self.save)
         app.router.add_post("/review/{draft:\\d+}/preview", self.preview)
         app.router.add_post("/review/{draft:\\d+}/{action:approve|regenerate|discard}", self.act)
@@ -131,6 +140,7 @@ class ReviewSite:
         return self.render.open_link(token)
 
     async def exchange(self, request: web.Request) -> web.Response:
+        # The client's address: behind a trusted proxy, the one it forwarded (`TrustedProxies`).
         if not self.throttle.allow(request.remote or "?"):
             raise Refused("Too many attempts; wait a minute and try again.", status=429)
         form = await request.post()
@@ -166,6 +176,15 @@ class ReviewSite:
         page = await self._page(desk, session, caller)
         return self.render.page(page, self.signer.csrf(session))
 
+    async def state(self, request: web.Request) -> web.Response:
+        """The draft's status and each section's revision, text and last editor (JSON): the
+        open page polls it to show edits made in the thread."""
+        session, desk, caller = await self._session(request)
+        state = await desk.review.page_state(session.workspace_id, caller, session.draft_id)
+        if isinstance(state, Reply):
+            raise Refused(state.text)
+        return web.json_response(asdict(state))
+
     async def save(self, request: web.Request) -> web.Response:
         session, desk, caller, form = await self._posted(request)
         section_id = int(request.match_info["section"])
@@ -200,9 +219,7 @@ class ReviewSite:
         refusal = await desk.review.may_view(session.workspace_id, caller, session.draft_id)
         if refusal is not None:
             raise Refused(refusal.text)
-        return web.Response(
-            text=self.render.preview(str(form.get("text", ""))), content_type="text/html"
-        )
+        return web.json_response(self.render.previews(str(form.get("text", ""))))
 
     async def static(self, request: web.Request) -> web.Response:
         found = self.render.static(request.match_info["name"])
@@ -221,7 +238,7 @@ class ReviewSite:
 
     async def _who(self, grant: PageGrant) -> tuple[Desk, Caller]:
         desk = self.desks.get(grant.platform)
-        caller = await desk.caller(grant.user_id) if desk is not None else None
+        caller = await desk.caller(grant.workspace_id, grant.user_id) if desk is not None else None
         if desk is None or caller is None:
             raise Refused("You are not known on this bot's workspace.")
         return desk, caller

@@ -8,10 +8,10 @@ import pytest
 from sqlalchemy import select
 
 from bot.core.links import disclose
+from bot.core.mrkdwn import to_mrkdwn
 from bot.core.port import Caller
 from bot.core.router import Core
 from bot.ops.config import load_config
-from bot.slack.mrkdwn import to_mrkdwn
 from storage.models import DraftRow
 from tests.core.test_access import GUILD_B, command, draft_week
 from tests.fakes.fakeport import FakePort

@@ -141,6 +141,12 @@ class FakeDiscord:
         self.resumes: list[dict] = []  # op 6 payloads ("d")
         self.gateway_received: list[dict] = []  # every client frame, decoded
         self.connections = 0
+        # Other guilds than GUILD_ID (id -> name): they hold only the channels added to them.
+        self.other_guilds: dict[str, str] = {}
+        # A sharded client (IDENTIFY with shard [id, count], count > 1): the socket of each
+        # shard id; each guild's events go to shard (guild_id >> 22) % count only.
+        self.shard_count = 1
+        self.shard_sockets: dict[int, web.WebSocketResponse] = {}
         self._messages: dict[str, dict] = {}  # every message object the fake knows, by id
         self._sent: dict[str, list[str]] = {}  # channel id -> ids the bot posted there
         self._allowed_mentions: dict[str, Any] = {}
@@ -228,10 +234,17 @@ class FakeDiscord:
     # ---- the guild model -------------------------------------------------------------------
 
     def add_channel(
-        self, id: str, name: str, *, type_: int = 0, parent_id: str | None = None
+        self,
+        id: str,
+        name: str,
+        *,
+        type_: int = 0,
+        parent_id: str | None = None,
+        guild_id: str | None = None,
     ) -> dict:
-        """A guild channel: text (0), category (4), announcement (5), forum (15), or a thread
-        (10, 11, 12) of `parent_id`. Threads are served in GUILD_CREATE's `threads`."""
+        """A channel of GUILD_ID (or `guild_id`): text (0), category (4), announcement (5),
+        forum (15), or a thread (10, 11, 12) of `parent_id`. Threads are served in
+        GUILD_CREATE's `threads`."""
         if type_ in (10, 11, 12):
             if parent_id is None:
                 raise ValueError("a thread needs parent_id")
@@ -260,6 +273,7 @@ class FakeDiscord:
                     default_forum_layout=0,
                     default_thread_rate_limit_per_user=0,
                 )
+        channel["guild_id"] = guild_id or self.GUILD_ID
         self.channels[id] = channel
         return channel
 
@@ -383,24 +397,43 @@ class FakeDiscord:
             "public_flags": 0,
         }
 
-    def guild_object(self) -> dict:
-        """The guild as GUILD_CREATE carries it. Without the GUILD_PRESENCES intent Discord
-        sends only the bot's own member; discord.py with the members intent then asks for the
-        rest with op 8 (GUILD_MEMBERS_CHUNK)."""
+    def add_guild(self, id: str, name: str) -> None:
+        """Another guild the bot is in (members and roles are GUILD_ID's; channels are those
+        added with its `guild_id`)."""
+        self.other_guilds[id] = name
+
+    def shard_of(self, guild_id: str | int, shard_count: int | None = None) -> int:
+        """The shard a guild's events go to, as Discord assigns it."""
+        return (int(guild_id) >> 22) % (shard_count or self.shard_count)
+
+    def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[str]:
+        every = [self.GUILD_ID, *self.other_guilds]
+        return [g for g in every if self.shard_of(g, shard_count) == shard_id]
+
+    def guild_object(self, guild_id: str | None = None) -> dict:
+        """The guild (default GUILD_ID) as GUILD_CREATE carries it. Without the
+        GUILD_PRESENCES intent Discord sends only the bot's own member; discord.py with the
+        members intent then asks for the rest with op 8 (GUILD_MEMBERS_CHUNK)."""
+        guild_id = guild_id or self.GUILD_ID
         if self._intents & INTENT_GUILD_PRESENCES:  # a small guild's members come with presences
             members = [self._member_payload(uid) for uid in self.members]
         else:  # only the bot itself (and voice members): the client asks for the rest by op 8
             members = [self._member_payload(self.BOT_ID)]
+        channels = [c for c in self.channels.values() if c.get("guild_id") == guild_id]
+        fields = self._guild_fields()
+        if guild_id != self.GUILD_ID:
+            everyone = {**self.roles[self.GUILD_ID], "id": guild_id}
+            fields.update(id=guild_id, name=self.other_guilds[guild_id], roles=[everyone])
         return {
-            **self._guild_fields(),
+            **fields,
             "joined_at": "2024-01-01T00:00:00.000000+00:00",
             "large": False,
             "unavailable": False,
             "member_count": len(self.members),
-            "channels": [c for c in self.channels.values() if c["type"] not in (10, 11, 12)],
+            "channels": [c for c in channels if c["type"] not in (10, 11, 12)],
             "threads": [
                 c
-                for c in self.channels.values()
+                for c in channels
                 if c["type"] in (10, 11, 12) and not c["thread_metadata"]["archived"]
             ],
             "members": members,
@@ -473,10 +506,11 @@ class FakeDiscord:
         timestamp = timestamp or _now()
         message_id = id or self.snowflake(timestamp)
         author = self._user(author_id)
+        guild_id = self.channels.get(channel_id, {}).get("guild_id", self.GUILD_ID)
         message: dict[str, Any] = {
             "id": message_id,
             "channel_id": channel_id,
-            "guild_id": self.GUILD_ID,
+            "guild_id": guild_id,
             "author": author,
             "content": content,
             "timestamp": _iso(timestamp),
@@ -500,7 +534,7 @@ class FakeDiscord:
                 "type": 0,
                 "message_id": reference,
                 "channel_id": channel_id,
-                "guild_id": self.GUILD_ID,
+                "guild_id": guild_id,
             }
             referenced = self._find_message(reference)
             if referenced is not None:
@@ -539,11 +573,12 @@ class FakeDiscord:
         await ws.prepare(request)
         self._sockets.add(ws)
         self.connections += 1
-        if self._ws is not None and not self._ws.closed:
-            with contextlib.suppress(Exception):
-                await self._ws.close(code=4000)
-        self._ws = ws
-        self._session_ready.clear()
+        if self.shard_count == 1:
+            if self._ws is not None and not self._ws.closed:
+                with contextlib.suppress(Exception):
+                    await self._ws.close(code=4000)
+            self._ws = ws
+            self._session_ready.clear()
         try:
             await self._send(ws, {"op": OP_HELLO, "d": {"heartbeat_interval": 45000}})
             async for frame in ws:
@@ -554,6 +589,9 @@ class FakeDiscord:
                 await self._on_client_frame(ws, payload)
         finally:
             self._sockets.discard(ws)
+            for shard, socket in list(self.shard_sockets.items()):
+                if socket is ws:
+                    del self.shard_sockets[shard]
             if self._ws is ws:
                 self._ws = None
                 self._session_ready.clear()
@@ -572,6 +610,12 @@ class FakeDiscord:
             self._intents = intents
             self._session_id = secrets.token_hex(16)
             self._seq = 0
+            shard_id, shard_count = data.get("shard") or (0, 1)
+            if shard_count > 1:
+                self.shard_count = shard_count
+                self.shard_sockets[shard_id] = ws
+            self._ws = ws
+            guilds = self.guilds_of_shard(shard_id, shard_count)
             ready = {
                 "v": 10,
                 "user": {
@@ -583,8 +627,8 @@ class FakeDiscord:
                 "session_id": self._session_id,
                 "session_type": "normal",
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
-                "guilds": [{"id": self.GUILD_ID, "unavailable": True}],
+                "shard": [shard_id, shard_count],
+                "guilds": [{"id": g, "unavailable": True} for g in guilds],
                 "application": {"id": self.APP_ID, "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -595,7 +639,8 @@ class FakeDiscord:
                 "auth": {},
             }
             await self._dispatch_on(ws, "READY", ready)
-            await self._dispatch_on(ws, "GUILD_CREATE", self.guild_object())
+            for guild_id in guilds:
+                await self._dispatch_on(ws, "GUILD_CREATE", self.guild_object(guild_id))
             self._session_ready.set()
         elif op == OP_RESUME:
             self.resumes.append(data)
@@ -658,13 +703,28 @@ class FakeDiscord:
         MESSAGE_CREATE / MESSAGE_UPDATE lose content, embeds, attachments and components, as on
         Discord, when the client did not ask for the MESSAGE_CONTENT intent (unless the bot wrote
         or is mentioned in the message); set `enforce_message_content_intent = False` to stop."""
-        ws = await self._live_socket()
+        ws = await self._socket_for(data)
         if event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):
             data = self._as_seen_by_bot(data)
         await self._dispatch_on(ws, event, data)
 
+    async def _socket_for(self, data: Any, timeout: float = 5) -> web.WebSocketResponse:
+        """The socket of the shard the event's guild is on (the one socket when unsharded)."""
+        if self.shard_count == 1:
+            return await self._live_socket(timeout)
+        guild_id = (data.get("guild_id") if isinstance(data, dict) else None) or self.GUILD_ID
+        shard = self.shard_of(guild_id)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while (ws := self.shard_sockets.get(shard)) is None or ws.closed:
+            if asyncio.get_running_loop().time() >= deadline:
+                raise RuntimeError(f"shard {shard} of guild {guild_id} is not connected")
+            await asyncio.sleep(0.01)
+        return ws
+
     async def _dispatch_if_connected(self, event: str, data: dict) -> None:
         ws = self._ws
+        if self.shard_count > 1:
+            ws = self.shard_sockets.get(self.shard_of(data.get("guild_id") or self.GUILD_ID))
         if ws is None or ws.closed or not self._session_ready.is_set():
             return
         with contextlib.suppress(ConnectionError, RuntimeError):
@@ -1426,7 +1486,7 @@ class FakeDiscord:
     def _commands(self, method: str, req: Request, app: str, gid: str | None = None) -> list:
         if app != self.APP_ID:
             raise DiscordError(403, 50001, "Missing Access")
-        if gid is not None and gid != self.GUILD_ID:
+        if gid is not None and gid != self.GUILD_ID and gid not in self.other_guilds:
             raise DiscordError(403, 50001, "Missing Access")
         if method == "GET":
             return list(self.commands.get(gid, {}).values())
@@ -1452,7 +1512,7 @@ class FakeDiscord:
     # guild
 
     def _guild(self, gid: str) -> None:
-        if gid != self.GUILD_ID:
+        if gid != self.GUILD_ID and gid not in self.other_guilds:
             raise DiscordError(404, 10004, "Unknown Guild")
 
     def _get_guild(self, method: str, req: Request, gid: str) -> dict:

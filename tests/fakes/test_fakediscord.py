@@ -926,3 +926,46 @@ def test_disconnect_resumes_and_an_invalid_session_identifies_again():
                 assert not task.done()
 
     run(scenario())
+
+
+class FastShardedBot(commands.AutoShardedBot):
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+
+def test_each_guild_s_events_go_only_to_the_process_holding_its_shard() -> None:
+    """Two processes, each with one shard of two: each gets its own guilds, and only the
+    events of those guilds."""
+    second_guild = "1100000000004194305"
+    second_general = "1300000000000000099"
+
+    async def scenario() -> None:
+        async with FakeDiscord() as fake:
+            populate(fake)
+            fake.add_guild(second_guild, "Second Lab")
+            fake.add_channel(second_general, "general", guild_id=second_guild)
+            assert fake.shard_of(fake.GUILD_ID, 2) == 1 and fake.shard_of(second_guild, 2) == 0
+            bots = [
+                FastShardedBot(
+                    command_prefix="!",
+                    intents=intents(),
+                    guild_ready_timeout=0.05,
+                    shard_ids=[shard],
+                    shard_count=2,
+                )
+                for shard in (0, 1)
+            ]
+            seen: list[list[discord.Message]] = [[], []]
+            for bot, heard in zip(bots, seen, strict=True):
+                listen(bot, "on_message", heard)
+            async with running(fake, bots[0]), running(fake, bots[1]):
+                assert [[str(g.id) for g in b.guilds] for b in bots] == [
+                    [second_guild],
+                    [fake.GUILD_ID],
+                ]
+                for n, channel in enumerate([GENERAL, second_general, GENERAL, second_general]):
+                    await fake.dispatch("MESSAGE_CREATE", fake.message(channel, ALICE, f"m{n}"))
+                await asyncio.sleep(0.3)
+            assert [[m.content for m in heard] for heard in seen] == [["m1", "m3"], ["m0", "m2"]]
+
+    run(scenario())

@@ -144,3 +144,28 @@ def test_a_user_group_given_as_editors_may_approve_and_others_may_not(sessions) 
                 slack.core.close()
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_the_review_page_asks_slack_who_a_user_is_in_its_own_team_only(sessions) -> None:
+    async def scenario() -> None:
+        async with FakeSlack() as fake:
+            fake.add_user("UADMIN", "Ada Admin", admin=True)
+            client = slack_client(Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url))
+            core = Core(
+                sessions, load_config(), SlackPort(client), clock=lambda: NOW, platform="slack"
+            )
+            SlackBot(core, client, signing_secret=SECRET)
+            try:
+                slack_id = await core.workspace_id(SLACK)
+                discord_id = await core.workspace_id(DISCORD)
+                admin = await core.page_caller(slack_id, "UADMIN")
+                assert admin is not None and admin.is_admin and admin.display_name == "Ada Admin"
+                # A link naming another platform's workspace, or another Slack team (sharing
+                # the database), finds nobody there.
+                assert await core.page_caller(discord_id, "UADMIN") is None
+                other = await core.workspace_id(WorkspaceRecord("slack", "T0OTHER", "Other"))
+                assert await core.page_caller(other, "UADMIN") is None
+            finally:
+                core.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.core.mrkdwn import to_mrkdwn
 from bot.core.port import Button
-from bot.slack.mrkdwn import to_mrkdwn
 from bot.slack.port import EDIT_ACTION, edit_modal, submitted_text
 
 

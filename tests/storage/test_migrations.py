@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from storage.db import alembic_config, is_current, make_engine, migrate
 from storage.models import Base
@@ -40,4 +40,49 @@ def test_migrate_twice_is_harmless(database_url: str) -> None:
     migrate(engine)
     migrate(engine)
     assert is_current(engine)
+    engine.dispose()
+
+
+def test_sections_never_edited_keep_their_text_as_drafted(database_url: str) -> None:
+    """0009: a section without revisions was still as drafted; an edited one's drafted text
+    was never kept, so it stays unknown rather than being taken from its edited text."""
+    engine = make_engine(database_url)
+    cfg = alembic_config()
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "0008")
+        connection.execute(
+            text(
+                "INSERT INTO workspaces (id, platform, platform_id, name) "
+                "VALUES (1, 'slack', 'T1', 'Lab')"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO drafts (id, workspace_id, week_start, title, status, summarizer, "
+                "created_at) VALUES (1, 1, '2026-11-16', 'W', 'in_review', 'extractive', "
+                "'2026-11-23 09:00:00+00:00')"
+            )
+        )
+        for section_id, words in ((1, "As drafted."), (2, "Edited.")):
+            connection.execute(
+                text(
+                    "INSERT INTO draft_sections (id, draft_id, position, topic, title, markdown, "
+                    "prs, people, sources) VALUES (:id, 1, :id, :topic, 'T', :md, '[]', '[]', "
+                    "'[]')"
+                ),
+                {"id": section_id, "topic": f"t{section_id}", "md": words},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO section_revisions (id, section_id, editor_id, editor_name, "
+                "created_at, markdown) VALUES (1, 2, 'u', 'Ed', '2026-11-23 10:00:00+00:00', "
+                "'Edited.')"
+            )
+        )
+        command.upgrade(cfg, "head")
+        rows = connection.execute(
+            text("SELECT id, drafted_markdown FROM draft_sections ORDER BY id")
+        ).all()
+    assert [tuple(row) for row in rows] == [(1, "As drafted."), (2, None)]
     engine.dispose()

@@ -333,7 +333,7 @@ def test_a_member_who_opts_out_before_posting_is_unnamed_later(sessions) -> None
     assert unname("Yan Vogelsang stays") == "Yan Vogelsang stays"
 
 
-def test_revisions_lose_the_name_and_the_removed_text_too(sessions) -> None:
+def test_revisions_and_drafted_text_lose_the_name_and_the_removed_text_too(sessions) -> None:
     ws = store(sessions, msg("m1", "my fix", at(WEEK_C)), msg("m3", "ok", at(WEEK_C), author=BEN))
     draft_id = draft(
         sessions,
@@ -351,8 +351,10 @@ def test_revisions_lose_the_name_and_the_removed_text_too(sessions) -> None:
     with sessions() as session:
         revisions = {r.section.topic: r.markdown for r in session.scalars(select(SectionRevision))}
         d = session.get(DraftRow, draft_id)
+        drafted = {s.topic: s.drafted_markdown for s in d.sections}
         blocked = blocking_flags(d)
     assert revisions == {"cited": REMOVED_TEXT, "named": "Ben thanked a member"}
+    assert drafted == revisions  # the text as drafted, which the review page diffs from
     assert blocked == [
         f"Cited: {deleted_source_flag('m1')}",
         f"Named: {OPTED_OUT_FLAG}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from factories import TOPICS, msg
 
 from summarizer.grouping import group_by_topic
+from summarizer.types import Topic
 
 
 def topic_of(grouped: dict, message) -> str:
@@ -110,3 +111,22 @@ def test_a_thread_name_places_a_thread_that_says_little() -> None:
     reply = msg("nice, ship it today", thread_id="t1", thread_title="Scheduler preemption")
     grouped = group_by_topic([root, reply], TOPICS)
     assert topic_of(grouped, root) == "iris"
+
+
+def test_keywords_count_as_whole_words_in_any_case() -> None:
+    inside_words = msg("the reschedulers and prededuplication ran long", id="w1")
+    whole = msg("Scheduler restarts: the SCHEDULER was OOM-killed", id="w2")
+    grouped = group_by_topic([inside_words, whole], TOPICS)
+    assert topic_of(grouped, inside_words) == "other"
+    assert topic_of(grouped, whole) == "iris"
+
+
+def test_of_two_keywords_matching_at_one_place_the_earlier_topics_counts() -> None:
+    topics = [
+        Topic("rl", "RL", (), ("reward",)),
+        Topic("evals", "Evals", (), ("reward model",)),
+        Topic("other", "Other updates"),
+    ]
+    message = msg("new reward model checkpoint is up")
+    grouped = group_by_topic([message], topics)
+    assert topic_of(grouped, message) == "rl"  # "reward", not "reward model"

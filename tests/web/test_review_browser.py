@@ -1,17 +1,22 @@
 """The review page in a real browser: Debian's chromium driven by Playwright, against the
 real Slack adapter on the fake Slack. An editor presses Open review page in the thread, opens
-the link they are told, edits a section (the preview follows), saves, and approves; the
-thread message and the publish channel show it. Skipped when no chromium is installed
+the link they are told, edits a section (both platforms' previews follow), saves, and
+approves; the thread message and the publish channel show it. An edit made in the thread
+shows on the open page without a reload, except over the editor's unsaved text, which is
+kept with a notice. The same journey on Discord, against the real discord.py client on the
+fake Discord. Skipped when no chromium is installed
 (`apt-get install chromium`; `.ci/run` does). Set REVIEW_PAGE_SCREENSHOT=PATH to keep a
 screenshot (the README's is docs/review-page.png)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shutil
 import socket
+from collections.abc import AsyncIterator
 
 import pytest
 from aiohttp import web
@@ -26,9 +31,11 @@ from bot.slack.port import SlackPort
 from bot.slack.run import slack_client
 from bot.web.site import Desk, ReviewSite
 from tests.core.test_access import NOW, draft_week
+from tests.fakes.fakediscord import EPHEMERAL, FakeDiscord
 from tests.fakes.fakeslack import FakeSlack
 from tests.slack.test_access import SECRET, SLACK, SlackSide
 from tests.support.waiting import eventually
+from tests.web.discord_side import EDITOR, PUB, DiscordSide, populate
 
 playwright = pytest.importorskip("playwright.async_api")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -55,56 +62,119 @@ class PageSide(SlackSide):
         client = slack_client(Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url))
         signer = PageSigner("browser-test-secret-0123456789")
         links = PageLinks(signer, public_url, "slack")
-        self.core = Core(sessions, load_config(), SlackPort(client), clock=lambda: NOW, page=links)
+        self.core = Core(
+            sessions,
+            load_config(),
+            SlackPort(client),
+            clock=lambda: NOW,
+            platform="slack",
+            page=links,
+        )
         self.bot = SlackBot(self.core, client, signing_secret=SECRET)
-        desk = Desk(self.core.review, self.bot.page_caller)
+        desk = Desk(self.core.review, self.core.page_caller)
         self.site = ReviewSite(signer, public_url, {"slack": desk}, clock=lambda: NOW)
+
+
+@contextlib.asynccontextmanager
+async def slack_page(sessions) -> AsyncIterator[tuple[PageSide, int, int, str]]:  # noqa: ANN001
+    """The fake Slack, the adapter with the page served on 127.0.0.1, a drafted week, and
+    the link UADMIN (an admin) was told on pressing Open review page."""
+    async with FakeSlack() as fake:
+        fake.add_user("UADMIN", "Ada Admin", admin=True)
+        # Set up by name, as an admin types it: the names resolve through the workspace.
+        for channel_id, name in (("210", "hero-run"), ("C0REVIEW", "review"), ("C0PUB", "pub")):
+            fake.add_channel(channel_id, name)
+        # The page's address first: the core hands out links under it.
+        port = _free_port()
+        public = f"http://127.0.0.1:{port}"
+        slack = PageSide(fake, sessions, public)
+        runner = web.AppRunner(slack.site.app())
+        try:
+            await runner.setup()
+            await web.TCPSite(runner, "127.0.0.1", port).start()
+            draft_id, section_id = await asyncio.to_thread(
+                draft_week, slack.core, SLACK, Caller("UADMIN", "Ada", is_admin=True)
+            )
+            told = await slack.button("UADMIN", f"page:{draft_id}")
+            url = re.search(r"https?://[^\s>|]+", told).group(0)
+            assert url.startswith(f"{public}/review/open?t=")
+            yield slack, draft_id, section_id, url
+        finally:
+            await runner.cleanup()
+            slack.core.close()
+
+
+@contextlib.asynccontextmanager
+async def browser_page() -> AsyncIterator:
+    """A page of a fresh headless chromium."""
+    async with playwright.async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield await browser.new_page(viewport={"width": 1280, "height": 900})
+        finally:
+            await browser.close()
 
 
 def test_an_editor_finishes_the_summary_on_the_page(sessions, tmp_path) -> None:
     async def scenario() -> None:
-        async with FakeSlack() as fake:
-            fake.add_user("UADMIN", "Ada Admin", admin=True)
-            # Set up by name, as an admin types it: the names resolve through the workspace.
-            for channel_id, name in (("210", "hero-run"), ("C0REVIEW", "review"), ("C0PUB", "pub")):
-                fake.add_channel(channel_id, name)
-            runner = None
-            slack = None
-            try:
-                # The page's address first: the core hands out links under it.
-                port = _free_port()
-                public = f"http://127.0.0.1:{port}"
-                slack = PageSide(fake, sessions, public)
-                runner = web.AppRunner(slack.site.app())
-                await runner.setup()
-                await web.TCPSite(runner, "127.0.0.1", port).start()
-                draft_id, section_id = await asyncio.to_thread(
-                    draft_week, slack.core, SLACK, Caller("UADMIN", "Ada", is_admin=True)
-                )
-                told = await slack.button("UADMIN", f"page:{draft_id}")
-                url = re.search(r"https?://[^\s>|]+", told).group(0)
-                assert url.startswith(f"{public}/review/open?t=")
-                async with playwright.async_playwright() as driver:
-                    browser = await driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                    try:
-                        page = await browser.new_page(viewport={"width": 1280, "height": 900})
-                        await drive(page, url, section_id)
-                        await _screenshot(page, tmp_path)
-                        await page.get_by_role("button", name="Approve and publish").click()
-                        await page.wait_for_selector("#notice")
-                        assert "Published to 1 channel(s)" in await page.inner_text("#notice")
-                    finally:
-                        await browser.close()
-                await eventually(lambda: fake.messages_in("C0PUB"))
-                (published,) = fake.messages_in("C0PUB")
-                assert "23.1% MFU" in published["text"]
-                updates = [c.params["text"] for c in fake.called("chat.update")]
-                assert any("23.1% MFU" in text for text in updates)  # the thread message
-            finally:
-                if runner is not None:
-                    await runner.cleanup()
-                if slack is not None:
-                    slack.core.close()
+        async with slack_page(sessions) as (slack, _draft_id, section_id, url):
+            async with browser_page() as page:
+                await drive(page, url, section_id)
+                await _screenshot(page, tmp_path)
+                await page.get_by_role("button", name="Approve and publish").click()
+                await page.wait_for_selector("#notice")
+                assert "Published to 1 channel(s)" in await page.inner_text("#notice")
+            fake = slack.fake
+            await eventually(lambda: fake.messages_in("C0PUB"))
+            (published,) = fake.messages_in("C0PUB")
+            assert "23.1% MFU" in published["text"]
+            updates = [c.params["text"] for c in fake.called("chat.update")]
+            assert any("23.1% MFU" in text for text in updates)  # the thread message
+
+    asyncio.run(asyncio.wait_for(scenario(), 90))
+
+
+def test_an_edit_in_the_thread_shows_on_the_open_page_without_losing_unsaved_text(
+    sessions,
+) -> None:
+    async def scenario() -> None:
+        async with (
+            slack_page(sessions) as (slack, _draft_id, section_id, url),
+            browser_page() as page,
+        ):
+            await page.goto(url)
+            await page.get_by_role("button", name="Continue to the review page").click()
+            box = page.get_by_label("Markdown of Hero run")
+            await box.wait_for()
+            # Edited in the thread (the Slack modal): the open page shows it, no reload.
+            await slack.submit("UADMIN", section_id, "Edited in the thread: *22.9% MFU*.")
+            await page.wait_for_function(
+                "id => document.getElementById('text-' + id).value.includes('22.9%')",
+                arg=section_id,
+            )
+            await page.wait_for_function(
+                "id => document.getElementById('preview-slack-' + id).innerText"
+                ".includes('22.9% MFU')",
+                arg=section_id,
+            )
+            changed = page.locator(f"#changed-{section_id}")
+            assert "changed this section elsewhere" in await changed.inner_text()
+            # Unsaved text in the box and another thread edit: the text stays, with a notice.
+            await box.fill("My unsaved words.")
+            await slack.submit("UADMIN", section_id, "Second edit in the thread.")
+            await page.wait_for_function(
+                "id => document.getElementById('changed-' + id).innerText"
+                ".includes('Your text is kept here')",
+                arg=section_id,
+            )
+            assert await box.input_value() == "My unsaved words."
+            # Saving it is the concurrent-edit refusal, the text kept again.
+            await page.get_by_role("button", name="Save Hero run").click()
+            await page.wait_for_selector("#notice")
+            assert "while you were editing" in await page.inner_text("#notice")
+            assert await page.get_by_label("Markdown of Hero run").input_value() == (
+                "My unsaved words."
+            )
 
     asyncio.run(asyncio.wait_for(scenario(), 90))
 
@@ -118,19 +188,20 @@ async def drive(page, url: str, section_id: int) -> None:  # noqa: ANN001 (a Pla
     box = page.get_by_label("Markdown of Hero run")
     await box.fill("")
     await box.press_sequentially(EDITED, delay=2)
-    preview = page.locator(f"#preview-{section_id} strong")
-    await preview.wait_for()
-    await page.wait_for_function(
-        "id => document.querySelector('#preview-' + id).innerText.includes('23.1% MFU on v5p')",
-        arg=section_id,
-    )
-    assert await preview.inner_text() == "23.1% MFU"
+    for platform in ("slack", "discord"):  # each platform's preview follows the typing
+        preview = f"#preview-{platform}-{section_id}"
+        await page.wait_for_function(
+            "sel => document.querySelector(sel).innerText.includes('23.1% MFU on v5p')",
+            arg=preview,
+        )
+        assert await page.inner_text(f"{preview} strong") == "23.1% MFU"
     await page.get_by_role("button", name="Save Hero run").click()
     await page.wait_for_selector("#notice")
     assert "updated (revision 1)" in await page.inner_text("#notice")
 
 
 async def _screenshot(page, tmp_path) -> None:  # noqa: ANN001
+    await page.get_by_text("History (1 revisions)").click()  # opened from the keyboard too
     target = os.environ.get("REVIEW_PAGE_SCREENSHOT") or str(tmp_path / "review-page.png")
     await page.screenshot(path=target, full_page=True)
 
@@ -139,3 +210,41 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def test_an_editor_finishes_the_summary_on_the_page_on_discord(sessions) -> None:
+    """The same journey from the fake Discord's review thread: the link comes in the
+    ephemeral answer to Open review page, the page asks the guild who the editor is."""
+
+    async def scenario() -> None:
+        async with FakeDiscord() as fake:
+            populate(fake)
+            undo = fake.patch()
+            port = _free_port()
+            try:
+                side = DiscordSide(fake, sessions, f"http://127.0.0.1:{port}")
+                async with side.running():
+                    await side.draft_week()
+                    runner = web.AppRunner(side.site.app())
+                    await runner.setup()
+                    try:
+                        await web.TCPSite(runner, "127.0.0.1", port).start()
+                        told = await side.press_page_button(EDITOR)
+                        assert told["body"]["flags"] & EPHEMERAL
+                        url = re.search(r"https?://\S+", told["body"]["content"]).group(0)
+                        async with browser_page() as page:
+                            await drive(page, url, side.section_id)
+                            assert "23.1% MFU" in side.thread_text()  # the thread message
+                            await page.get_by_role("button", name="Approve and publish").click()
+                            await page.wait_for_selector("#notice")
+                            notice = await page.inner_text("#notice")
+                            assert "Published to 1 channel(s)" in notice
+                    finally:
+                        await runner.cleanup()
+                    published = "\n".join(m["content"] for m in fake.sent(PUB))
+                    assert "**23.1% MFU** on v5p" in published
+                    assert "Approved" in side.header()["content"]
+            finally:
+                undo()
+
+    asyncio.run(asyncio.wait_for(scenario(), 90))

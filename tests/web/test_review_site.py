@@ -49,7 +49,7 @@ class Bot:
         self.ws_a = asyncio.run(self.core.workspace_id(GUILD_A))
         self.people = {c.user_id: c for c in (ADMIN_A, EDITOR, OUTSIDER, ADMIN_B)}
 
-        async def caller(user_id: str) -> Caller | None:
+        async def caller(workspace_id: int, user_id: str) -> Caller | None:
             return self.people.get(user_id)
 
         self.site = ReviewSite(self.signer, PUBLIC, {"test": Desk(self.core.review, caller)})
@@ -99,6 +99,12 @@ def test_an_editor_opens_edits_previews_and_approves(bot: Bot, sessions) -> None
         cookie = client.session.cookie_jar.filter_cookies(client.make_url("/review/1"))
         assert COOKIE in cookie
         assert "Hero run" in html and "Ana Ruiz" in html and "22.4% MFU" in html
+        for platform in ("Slack", "Discord"):  # both previews, without any script
+            assert f"As published on {platform}" in html
+            shown = re.search(
+                f'id="preview-{platform.lower()}-{bot.section}"[^>]*>(.*?)</div>', html, re.S
+            )
+            assert "22.4% MFU" in shown.group(1)
         page = await client.get(f"/review/{bot.draft}")
         set_cookie = (await client.post("/review/open", data={"t": "x"})).headers
         assert "Set-Cookie" not in set_cookie
@@ -107,10 +113,12 @@ def test_an_editor_opens_edits_previews_and_approves(bot: Bot, sessions) -> None
             f"/review/{bot.draft}/preview",
             data={"csrf": csrf, "text": "**Bold** [x](https://evil.example/p) <script>"},
         )
-        assert await preview.text() == (
-            '<p><strong>Bold</strong> <a href="https://evil.example/p">x</a> (evil.example) '
-            "&lt;script&gt;</p>\n"
-        )
+        assert await preview.json() == {
+            "slack": '<strong>Bold</strong> <a href="https://evil.example/p" '
+            'rel="noreferrer noopener">x</a> (evil.example) &lt;script&gt;',
+            "discord": '<p><strong>Bold</strong> <a href="https://evil.example/p">x</a> '
+            "(evil.example) &lt;script&gt;</p>\n",
+        }
         saved = await client.post(
             f"/review/{bot.draft}/sections/{bot.section}",
             data={"csrf": csrf, "revision": "0", "text": "Edited on the page: 23% MFU."},
@@ -255,3 +263,48 @@ def test_the_header_button_tells_the_presser_a_fresh_link(bot: Bot) -> None:
 def _used(sessions) -> int:  # noqa: ANN001
     with sessions() as session:
         return session.scalar(select(func.count()).select_from(UsedPageLink))
+
+
+def test_the_open_page_sees_an_edit_made_in_the_thread(bot: Bot) -> None:
+    async def body(client: TestClient) -> None:
+        assert (await client.get(f"/review/{bot.draft}/state")).status == 401
+        await open_page(client, bot.link(EDITOR.user_id))
+        before = await (await client.get(f"/review/{bot.draft}/state")).json()
+        assert before["status"] == "in review" and before["editable"]
+        (section,) = [s for s in before["sections"] if s["id"] == bot.section]
+        assert section["revision"] == 0 and section["editor"] is None
+        edit = CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} Edited in the thread.", "c")
+        assert (await bot.core.on_command(edit)).ok
+        after = await (await client.get(f"/review/{bot.draft}/state")).json()
+        (section,) = [s for s in after["sections"] if s["id"] == bot.section]
+        assert section == {
+            "id": bot.section,
+            "revision": 1,
+            "markdown": "Edited in the thread.",
+            "editor": "Ann of A",
+        }
+        removal = CommandEvent(GUILD_A, ADMIN_A, "editors remove <@1002>", "c-any")
+        assert (await bot.core.on_command(removal)).ok
+        assert (await client.get(f"/review/{bot.draft}/state")).status == 403
+
+    scenario(bot, body)
+
+
+def test_the_history_shows_the_change_from_the_first_draft(bot: Bot) -> None:
+    async def body(client: TestClient) -> None:
+        for text in ("First edit: 23% MFU.", "Second edit: 23.1% MFU."):
+            edit = CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} {text}", "c")
+            assert (await bot.core.on_command(edit)).ok
+        _, html = await open_page(client, bot.link(EDITOR.user_id))
+        since = re.search(r"Since the first draft</h4>\s*<pre[^>]*>(.*?)</pre>", html, re.S)
+        assert since is not None
+        lines = since.group(1).splitlines()
+        assert any(line.startswith("-") and "22.4% MFU" in line for line in lines)
+        assert "+Second edit: 23.1% MFU." in lines
+        assert not any("First edit" in line for line in lines)  # not edit by edit
+        # The first edit's own diff is from the drafted text too, not its whole text.
+        first = re.search(r"<li>Ann of A.*?<pre class=\"diff\">(.*?)</pre>", html, re.S)
+        assert first is not None and "+First edit: 23% MFU." in first.group(1)
+        assert any(line.startswith("-") for line in first.group(1).splitlines())
+
+    scenario(bot, body)

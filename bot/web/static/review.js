@@ -1,19 +1,85 @@
-// Live preview: each section's textarea is rendered by the server as it will be published
-// (the same code as the saved text's preview), a moment after the editor stops typing.
+// Live previews: a moment after the editor stops typing, the server renders the section's
+// text as Slack and as Discord will show it (the same code as the page's first render).
 "use strict";
-for (const area of document.querySelectorAll("textarea[data-preview]")) {
-  const target = document.getElementById(area.dataset.preview);
+
+async function showPreviews(area, asked) {
+  const body = new FormData();
+  body.append("csrf", area.dataset.csrf);
+  body.append("text", area.value);
+  const response = await fetch(area.dataset.url, { method: "POST", body, credentials: "same-origin" });
+  if (!response.ok || asked !== area.previewsAsked) {
+    return;  // refused, or a newer text was sent meanwhile
+  }
+  for (const [platform, html] of Object.entries(await response.json())) {
+    const target = document.getElementById(`preview-${platform}-${area.dataset.section}`);
+    if (target) {
+      target.innerHTML = html;  // server-rendered from escaped text (bot/web/preview.py)
+    }
+  }
+}
+
+for (const area of document.querySelectorAll("textarea[data-section]")) {
   let timer = null;
+  area.previewsAsked = 0;
   area.addEventListener("input", () => {
     clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const body = new FormData();
-      body.append("csrf", area.dataset.csrf);
-      body.append("text", area.value);
-      const response = await fetch(area.dataset.url, { method: "POST", body, credentials: "same-origin" });
-      if (response.ok) {
-        target.innerHTML = await response.text();  // server-rendered, raw HTML off
-      }
-    }, 250);
+    timer = setTimeout(() => showPreviews(area, ++area.previewsAsked), 250);
   });
+}
+
+// Live refresh: the page asks every few seconds for the draft's status and each section's
+// revision. A section edited elsewhere (in the thread) is shown here, unless this editor has
+// unsaved text in it: that text is kept and they are told (saving it is then refused as a
+// concurrent edit, with the text kept again).
+const draft = document.getElementById("draft");
+
+function tell(element, text, ok) {
+  if (element.textContent !== text) {
+    element.textContent = text;
+  }
+  element.classList.toggle("ok", ok);
+  element.classList.toggle("refused", !ok);
+  element.setAttribute("role", ok ? "status" : "alert");
+  element.hidden = false;
+}
+
+function applyState(state) {
+  if (state.status !== draft.dataset.status) {
+    tell(document.getElementById("live"), `This draft is now ${state.status} (changed elsewhere); reload the page to see it.`, false);
+  }
+  for (const section of state.sections) {
+    const form = document.getElementById(`form-${section.id}`);
+    if (!form || section.revision <= Number(form.elements.revision.value)) {
+      continue;
+    }
+    const area = form.elements.text;
+    const notice = document.getElementById(`changed-${section.id}`);
+    const by = section.editor || "Someone";
+    if (area.dataset.unsaved || area.value !== area.defaultValue) {
+      tell(notice, `${by} changed this section elsewhere (revision ${section.revision}) while you were editing. Your text is kept here, not saved; saving it will say so.`, false);
+      continue;
+    }
+    area.value = area.defaultValue = section.markdown;
+    form.elements.revision.value = section.revision;
+    tell(notice, `${by} changed this section elsewhere (revision ${section.revision}); shown here.`, true);
+    showPreviews(area, ++area.previewsAsked);
+  }
+}
+
+if (draft) {
+  const every = 4000;
+  const timer = setInterval(async () => {
+    let response;
+    try {
+      response = await fetch(draft.dataset.state, { credentials: "same-origin" });
+    } catch {
+      return;  // offline for a moment: ask again next time
+    }
+    if (!response.ok) {
+      clearInterval(timer);
+      tell(document.getElementById("live"), "This page can no longer be refreshed (the session ended or access was removed); reload it.", false);
+      return;
+    }
+    applyState(await response.json());
+  }, every);
 }

@@ -1,4 +1,5 @@
-"""From the drafts' Markdown to Slack's mrkdwn, escaped so that nothing in it can ping."""
+"""From the drafts' Markdown to Slack's mrkdwn, escaped so that nothing in it can ping. Pure: the
+Slack port sends it, and the review page previews it."""
 
 from __future__ import annotations
 
