@@ -14,9 +14,11 @@ from typing import Any, Protocol
 
 from sqlalchemy import (
     ColumnElement,
+    Connection,
     Insert,
     Row,
     and_,
+    bindparam,
     case,
     delete,
     func,
@@ -103,7 +105,7 @@ def _channel_upsert(session: Session) -> Insert:
 def upsert_workspace(session: Session, record: WorkspaceRecord) -> int:
     """The id of the workspace, stored or renamed as needed."""
     params = {"platform": record.platform, "platform_id": record.platform_id, "name": record.name}
-    return session.execute(_workspace_upsert(session), params).scalar_one()
+    return session.connection().execute(_workspace_upsert(session), params).scalar_one()
 
 
 def upsert_channel(session: Session, workspace_id: int, record: ChannelRecord) -> int:
@@ -119,22 +121,26 @@ def upsert_channel(session: Session, workspace_id: int, record: ChannelRecord) -
         "name": record.name,
         "parent_id": parent_id,
     }
-    return session.execute(_channel_upsert(session), params).scalar_one()
+    return session.connection().execute(_channel_upsert(session), params).scalar_one()
+
+
+_CHANNELS = Channel.__table__
+_CHANNEL_ID = select(_CHANNELS.c.id).where(
+    _CHANNELS.c.workspace_id == bindparam("workspace_id"),
+    _CHANNELS.c.platform_id == bindparam("platform_id"),
+)
 
 
 def _ensure_channel(session: Session, workspace_id: int, platform_id: str, name: str | None) -> int:
     """The id of a channel known only by reference; its own record renames it later."""
-    existing = session.execute(
-        select(Channel.id).where(
-            Channel.workspace_id == workspace_id, Channel.platform_id == platform_id
-        )
-    ).scalar_one_or_none()
+    conn = session.connection()
+    key = {"workspace_id": workspace_id, "platform_id": platform_id}
+    existing = conn.execute(_CHANNEL_ID, key).scalar_one_or_none()
     if existing is not None:
         return existing
-    channel = Channel(workspace_id=workspace_id, platform_id=platform_id, name=name or platform_id)
-    session.add(channel)
-    session.flush()
-    return channel.id
+    return conn.execute(
+        _CHANNELS.insert().returning(_CHANNELS.c.id), key | {"name": name or platform_id}
+    ).scalar_one()
 
 
 @_cached
@@ -163,7 +169,7 @@ def upsert_people(
     if not rows:
         return {}
     stmt = _people_upsert(session)
-    return dict(session.execute(stmt, rows).all())
+    return dict(session.connection().execute(stmt, rows).all())
 
 
 def upsert_messages(
@@ -176,17 +182,34 @@ def upsert_messages(
 ) -> StoreCounts:
     """Store messages and their PR refs; a message already stored is replaced only by a
     newer or equally new version that differs from it. `written`, when given, receives the
-    platform id of each message stored, and whether it replaced a stored row."""
-    upsert = _message_upsert(session)
+    platform id of each message stored, and whether it replaced a stored row.
+
+    New messages are inserted in one batched statement per `BATCH_SIZE`; only those already
+    stored go through the conditional replace, so a first import pays for no comparison."""
     counts = StoreCounts()
+    if not messages:
+        return counts
+    conn = session.connection()
+    statements = (_message_insert(session), _message_upsert(session))
+    tombstones = _has_tombstones(conn, workspace_id)
     for start in range(0, len(messages), BATCH_SIZE):
         batch = messages[start : start + BATCH_SIZE]
         counts.add(
             _upsert_message_batch(
-                session, upsert, workspace_id, channel_id, batch, author_ids, written
+                conn, statements, (workspace_id, channel_id), batch, author_ids, written, tombstones
             )
         )
     return counts
+
+
+@_cached
+def _message_insert(session: Session) -> Insert:
+    """INSERT ... ON CONFLICT DO NOTHING for messages, returning the rows it inserted."""
+    c = Message.__table__.c
+    stmt = dialect_insert(session, Message.__table__)
+    return stmt.on_conflict_do_nothing(index_elements=["workspace_id", "platform_id"]).returning(
+        c.platform_id, c.id
+    )
 
 
 @_cached
@@ -224,55 +247,67 @@ def _message_upsert(session: Session) -> Insert:
     ).returning(c.platform_id, c.id)
 
 
+_DELETED = DeletedMessage.__table__.c
+_ANY_TOMBSTONE = select(_DELETED.id).where(_DELETED.workspace_id == bindparam("ws")).limit(1)
+_TOMBSTONES_AMONG = select(_DELETED.platform_id).where(
+    _DELETED.workspace_id == bindparam("ws"),
+    _DELETED.platform_id.in_(bindparam("ids", expanding=True)),
+)
+_PR_REFS = PRRefRow.__table__
+_INSERT_REFS = _PR_REFS.insert()
+_REFS_OF = delete(_PR_REFS).where(_PR_REFS.c.message_id.in_(bindparam("ids", expanding=True)))
+
+
+def _has_tombstones(conn: Connection, workspace_id: int) -> bool:
+    """Whether any message of the workspace was deleted on the platform (most have none,
+    and then no batch needs to be checked against them)."""
+    return conn.execute(_ANY_TOMBSTONE, {"ws": workspace_id}).first() is not None
+
+
 def _upsert_message_batch(
-    session: Session,
-    upsert: Insert,
-    workspace_id: int,
-    channel_id: int,
+    conn: Connection,
+    statements: tuple[Insert, Insert],
+    ids: tuple[int, int],
     batch: Sequence[MessageToStore],
     author_ids: dict[str, int],
     written_ids: dict[str, bool] | None,
+    tombstones: bool,
 ) -> StoreCounts:
+    """Insert the batch's new messages, replace the changed ones; their refs follow them."""
+    workspace_id, channel_id = ids
+    insert, upsert = statements
     by_platform_id = {m.record.platform_id: m for m in batch}  # last copy in a file wins
-    deleted = session.execute(
-        select(DeletedMessage.platform_id).where(
-            DeletedMessage.workspace_id == workspace_id,
-            DeletedMessage.platform_id.in_(list(by_platform_id)),
-        )
-    ).scalars()
-    for platform_id in deleted:  # deleted on the platform: a late copy is not stored again
-        del by_platform_id[platform_id]
+    if tombstones:  # deleted on the platform: a late copy is not stored again
+        params = {"ws": workspace_id, "ids": list(by_platform_id)}
+        for platform_id in conn.execute(_TOMBSTONES_AMONG, params).scalars():
+            del by_platform_id[platform_id]
     if not by_platform_id:
         return StoreCounts(unchanged=len(batch))
-    existing = set(
-        session.execute(
-            select(Message.platform_id).where(
-                Message.workspace_id == workspace_id,
-                Message.platform_id.in_(list(by_platform_id)),
-            )
-        ).scalars()
-    )
     rows = [
         _message_row(workspace_id, channel_id, m.record, author_ids)
         for m in by_platform_id.values()
     ]
-    written = dict(session.execute(upsert, rows).all())
-
-    if written:
-        session.execute(delete(PRRefRow).where(PRRefRow.message_id.in_(list(written.values()))))
-        refs = [
-            {"message_id": written[pid], "repo": r.repo, "number": r.number, "raw": r.raw}
-            for pid, m in by_platform_id.items()
-            if pid in written
-            for r in m.refs
-        ]
-        if refs:
-            session.execute(PRRefRow.__table__.insert(), refs)
-    updated = len(existing & written.keys())
+    inserted = dict(conn.execute(insert, rows).all())
+    updated: dict[str, int] = {}
+    if len(inserted) < len(rows):
+        stored = [row for row in rows if row["platform_id"] not in inserted]
+        updated = dict(conn.execute(upsert, stored).all())
+        if updated:
+            conn.execute(_REFS_OF, {"ids": list(updated.values())})
+    written = inserted | updated
+    refs = [
+        {"message_id": written[pid], "repo": r.repo, "number": r.number, "raw": r.raw}
+        for pid, m in by_platform_id.items()
+        if m.refs and pid in written
+        for r in m.refs
+    ]
+    if refs:
+        conn.execute(_INSERT_REFS, refs)
     if written_ids is not None:
-        written_ids.update((pid, pid in existing) for pid in written)
+        written_ids.update((pid, False) for pid in inserted)
+        written_ids.update((pid, True) for pid in updated)
     return StoreCounts(
-        new=len(written) - updated, updated=updated, unchanged=len(by_platform_id) - len(written)
+        new=len(inserted), updated=len(updated), unchanged=len(by_platform_id) - len(written)
     )
 
 

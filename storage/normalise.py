@@ -64,6 +64,8 @@ def clean_id(value: str, what: str) -> str:
 
 def clean_count(value: object) -> int:
     """A reaction or reply count as a non-negative int32 (non-numbers count as 0)."""
+    if type(value) is int and 0 <= value <= INT32_MAX:
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 0
     if isinstance(value, float) and not math.isfinite(value):
@@ -117,25 +119,59 @@ def person_record(record: PersonRecord) -> PersonRecord:
     )
 
 
-def message_record(record: MessageRecord) -> MessageRecord:
-    """The message fit to store, or `RecordError` naming the field that cannot be."""
+def message_record(
+    record: MessageRecord, people: dict[PersonRecord, PersonRecord] | None = None
+) -> MessageRecord:
+    """The message fit to store, or `RecordError` naming the field that cannot be.
+
+    `people`, when given, holds authors already normalised (a batch repeats a few authors
+    many times); new ones are added to it. A record that needs no repair is returned as it
+    is, which is what almost every message is."""
+    platform_id = clean_id(record.platform_id, "the message id")
+    author = people.get(record.author) if people is not None else None
+    if author is None:
+        author = person_record(record.author)
+        if people is not None:
+            people[record.author] = author
+    created_at = check_time(record.created_at, "the timestamp")
+    edited_at = record.edited_at
+    if edited_at is not None:
+        check_time(edited_at, "the edit timestamp")
+    text = clean_message_text(record.text)
+    thread_id = record.thread_id
+    if thread_id is not None:
+        thread_id = clean_id(thread_id, "the thread id")
+    reply_to_id = record.reply_to_id
+    if reply_to_id is not None:
+        reply_to_id = clean_id(reply_to_id, "the reply's target id")
+    reactions = clean_count(record.reaction_count)
+    replies = clean_count(record.reply_count)
     link = record.permalink
-    return replace(
-        record,
-        platform_id=clean_id(record.platform_id, "the message id"),
-        author=person_record(record.author),
-        created_at=check_time(record.created_at, "the timestamp"),
-        edited_at=None
-        if record.edited_at is None
-        else check_time(record.edited_at, "the edit timestamp"),
-        text=clean_message_text(record.text),
-        thread_id=None if record.thread_id is None else clean_id(record.thread_id, "the thread id"),
-        reply_to_id=None
-        if record.reply_to_id is None
-        else clean_id(record.reply_to_id, "the reply's target id"),
-        reaction_count=clean_count(record.reaction_count),
-        reply_count=clean_count(record.reply_count),
-        permalink=None if link is None or len(link) > PERMALINK_MAX else clean_text(link),
+    if link is not None:
+        link = None if len(link) > PERMALINK_MAX else clean_text(link)
+    # Each cleaning function returns its argument itself when it had nothing to repair.
+    if (
+        platform_id is record.platform_id
+        and author is record.author
+        and text is record.text
+        and thread_id is record.thread_id
+        and reply_to_id is record.reply_to_id
+        and reactions is record.reaction_count
+        and replies is record.reply_count
+        and link is record.permalink
+    ):
+        return record
+    return MessageRecord(
+        platform_id=platform_id,
+        author=author,
+        created_at=created_at,
+        text=text,
+        thread_id=thread_id,
+        reply_to_id=reply_to_id,
+        edited_at=edited_at,
+        reaction_count=reactions,
+        reply_count=replies,
+        permalink=link,
     )
 
 

@@ -204,9 +204,10 @@ def _store_people(
 def _normalised(
     source: str, messages: Iterable[MessageRecord], strict: bool
 ) -> Iterator[MessageRecord]:
+    people: dict[PersonRecord, PersonRecord] = {}  # each author is normalised once
     for number, message in enumerate(messages, start=1):
         try:
-            yield normalise.message_record(message)
+            yield normalise.message_record(message, people)
         except normalise.RecordError as error:
             if strict:
                 raise ImportFileError(source, f"message {number}: {error}") from None
@@ -235,20 +236,26 @@ def import_paths(
         except ImportFileError as error:
             report.errors.append(error)
     task = progress.add_task("Importing", total=len(sources)) if progress else None
-    for source in sources:
-        try:
-            with sessions.begin() as session:
-                report.counts.add(store_batch(session, source.read(), strict=True))
-            report.files += 1
-        except SkippedFile as skipped:
-            report.skipped.append(skipped)
-        except ImportFileError as error:
-            report.errors.append(error)
-        except Exception as error:  # noqa: BLE001 (one bad file never stops the others)
-            report.errors.append(ImportFileError(source.name, _problem(error)))
-        if progress is not None and task is not None:
-            progress.advance(task)
+    with sessions() as session:  # one session, one transaction per file
+        for source in sources:
+            _import_source(session, source, report)
+            if progress is not None and task is not None:
+                progress.advance(task)
     return report
+
+
+def _import_source(session: Session, source: ImportSource, report: ImportReport) -> None:
+    """Store one source file in a transaction of its own; a failure is reported, not raised."""
+    try:
+        with session.begin():
+            report.counts.add(store_batch(session, source.read(), strict=True))
+        report.files += 1
+    except SkippedFile as skipped:
+        report.skipped.append(skipped)
+    except ImportFileError as error:
+        report.errors.append(error)
+    except Exception as error:  # noqa: BLE001 (one bad file never stops the others)
+        report.errors.append(ImportFileError(source.name, _problem(error)))
 
 
 def _problem(error: Exception) -> str:
