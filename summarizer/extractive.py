@@ -26,6 +26,7 @@ from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import clean_sentence, is_fallback, they, third_person
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.text import (
+    any_phrase,
     chat_lines,
     defuse_pings,
     full_stop,
@@ -49,14 +50,14 @@ FIGURE_GAIN = 1.5
 DECISION_GAIN = 1.0
 
 # Verbs that say something changed or was settled: such a sentence is news without a PR.
-_DECISION_RE = re.compile(
-    r"\b(?:fix(?:ed|es)?|merged?|landed|lands|shipped|added|adds|moved|switched|decided|"
-    r"root[- ]?caused|found|finished|completed?|released|enabled|disabled|reverted|upgraded|"
-    r"migrated|deprecated|removed|replaced|launched|started|resolved|filed|opened|closed|"
-    r"validated|confirmed|proposed|measured|reached|refactored|published|registered|"
-    r"now (?:\w+s|runs|has|is|uses))\b",
-    re.IGNORECASE,
-)
+_is_decision = any_phrase((
+    "fix(?:ed|es)?", "merged?", "landed", "lands", "shipped", "added", "adds", "moved",
+    "switched", "decided", "root[- ]?caused", "found", "finished", "completed?", "released",
+    "enabled", "disabled", "reverted", "upgraded", "migrated", "deprecated", "removed",
+    "replaced", "launched", "started", "resolved", "filed", "opened", "closed", "validated",
+    "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",
+    r"now (?:\w+s|runs|has|is|uses)",
+))  # fmt: skip
 # A bot's post about a PR: "[org/repo] Pull request opened: #12 Title".
 _BOT_PR_RE = re.compile(
     r"(?:pull request|PR)\s+(?:opened|merged|closed|reopened|ready for review)\s*[:\-]?\s*"
@@ -72,9 +73,10 @@ _WEAK_OPENER_RE = re.compile(
 # Openers that point back at something said before: weak as the lead of a bullet.
 _ANAPHORA_RE = re.compile(r"^(?:right now )?(?:this|that|it|they|these|those|which)\b", re.I)
 # Requests and suggestions: someone asking, not something done.
-_REQUEST_RE = re.compile(
-    r"\b(?:could|should|would you|please|can someone|anyone|use your eyes|let me know)\b", re.I
-)
+_is_request = any_phrase((
+    "could", "should", "would you", "please", "can someone", "anyone", "use your eyes",
+    "let me know",
+))  # fmt: skip
 WEAK_PENALTY = 2.0
 # About 18 words per PR and 5 per figure, on top of a few sentences.
 BASE_CHARS = 1000
@@ -97,15 +99,7 @@ class _Fact:
     n_words: int
     decision: bool
     time: float
-
-    @property
-    def gain(self) -> float:
-        # A recap listing many PRs repeats the week's other items: it leads only if nothing
-        # else can.
-        pr_gain = PR_GAIN if len(self.prs) <= RECAP_PRS else RECAP_PR_GAIN
-        value = pr_gain * len(self.prs) + FIGURE_GAIN * len(self.figures) + self.decision
-        weak = _ANAPHORA_RE.match(self.text) or _REQUEST_RE.search(self.text)
-        return value - WEAK_PENALTY * bool(weak)
+    gain: float  # what leading a bullet with it is worth (`_gain`)
 
 
 @dataclass(slots=True)
@@ -346,7 +340,7 @@ def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
 def _may_hold_a_fact(message: SourceMessage) -> bool:
     """A cheap look at the whole message before its sentences are read: a fact needs a PR,
     a figure or a decision, and most chat has none."""
-    return bool(message.prs or FIGURE_RE.search(message.text) or _DECISION_RE.search(message.text))
+    return bool(message.prs or FIGURE_RE.search(message.text) or _is_decision(message.text))
 
 
 def _sentences(text: str) -> Iterable[str]:
@@ -376,7 +370,7 @@ def _fact(sentence: str, message: SourceMessage) -> _Fact | None:
     if not (MIN_PR_FACT_WORDS if prs else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
         return None
     figures = frozenset(find_figures(text))
-    decision = bool(_DECISION_RE.search(text))
+    decision = _is_decision(text)
     return _Fact(
         text=text,
         message=message,
@@ -386,7 +380,17 @@ def _fact(sentence: str, message: SourceMessage) -> _Fact | None:
         n_words=n_words,
         decision=decision,
         time=message.created_at.timestamp(),
+        gain=_gain(text, prs, figures, decision),
     )
+
+
+def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision: bool) -> float:
+    # A recap listing many PRs repeats the week's other items: it leads only if nothing
+    # else can.
+    pr_gain = PR_GAIN if len(prs) <= RECAP_PRS else RECAP_PR_GAIN
+    value = pr_gain * len(prs) + FIGURE_GAIN * len(figures) + decision
+    weak = _ANAPHORA_RE.match(text) or _is_request(text)
+    return value - WEAK_PENALTY * bool(weak)
 
 
 def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
