@@ -296,22 +296,36 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[_Bullet]:
 def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
     mentions = _mentions(item)
     facts = _facts(item)
-    reactions = sum(m.reactions for m in item)
-    time = max(m.created_at.timestamp() for m in item)
+    if len(item) == 1:
+        reactions, time = item[0].reactions, item[0].created_at.timestamp()
+    else:
+        reactions = sum(m.reactions for m in item)
+        time = max(m.created_at.timestamp() for m in item)
     if not facts:
         return _bot_bullet(topic, item, mentions, reactions, time)
     picked = _pick(facts)
+    lead = picked[0]
+    if len(picked) == 1:  # most items (a busy week has tens of thousands: no copies)
+        figures, words, people = lead.figures, lead.words, [lead.message.author]
+    else:
+        figures = frozenset().union(*(f.figures for f in picked))
+        words = frozenset().union(*(f.words for f in picked))
+        people = list(dict.fromkeys(f.message.author for f in sorted(picked, key=_time)))
+    if len(item) == 1:
+        sources = [item[0].id]  # the message the facts are from
+    else:
+        sources = [m.id for m in item if m.prs or any(f.message is m for f in picked)]
     return _Bullet(
         topic=topic,
         text=None,
         prs=mentions,
-        figures=frozenset().union(*(f.figures for f in picked)),
-        people=list(dict.fromkeys(f.message.author for f in sorted(picked, key=_time))),
-        sources=[m.id for m in item if m.prs or any(f.message is m for f in picked)],
+        figures=figures,
+        people=people,
+        sources=sources,
         reactions=reactions,
         time=time,
-        author=picked[0].message.author,
-        words=frozenset().union(*(f.words for f in picked)),
+        author=lead.message.author,
+        words=words,
         recap=any(len(f.prs) > RECAP_PRS for f in picked),
         said=tuple(facts),
         picked=tuple(picked),
@@ -327,13 +341,11 @@ def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
     for message in item:
         if message.is_bot or not _may_hold_a_fact(message):
             continue
+        time = message.created_at.timestamp()
         for sentence in _sentences(message.text):
-            fact = _fact(sentence, message)
-            if fact is None or not (fact.prs or fact.figures or fact.decision):
-                continue
-            if not (fact.prs or fact.figures) and _WEAK_OPENER_RE.match(fact.text):
-                continue
-            facts.append(fact)
+            fact = _fact(sentence, message, time)
+            if fact is not None:
+                facts.append(fact)
     return facts
 
 
@@ -363,25 +375,20 @@ def _sentences(text: str) -> Iterable[str]:
     return kept
 
 
-def _fact(sentence: str, message: SourceMessage) -> _Fact | None:
+def _fact(sentence: str, message: SourceMessage, time: float) -> _Fact | None:
+    """The sentence as a fact, or None: too short or too long, nothing it cites, measures
+    or settles, or an opinion without a PR or a figure."""
     text = clean_sentence(sentence)
     n_words = len(text.split())
-    prs = tuple(p for p in message.prs if p.raw in text)
+    prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
     if not (MIN_PR_FACT_WORDS if prs else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
         return None
     figures = frozenset(find_figures(text))
     decision = _is_decision(text)
-    return _Fact(
-        text=text,
-        message=message,
-        prs=prs,
-        figures=figures,
-        words=words(text),
-        n_words=n_words,
-        decision=decision,
-        time=message.created_at.timestamp(),
-        gain=_gain(text, prs, figures, decision),
-    )
+    if not (prs or figures) and (not decision or _WEAK_OPENER_RE.match(text)):
+        return None
+    gain = _gain(text, prs, figures, decision)
+    return _Fact(text, message, prs, figures, words(text), n_words, decision, time, gain)
 
 
 def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision: bool) -> float:
@@ -396,6 +403,8 @@ def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision
 def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
     """The lead fact (most PRs and figures; the newest of near-equals), and a second one
     that adds a PR, or a figure with what was done, while the bullet stays short."""
+    if len(facts) == 1:
+        return [facts[0]]
     lead = max(facts, key=lambda f: (f.gain, f.time))
     # A later sentence saying the same thing with fresher numbers replaces the lead.
     newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
@@ -530,8 +539,9 @@ def _same_subject(newer: _Bullet, older: _Bullet) -> bool:
     ("backfill at 1.42B of 1.9B" and later "backfill finished: 1.9B")."""
     if similarity(newer.words, older.words) >= STALE:
         return True
-    shared = {w for w in newer.words & older.words if len(w) >= 5 and w.isalpha()}
-    return bool(newer.figures & older.figures and shared)
+    if not newer.figures & older.figures:
+        return False
+    return any(len(w) >= 5 and w.isalpha() for w in newer.words & older.words)
 
 
 def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:
