@@ -295,12 +295,10 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[_Bullet]:
 
 def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
     mentions = _mentions(item)
-    facts = _facts(item)
-    if len(item) == 1:
-        reactions, time = item[0].reactions, item[0].created_at.timestamp()
-    else:
-        reactions = sum(m.reactions for m in item)
-        time = max(m.created_at.timestamp() for m in item)
+    times = [m.created_at.timestamp() for m in item]
+    facts = _facts(item, times)
+    reactions = item[0].reactions if len(item) == 1 else sum(m.reactions for m in item)
+    time = max(times)
     if not facts:
         return _bot_bullet(topic, item, mentions, reactions, time)
     picked = _pick(facts)
@@ -332,16 +330,15 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
     )
 
 
-def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
+def _facts(item: Sequence[SourceMessage], times: Sequence[float]) -> list[_Fact]:
     """The item's sentences that say something: a PR, a figure or a decision, by a person.
 
     Questions, sentences that introduce a list or code block, list lines and chatter are
-    left out; so are opinions without a PR or a figure."""
+    left out; so are opinions without a PR or a figure. `times` are the messages' times."""
     facts = []
-    for message in item:
+    for message, time in zip(item, times, strict=True):
         if message.is_bot or not _may_hold_a_fact(message):
             continue
-        time = message.created_at.timestamp()
         for sentence in _sentences(message.text):
             fact = _fact(sentence, message, time)
             if fact is not None:

@@ -169,6 +169,8 @@ def _all_acknowledgements(tokens: list[str]) -> bool:
     """Whether `tokens` split into acknowledgement phrases (a dynamic programme: linear)."""
     if len(tokens) > _ACK_MAX_TOKENS:
         return False
+    if not all(t in _ACK_WORDS or _LAUGH_RE.fullmatch(t[:40]) for t in tokens):
+        return False  # a word no acknowledgement has: "so" in "so the loader is fixed"
     ok = [True] + [False] * len(tokens)
     for end in range(1, len(tokens) + 1):
         for size in range(1, min(_ACK_MAX_WORDS, end) + 1):
