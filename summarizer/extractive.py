@@ -26,6 +26,7 @@ from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import clean_sentence, is_fallback, they, third_person
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.text import (
+    any_phrase,
     chat_lines,
     defuse_pings,
     full_stop,
@@ -49,14 +50,14 @@ FIGURE_GAIN = 1.5
 DECISION_GAIN = 1.0
 
 # Verbs that say something changed or was settled: such a sentence is news without a PR.
-_DECISION_RE = re.compile(
-    r"\b(?:fix(?:ed|es)?|merged?|landed|lands|shipped|added|adds|moved|switched|decided|"
-    r"root[- ]?caused|found|finished|completed?|released|enabled|disabled|reverted|upgraded|"
-    r"migrated|deprecated|removed|replaced|launched|started|resolved|filed|opened|closed|"
-    r"validated|confirmed|proposed|measured|reached|refactored|published|registered|"
-    r"now (?:\w+s|runs|has|is|uses))\b",
-    re.IGNORECASE,
-)
+_is_decision = any_phrase((
+    "fix(?:ed|es)?", "merged?", "landed", "lands", "shipped", "added", "adds", "moved",
+    "switched", "decided", "root[- ]?caused", "found", "finished", "completed?", "released",
+    "enabled", "disabled", "reverted", "upgraded", "migrated", "deprecated", "removed",
+    "replaced", "launched", "started", "resolved", "filed", "opened", "closed", "validated",
+    "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",
+    r"now (?:\w+s|runs|has|is|uses)",
+))  # fmt: skip
 # A bot's post about a PR: "[org/repo] Pull request opened: #12 Title".
 _BOT_PR_RE = re.compile(
     r"(?:pull request|PR)\s+(?:opened|merged|closed|reopened|ready for review)\s*[:\-]?\s*"
@@ -72,9 +73,10 @@ _WEAK_OPENER_RE = re.compile(
 # Openers that point back at something said before: weak as the lead of a bullet.
 _ANAPHORA_RE = re.compile(r"^(?:right now )?(?:this|that|it|they|these|those|which)\b", re.I)
 # Requests and suggestions: someone asking, not something done.
-_REQUEST_RE = re.compile(
-    r"\b(?:could|should|would you|please|can someone|anyone|use your eyes|let me know)\b", re.I
-)
+_is_request = any_phrase((
+    "could", "should", "would you", "please", "can someone", "anyone", "use your eyes",
+    "let me know",
+))  # fmt: skip
 WEAK_PENALTY = 2.0
 # About 18 words per PR and 5 per figure, on top of a few sentences.
 BASE_CHARS = 1000
@@ -97,15 +99,7 @@ class _Fact:
     n_words: int
     decision: bool
     time: float
-
-    @property
-    def gain(self) -> float:
-        # A recap listing many PRs repeats the week's other items: it leads only if nothing
-        # else can.
-        pr_gain = PR_GAIN if len(self.prs) <= RECAP_PRS else RECAP_PR_GAIN
-        value = pr_gain * len(self.prs) + FIGURE_GAIN * len(self.figures) + self.decision
-        weak = _ANAPHORA_RE.match(self.text) or _REQUEST_RE.search(self.text)
-        return value - WEAK_PENALTY * bool(weak)
+    gain: float  # what leading a bullet with it is worth (`_gain`)
 
 
 @dataclass(slots=True)
@@ -301,52 +295,61 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[_Bullet]:
 
 def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
     mentions = _mentions(item)
-    facts = _facts(item)
-    reactions = sum(m.reactions for m in item)
-    time = max(m.created_at.timestamp() for m in item)
+    times = [m.created_at.timestamp() for m in item]
+    facts = _facts(item, times)
+    reactions = item[0].reactions if len(item) == 1 else sum(m.reactions for m in item)
+    time = max(times)
     if not facts:
         return _bot_bullet(topic, item, mentions, reactions, time)
     picked = _pick(facts)
+    lead = picked[0]
+    if len(picked) == 1:  # most items (a busy week has tens of thousands: no copies)
+        figures, words, people = lead.figures, lead.words, [lead.message.author]
+    else:
+        figures = frozenset().union(*(f.figures for f in picked))
+        words = frozenset().union(*(f.words for f in picked))
+        people = list(dict.fromkeys(f.message.author for f in sorted(picked, key=_time)))
+    if len(item) == 1:
+        sources = [item[0].id]  # the message the facts are from
+    else:
+        sources = [m.id for m in item if m.prs or any(f.message is m for f in picked)]
     return _Bullet(
         topic=topic,
         text=None,
         prs=mentions,
-        figures=frozenset().union(*(f.figures for f in picked)),
-        people=list(dict.fromkeys(f.message.author for f in sorted(picked, key=_time))),
-        sources=[m.id for m in item if m.prs or any(f.message is m for f in picked)],
+        figures=figures,
+        people=people,
+        sources=sources,
         reactions=reactions,
         time=time,
-        author=picked[0].message.author,
-        words=frozenset().union(*(f.words for f in picked)),
+        author=lead.message.author,
+        words=words,
         recap=any(len(f.prs) > RECAP_PRS for f in picked),
         said=tuple(facts),
         picked=tuple(picked),
     )
 
 
-def _facts(item: Sequence[SourceMessage]) -> list[_Fact]:
+def _facts(item: Sequence[SourceMessage], times: Sequence[float]) -> list[_Fact]:
     """The item's sentences that say something: a PR, a figure or a decision, by a person.
 
     Questions, sentences that introduce a list or code block, list lines and chatter are
-    left out; so are opinions without a PR or a figure."""
+    left out; so are opinions without a PR or a figure. `times` are the messages' times."""
     facts = []
-    for message in item:
+    for message, time in zip(item, times, strict=True):
         if message.is_bot or not _may_hold_a_fact(message):
             continue
         for sentence in _sentences(message.text):
-            fact = _fact(sentence, message)
-            if fact is None or not (fact.prs or fact.figures or fact.decision):
-                continue
-            if not (fact.prs or fact.figures) and _WEAK_OPENER_RE.match(fact.text):
-                continue
-            facts.append(fact)
+            fact = _fact(sentence, message, time)
+            if fact is not None:
+                facts.append(fact)
     return facts
 
 
 def _may_hold_a_fact(message: SourceMessage) -> bool:
     """A cheap look at the whole message before its sentences are read: a fact needs a PR,
     a figure or a decision, and most chat has none."""
-    return bool(message.prs or FIGURE_RE.search(message.text) or _DECISION_RE.search(message.text))
+    return bool(message.prs or FIGURE_RE.search(message.text) or _is_decision(message.text))
 
 
 def _sentences(text: str) -> Iterable[str]:
@@ -369,29 +372,36 @@ def _sentences(text: str) -> Iterable[str]:
     return kept
 
 
-def _fact(sentence: str, message: SourceMessage) -> _Fact | None:
+def _fact(sentence: str, message: SourceMessage, time: float) -> _Fact | None:
+    """The sentence as a fact, or None: too short or too long, nothing it cites, measures
+    or settles, or an opinion without a PR or a figure."""
     text = clean_sentence(sentence)
     n_words = len(text.split())
-    prs = tuple(p for p in message.prs if p.raw in text)
+    prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
     if not (MIN_PR_FACT_WORDS if prs else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
         return None
     figures = frozenset(find_figures(text))
-    decision = bool(_DECISION_RE.search(text))
-    return _Fact(
-        text=text,
-        message=message,
-        prs=prs,
-        figures=figures,
-        words=words(text),
-        n_words=n_words,
-        decision=decision,
-        time=message.created_at.timestamp(),
-    )
+    decision = _is_decision(text)
+    if not (prs or figures) and (not decision or _WEAK_OPENER_RE.match(text)):
+        return None
+    gain = _gain(text, prs, figures, decision)
+    return _Fact(text, message, prs, figures, words(text), n_words, decision, time, gain)
+
+
+def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision: bool) -> float:
+    # A recap listing many PRs repeats the week's other items: it leads only if nothing
+    # else can.
+    pr_gain = PR_GAIN if len(prs) <= RECAP_PRS else RECAP_PR_GAIN
+    value = pr_gain * len(prs) + FIGURE_GAIN * len(figures) + decision
+    weak = _ANAPHORA_RE.match(text) or _is_request(text)
+    return value - WEAK_PENALTY * bool(weak)
 
 
 def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
     """The lead fact (most PRs and figures; the newest of near-equals), and a second one
     that adds a PR, or a figure with what was done, while the bullet stays short."""
+    if len(facts) == 1:
+        return [facts[0]]
     lead = max(facts, key=lambda f: (f.gain, f.time))
     # A later sentence saying the same thing with fresher numbers replaces the lead.
     newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
@@ -526,8 +536,9 @@ def _same_subject(newer: _Bullet, older: _Bullet) -> bool:
     ("backfill at 1.42B of 1.9B" and later "backfill finished: 1.9B")."""
     if similarity(newer.words, older.words) >= STALE:
         return True
-    shared = {w for w in newer.words & older.words if len(w) >= 5 and w.isalpha()}
-    return bool(newer.figures & older.figures and shared)
+    if not newer.figures & older.figures:
+        return False
+    return any(len(w) >= 5 and w.isalpha() for w in newer.words & older.words)
 
 
 def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:

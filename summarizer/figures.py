@@ -17,16 +17,25 @@ _UNIT = (
     r"|[kMBT]\b"
     r"|(?:GPUs?|TPUs?|nodes?|chips?|racks?|ranks?|records|documents|docs|sources|tokens|params)\b"
 )
+# After the number's first digit: the same numbers.
+_NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"
+# A figure, not inside a word, a path or a reference:
+#   (?<![\w#/.:-])(?:~|≈)?(?:NUMBER)[ \u202f]?(?:UNIT)
+#   |(?<![\w#/.:-])\d+/\d+(?![\w/])        ("56/300": fractions of trials or tasks)
+# written to open with the first character any figure has, so that the regex engine skips
+# straight to the next digit or "~" instead of trying every character; what comes after that
+# character depends on which it was.
 FIGURE_RE = re.compile(
-    rf"(?<![\w#/.:-])(?:~|≈)?(?:{_NUMBER})[ \u202f]?(?:{_UNIT})"
-    # "56/300" style fractions of trials or tasks
-    rf"|(?<![\w#/.:-])\d+/\d+(?![\w/])",
+    r"[~≈\d](?<![\w#/.:-].)"
+    rf"(?:(?<=[~≈])(?:{_NUMBER})[ \u202f]?(?:{_UNIT})"
+    rf"|(?<=\d)(?:{_NUMBER_REST})[ \u202f]?(?:{_UNIT})"
+    r"|(?<=\d)\d*/\d+(?![\w/]))",
 )
 
 
 def find_figures(text: str) -> list[str]:
     """The figures in `text`, as written, in order."""
-    return [m.group(0).strip() for m in FIGURE_RE.finditer(text)]
+    return [figure.strip() for figure in FIGURE_RE.findall(text)]
 
 
 def count_figures(text: str) -> int:

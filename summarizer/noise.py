@@ -140,14 +140,15 @@ _REVIEW_RE = re.compile(
 )
 _REVIEW_MAX_WORDS = 8
 # Chat that addresses the summarizer with instructions: data, never orders, never facts.
-_INSTRUCTION_RE = re.compile(
+_INSTRUCTION = (
     r"\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,40}\b(?:previous|prior|above|earlier|"
     r"your|all|the)\b[^.!?\n]{0,20}\b(?:instructions?|prompts?|rules?|guidelines)\b"
     r"|\b(?:summary ?bot|summari[sz]er|the bot|you are an? (?:ai|assistant|language model))\b"
     r"[^.!?\n]{0,80}\b(?:report|say|write|state|claim|announce|include|mention|add)\b"
-    r"|\bsystem prompt\b|\bin (?:the|this week'?s|your) summary,? (?:say|write|report|state)\b",
-    re.IGNORECASE,
+    r"|\bsystem prompt\b|\bin (?:the|this week'?s|your) summary,? (?:say|write|report|state)\b"
 )
+_INSTRUCTION_RE = re.compile(_INSTRUCTION, re.IGNORECASE)
+_INSTRUCTION_FOLDED_RE = re.compile(_INSTRUCTION)  # for lower-cased ASCII text
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
@@ -168,6 +169,8 @@ def _all_acknowledgements(tokens: list[str]) -> bool:
     """Whether `tokens` split into acknowledgement phrases (a dynamic programme: linear)."""
     if len(tokens) > _ACK_MAX_TOKENS:
         return False
+    if not all(t in _ACK_WORDS or _LAUGH_RE.fullmatch(t[:40]) for t in tokens):
+        return False  # a word no acknowledgement has: "so" in "so the loader is fixed"
     ok = [True] + [False] * len(tokens)
     for end in range(1, len(tokens) + 1):
         for size in range(1, min(_ACK_MAX_WORDS, end) + 1):
@@ -197,6 +200,10 @@ def normalise_for_matching(text: str) -> str:
 
 def is_instruction_to_bot(text: str) -> bool:
     """Whether the text tries to instruct the summarizer (prompt injection)."""
+    if text.isascii():
+        # Nothing to fold or remove, and ASCII lower-cased is searched case-sensitively with
+        # the same answer, several times faster than ignoring case.
+        return _INSTRUCTION_FOLDED_RE.search(text.lower()) is not None
     return bool(_INSTRUCTION_RE.search(normalise_for_matching(text)))
 
 

@@ -18,7 +18,8 @@ _OPENER_RE = re.compile(
     r"in other news|for the record|heads up)\b[\s,:!.—–-]*)+",
     re.IGNORECASE,
 )
-_TRAILING_JUNK_RE = re.compile(r"[\s🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-]+$")
+_TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
+_TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
 # What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
 _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
 _IRREGULAR_PAST = frozenset(
@@ -141,12 +142,14 @@ def clean_sentence(text: str) -> str:
     """The sentence without filler openers, labels before a first-person clause, and
     trailing emoji; a label's PR references move to the end."""
     stripped = _OPENER_RE.sub("", text.strip()).strip()
-    label = _LABEL_RE.match(stripped)
+    label = _LABEL_RE.match(stripped) if ":" in stripped else None
     if label:
         refs = _LABEL_REF_RE.findall(label["label"])
         stripped = stripped[label.end() :].rstrip(" .")
         stripped += f" ({', '.join(refs)})." if refs else "."
-    stripped = _TRAILING_JUNK_RE.sub("", stripped)
+    if stripped and (stripped[-1].isspace() or stripped[-1] in _TRAILING_JUNK):
+        # (the regex, which tries every white space, matches only then)
+        stripped = _TRAILING_JUNK_RE.sub("", stripped)
     if not stripped:
         return text.strip()
     if stripped[0].islower() and text.strip()[0].isupper():

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Sequence
 
 _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*_#@])|\n+")
+# A sentence ends at white space after . ! or ? before what can start one, or at a newline:
+# `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
+# that the regex engine skips straight to it instead of trying every character.
+_SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['.][a-z0-9]+)*")
 _WS_RE = re.compile(r"[ \t]+")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•]|\d+[.)]|#{1,6})\s+")
@@ -32,6 +36,8 @@ _PING_RES = (
 
 def strip_code_blocks(text: str) -> str:
     """The text without fenced code blocks (their content is not prose)."""
+    if "```" not in text and "~~~" not in text:
+        return text
     return _CODE_BLOCK_RE.sub(" ", text)
 
 
@@ -39,10 +45,18 @@ def chat_lines(text: str) -> list[str]:
     """The prose lines of a chat message, ready to split into sentences: code blocks, list
     items, quotes and file-upload notices left out; HTML entities decoded; emoji codes and
     mass mentions ("@here", "<!channel>") removed."""
-    text = _MASS_MENTION_RE.sub("", html.unescape(strip_code_blocks(text)))
-    text = _EMOJI_CODE_RE.sub("", text).replace("\u00a0", " ")
-    lines = (_WS_RE.sub(" ", line).strip() for line in text.splitlines())
+    text = html.unescape(strip_code_blocks(text))
+    if "@" in text or "<!" in text:
+        text = _MASS_MENTION_RE.sub("", text)
+    if ":" in text:
+        text = _EMOJI_CODE_RE.sub("", text)
+    lines = (_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines())
     return [line for line in lines if line and not _NOT_PROSE_RE.match(line)]
+
+
+def _single_spaced(text: str) -> str:
+    """Runs of spaces and tabs as one space."""
+    return _WS_RE.sub(" ", text) if "  " in text or "\t" in text else text
 
 
 def visible_length(markdown: str) -> int:
@@ -53,7 +67,7 @@ def visible_length(markdown: str) -> int:
 def sentences(text: str) -> list[str]:
     """Sentences and lines of chat text, list markers removed, code blocks left out."""
     parts = _SENTENCE_END_RE.split(strip_code_blocks(text))
-    cleaned = (_WS_RE.sub(" ", _LIST_MARK_RE.sub("", part)).strip() for part in parts)
+    cleaned = (_single_spaced(_LIST_MARK_RE.sub("", part)).strip() for part in parts)
     return [part for part in cleaned if part]
 
 
@@ -66,7 +80,33 @@ def similarity(a: frozenset[str], b: frozenset[str]) -> float:
     """Jaccard similarity of two word sets."""
     if not a or not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)  # the union's size, without building it
+
+
+def any_phrase(phrases: Sequence[str]) -> Callable[[str], bool]:
+    """A test of whether a text holds one of `phrases` as whole words, in any case.
+
+    Each phrase is a regex written in lower case that starts with a plain letter, e.g.
+    "fix(?:ed|es)?". The phrases are grouped by that letter, so that the regex engine tries a
+    dozen letters at each place in the text instead of every phrase. For ASCII text (most
+    chat) the search runs case-sensitively on the lower-cased text: several times faster than
+    ignoring case, and the same answer, since lower-casing ASCII moves no character and
+    changes no word class.
+    """
+    by_letter: dict[str, list[str]] = {}
+    for phrase in phrases:
+        by_letter.setdefault(phrase[0], []).append(phrase[1:])
+    body = "|".join(f"{letter}(?:{'|'.join(rests)})" for letter, rests in by_letter.items())
+    folded = re.compile(rf"\b(?:{body})\b")
+    any_case = re.compile(rf"\b(?:{body})\b", re.IGNORECASE)
+
+    def found(text: str) -> bool:
+        if text.isascii():
+            return folded.search(text.lower()) is not None
+        return any_case.search(text) is not None
+
+    return found
 
 
 def defuse_pings(text: str) -> str:
