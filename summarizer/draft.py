@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, timedelta
 
-from summarizer.collector import collector_paused
 from summarizer.extractive import add_merged, draft_sections
 from summarizer.grouping import group_by_topic, place_merged
 from summarizer.types import DraftSummary, PRMention, SourceMessage, Topic
@@ -27,7 +26,6 @@ def format_title(template: str, name: str, week_start: date) -> str:
     )
 
 
-@collector_paused()
 def make_draft(
     messages: Sequence[SourceMessage],
     topics: Sequence[Topic],

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from summarizer.collector import collector_paused
 from summarizer.extractive import bullets
 from summarizer.grouping import INTRODUCTIONS
 from summarizer.introductions import introduction, self_description
@@ -49,7 +48,6 @@ class WorkItem:
     value: float  # how much it covers (PRs, figures, reactions): higher first
 
 
-@collector_paused()
 def work_items(
     grouped: Mapping[str, Sequence[SourceMessage]], topics: Sequence[Topic]
 ) -> dict[str, list[WorkItem]]:

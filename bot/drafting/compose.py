@@ -3,15 +3,13 @@ the PRs merged that nobody cited, and the extractive draft of them."""
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from bot.drafting.collector import collector_paused
 from bot.drafting.config import Config
 from bot.drafting.week import Week
 from storage.drafts import get_draft
@@ -184,7 +182,7 @@ def compose(session: Session, config: Config, week: Week) -> Composed:
             "it is not drafted again"
         )
     use_github = config.github.enabled
-    with _collector_paused():
+    with collector_paused():
         messages = load_week(session, config, week)
         draft = make_draft(
             messages,
@@ -201,20 +199,3 @@ def compose(session: Session, config: Config, week: Week) -> Composed:
             notes=missing_details(messages) if use_github else (),
         )
     return Composed(draft, messages)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused while a week is drafted. Drafting builds hundreds of
-    thousands of objects that live until the draft is made, and every full collection
-    walked all of them again: a fifth of the time of a 100k-message week, and what made
-    drafting grow faster than the week. Reference counting still frees what drafting
-    drops; any cycles wait for the collector, which resumes (if it ran before) right after.
-    It is process-wide: other threads go without it for the draft's second or two."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()

@@ -4,16 +4,12 @@ to the bot, trailing emoji."""
 
 from __future__ import annotations
 
-import gc
 import re
-from datetime import date
 
-from factories import TOPICS, msg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from summarizer import figures, noise, phrasing, text
-from summarizer.draft import make_draft
 from summarizer.extractive import _is_decision, _is_request
 
 _PLAIN_FIGURE_RE = re.compile(
@@ -95,27 +91,3 @@ def test_instructions_to_the_bot_are_found_in_any_case(sample: str) -> None:
 def test_trailing_emoji_are_looked_for_only_where_they_can_be(sample: str) -> None:
     ends_in_junk = bool(sample) and (sample[-1].isspace() or sample[-1] in phrasing._TRAILING_JUNK)
     assert bool(phrasing._TRAILING_JUNK_RE.search(sample)) == ends_in_junk
-
-
-def test_drafting_leaves_the_garbage_collector_as_it_found_it() -> None:
-    week = [msg("Fixed the loader in #12, 40% faster.", channel="hero-run")]
-
-    def draft() -> None:
-        make_draft(
-            week,
-            TOPICS,
-            workspace="Lab",
-            week_start=date(2026, 11, 16),
-            title="Lab",
-            max_chars=5000,
-        )
-
-    assert gc.isenabled()
-    draft()
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        draft()
-        assert not gc.isenabled()
-    finally:
-        gc.enable()

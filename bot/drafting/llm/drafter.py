@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.drafting.collector import collector_paused
 from bot.drafting.llm.client import LLMClient, TokenBudget, estimate_tokens
 from summarizer.grounding import ground
 from summarizer.grouping import group_by_topic
@@ -70,8 +71,9 @@ async def rewrite_draft(
 
     All sections are asked for at once and must be done within `deadline` seconds in all;
     a section still waiting then keeps its extractive text, with a warning."""
-    grouped = group_by_topic(messages, topics)
-    items = work_items(grouped, topics)
+    with collector_paused():
+        grouped = group_by_topic(messages, topics)
+        items = work_items(grouped, topics)
     tasks = [
         asyncio.create_task(
             rewrite_section(

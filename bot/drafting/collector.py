@@ -1,4 +1,5 @@
-"""Drafting a week with Python's cyclic garbage collector paused."""
+"""Drafting a week with Python's cyclic garbage collector paused (process-wide, so it is
+done here, around the summarizer's pure calls, and not inside them)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ def collector_paused() -> Iterator[None]:
     that live until the draft is done, and the collector, started by allocations, would walk
     all of them again and again: a fifth of the drafting time of a 100k-message week.
     Drafting makes no reference cycles, so its garbage is still freed at once by reference
-    counting. Usable as a decorator.
+    counting. Other threads (the bot's event loop) go without the collector for the draft's
+    second or two.
     """
     enabled = gc.isenabled()
     gc.disable()
