@@ -148,4 +148,4 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
                 assert await bot.stop() == 0, bot.output()[-3000:]
             assert "stopped cleanly" in bot.output()
 
-    asyncio.run(asyncio.wait_for(journey(), 120))
+    asyncio.run(asyncio.wait_for(journey(), 240))
