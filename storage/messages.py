@@ -13,10 +13,8 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from sqlalchemy import (
-    ColumnElement,
     Connection,
     Insert,
-    Row,
     and_,
     bindparam,
     case,
@@ -392,63 +390,6 @@ def count_messages(
     if between is not None:
         stmt = stmt.where(Message.created_at >= between[0], Message.created_at < between[1])
     return session.execute(stmt).scalar_one()
-
-
-def _sent_between(workspace_id: int, start: datetime, end: datetime) -> ColumnElement[bool]:
-    return and_(
-        Message.workspace_id == workspace_id,
-        Message.created_at >= start,
-        Message.created_at < end,
-    )
-
-
-def messages_between(
-    session: Session, workspace_id: int, start: datetime, end: datetime
-) -> list[Row[Any]]:
-    """The workspace's messages with `start <= created_at < end`, oldest first.
-
-    Each row has the message's columns plus `author`, `author_platform_id`, `is_bot`,
-    `channel` (the top-level channel's name: a thread's parent) and `thread_title` (the
-    name of the thread it was posted in, where the platform names threads).
-    """
-    parent = aliased(Channel)
-    stmt = (
-        select(
-            Message.id,
-            Message.platform_id,
-            Message.thread_id,
-            Message.reply_to_id,
-            Message.created_at,
-            Message.text,
-            Message.reaction_count,
-            Message.reply_count,
-            Message.permalink,
-            Person.display_name.label("author"),
-            Person.platform_id.label("author_platform_id"),
-            Person.is_bot,
-            func.coalesce(parent.name, Channel.name).label("channel"),
-            case((Channel.parent_id.is_not(None), Channel.name), else_=None).label("thread_title"),
-        )
-        .join(Person, Person.id == Message.author_id)
-        .join(Channel, Channel.id == Message.channel_id)
-        .outerjoin(parent, parent.id == Channel.parent_id)
-        .where(_sent_between(workspace_id, start, end))
-        .order_by(Message.created_at, Message.id)
-    )
-    return list(session.execute(stmt).all())
-
-
-def refs_between(
-    session: Session, workspace_id: int, start: datetime, end: datetime
-) -> list[Row[Any]]:
-    """PR refs of the messages `messages_between` returns: `message_id, repo, number, raw`."""
-    stmt = (
-        select(PRRefRow.message_id, PRRefRow.repo, PRRefRow.number, PRRefRow.raw)
-        .join(Message, Message.id == PRRefRow.message_id)
-        .where(_sent_between(workspace_id, start, end))
-        .order_by(PRRefRow.message_id, PRRefRow.id)
-    )
-    return list(session.execute(stmt).all())
 
 
 def messages_by_ids(

@@ -20,7 +20,7 @@ from bot.drafting.github.client import Fetched, GitHubClient, GitHubItem
 from bot.drafting.week import Week
 from storage.github import Key, cached_items, mark_fresh, merged_between, save_item, save_paths
 from storage.kept import keep_value, kept_value
-from storage.messages import refs_between
+from storage.week_rows import week_refs
 from summarizer.grouping import TopicScorer
 from summarizer.prrefs import PRRef, normalise
 
@@ -37,7 +37,7 @@ class RefreshReport:
 def week_keys(session: Session, config: Config, week: Week) -> set[Key]:
     """The (owner/repo, number) pairs the week's messages cite, where the repo is known."""
     keys = set()
-    for row in refs_between(session, week.workspace_id, week.start, week.end):
+    for row in week_refs(session, week.workspace_id, week.start, week.end):
         ref = normalise(PRRef(row.repo, row.number, row.raw), week.default_repo, config.repos)
         if key := pr_key(ref):
             keys.add(key)
