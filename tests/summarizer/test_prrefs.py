@@ -533,7 +533,17 @@ tokens = st.one_of(
 
 @given(st.lists(tokens, max_size=8).map(" ".join))
 def test_repeating_a_text_adds_nothing(text: str) -> None:
-    assert parse_pr_refs(text + " " + text) == parse_pr_refs(text)
+    # On a new line: joined by a space, a keyword ending the text ("PRs") would stand right
+    # before a ref starting it ("#100"), which rightly makes a PR of a number that was bare
+    # (Hypothesis found "#100 #1 <#C1|general> PRs").
+    assert parse_pr_refs(text + "\n" + text) == parse_pr_refs(text)
+
+
+def test_a_keyword_before_a_bare_number_makes_it_a_pr() -> None:
+    assert parse_pr_refs("#100 #1 <#C1|general> PRs #100") == [
+        PRRef(None, 1, "#1"),
+        PRRef(None, 100, "PRs #100"),
+    ]
 
 
 def test_a_repo_name_that_starts_like_the_pr_keyword_is_a_short_ref() -> None:
