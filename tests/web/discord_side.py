@@ -40,6 +40,20 @@ def populate(fake: FakeDiscord) -> None:
     fake.add_member(OUTSIDER, "max", global_name="Max Member")
 
 
+class ReadyClient(FastClient):
+    """Says when its `on_ready` work (command sync, then the catch-up) is done: a catch-up
+    still running when the test logs its message re-reads the fake's history, finds the
+    message missing there and rightly deletes it."""
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+        super().__init__(*args, **kwargs)
+        self.caught_up = asyncio.Event()
+
+    async def on_ready(self) -> None:
+        await super().on_ready()
+        self.caught_up.set()
+
+
 class DiscordSide:
     """The adapter under test, its review page's site, and the draft it posted."""
 
@@ -51,7 +65,7 @@ class DiscordSide:
         self.core = Core(
             sessions, load_config(), self.port, clock=lambda: NOW, platform="discord", page=links
         )
-        self.client = FastClient(self.core, self.port, guild_ready_timeout=0.05)
+        self.client = ReadyClient(self.core, self.port, guild_ready_timeout=0.05)
         desk = Desk(self.core.review, self.core.page_caller)
         self.site = ReviewSite(self.signer, public_url, {"discord": desk}, clock=lambda: NOW)
         self.workspace = WorkspaceRecord("discord", fake.GUILD_ID, fake.guild_name)
@@ -63,7 +77,7 @@ class DiscordSide:
         await self.client.login("fake.token")
         task = asyncio.create_task(self.client.run_connected())
         try:
-            await asyncio.wait_for(self.client.wait_until_ready(), 10)
+            await asyncio.wait_for(self.client.caught_up.wait(), 10)
             yield self
         finally:
             await self.client.close()
