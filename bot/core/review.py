@@ -10,7 +10,7 @@ every platform call is awaited between them, never inside one.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TypeVar
@@ -181,10 +181,7 @@ class ReviewWorkflow:
         Each message is recorded as soon as it is posted, so an interrupted run resumes
         without posting anything twice; the draft's lock keeps two processes (or two tasks)
         from posting it at once."""
-        async with self.locks.hold(draft_id) as held:
-            if not held:
-                return Reply(BUSY.format(doing="posting"))
-            return await self._post_for_review(draft_id)
+        return await self._holding(draft_id, "posting", self._post_for_review)
 
     async def _post_for_review(self, draft_id: int) -> Reply:
         def plan(session: Session) -> Reply | _ReviewPlan:
@@ -531,10 +528,14 @@ class ReviewWorkflow:
         Each delivered chunk is recorded as it goes, so after a crash this resumes with the
         first chunk not yet delivered; the draft's lock keeps two processes (or two tasks)
         from publishing it at once."""
+        return await self._holding(draft_id, "publishing", self._publish)
+
+    async def _holding(
+        self, draft_id: int, doing: str, work: Callable[[int], Awaitable[Reply]]
+    ) -> Reply:
+        """`work(draft_id)` under the draft's lock; told so when another process holds it."""
         async with self.locks.hold(draft_id) as held:
-            if not held:
-                return Reply(BUSY.format(doing="publishing"))
-            return await self._publish(draft_id)
+            return await work(draft_id) if held else Reply(BUSY.format(doing=doing))
 
     async def _publish(self, draft_id: int) -> Reply:
         def read(session: Session) -> Reply | tuple[str, list[str]]:
