@@ -1,9 +1,9 @@
 """The draft-quality floor: no figure of benchmarks/quality.py may fall below its record.
 
 Runs the same measurement as `python benchmarks/quality.py --set dev` (build every dev
-week's three shapes, import and draft each with the real CLI) and compares the figures, never timings,
-with `benchmarks/devset/floor.json`. Raise the floor with `quality.py --write-floor` when
-the drafter gets better.
+week's three shapes, import and draft each with the real CLI) and compares the figures,
+never timings, with `benchmarks/devset/floor.json`. Raise the floor with
+`quality.py --write-floor` when the drafter gets better.
 """
 
 from __future__ import annotations
