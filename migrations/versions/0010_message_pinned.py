@@ -19,8 +19,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    """Upgrade schema: messages stored before are not known to be pinned; a re-import or
-    the next catch-up after a restart marks those that are."""
+    """Upgrade schema: messages stored before are not known to be pinned; a re-import marks
+    those that are, and the catch-up at the next start those of the open week."""
     with op.batch_alter_table("messages", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("pinned", sa.Boolean(), server_default=sa.false(), nullable=False)
