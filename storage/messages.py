@@ -221,6 +221,7 @@ def _message_upsert(session: Session) -> Insert:
         c.edited_at.is_distinct_from(new.edited_at),
         c.reaction_count.is_distinct_from(new.reaction_count),
         c.reply_count.is_distinct_from(new.reply_count),
+        c.pinned.is_distinct_from(new.pinned),
         and_(c.permalink.is_(None), new.permalink.is_not(None)),
         and_(c.thread_id.is_(None), new.thread_id.is_not(None)),
         and_(c.reply_to_id.is_(None), new.reply_to_id.is_not(None)),
@@ -235,6 +236,7 @@ def _message_upsert(session: Session) -> Insert:
             "edited_at": new.edited_at,
             "reaction_count": new.reaction_count,
             "reply_count": new.reply_count,
+            "pinned": new.pinned,
             # A Discord thread's first message is exported twice, once per channel: the
             # first link stored stays, or re-importing would flip it back and forth.
             "permalink": func.coalesce(c.permalink, new.permalink),
@@ -325,6 +327,7 @@ def _message_row(
         "reaction_count": record.reaction_count,
         "reply_count": record.reply_count,
         "permalink": record.permalink,
+        "pinned": record.pinned,
     }
 
 
@@ -339,6 +342,16 @@ def add_reactions(session: Session, workspace_id: int, platform_id: str, delta: 
                 (Message.reaction_count + delta < 0, 0), else_=Message.reaction_count + delta
             )
         )
+    )
+    return result.rowcount > 0
+
+
+def set_pinned(session: Session, workspace_id: int, platform_id: str, pinned: bool) -> bool:
+    """Mark a stored message pinned or no longer pinned; whether it is stored."""
+    result = session.execute(
+        update(Message)
+        .where(Message.workspace_id == workspace_id, Message.platform_id == platform_id)
+        .values(pinned=pinned)
     )
     return result.rowcount > 0
 

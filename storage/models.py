@@ -17,6 +17,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -138,7 +139,8 @@ class Person(Base):
 
 
 class Message(Base):
-    """One chat message. `thread_id` and `reply_to_id` hold platform message ids."""
+    """One chat message. `thread_id` and `reply_to_id` hold platform message ids; `pinned`
+    says whether it is pinned in its channel now (a news signal for the drafter)."""
 
     __tablename__ = "messages"
     __table_args__ = (
@@ -159,6 +161,7 @@ class Message(Base):
     reaction_count: Mapped[int] = mapped_column(default=0)
     reply_count: Mapped[int] = mapped_column(default=0)
     permalink: Mapped[str | None] = mapped_column(String(500))
+    pinned: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     pr_refs: Mapped[list[PRRefRow]] = relationship(
         back_populates="message", cascade="all, delete-orphan", passive_deletes=True

@@ -149,6 +149,7 @@ def message_record(
     link = record.permalink
     if link is not None:
         link = None if len(link) > PERMALINK_MAX else clean_text(link)
+    pinned = bool(record.pinned)
     # Each cleaning function returns its argument itself when it had nothing to repair.
     if (
         platform_id is record.platform_id
@@ -159,6 +160,7 @@ def message_record(
         and reactions is record.reaction_count
         and replies is record.reply_count
         and link is record.permalink
+        and pinned is record.pinned
     ):
         return record
     return MessageRecord(
@@ -172,6 +174,7 @@ def message_record(
         reaction_count=reactions,
         reply_count=replies,
         permalink=link,
+        pinned=pinned,
     )
 
 

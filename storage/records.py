@@ -50,6 +50,7 @@ class MessageRecord:
     `thread_id` names the conversation the message belongs to: Slack's `thread_ts`, or the
     Discord thread channel's id; None for a top-level message without replies.
     `reply_to_id` is the platform id of the message this one answers, when it says so.
+    `pinned` is whether the message is pinned in its channel, as the platform says now.
     """
 
     platform_id: str
@@ -62,6 +63,7 @@ class MessageRecord:
     reaction_count: int = 0
     reply_count: int = 0
     permalink: str | None = None
+    pinned: bool = False
 
 
 @dataclass(slots=True)

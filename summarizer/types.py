@@ -42,6 +42,7 @@ class SourceMessage:
     replies: int = 0
     permalink: str | None = None
     thread_title: str | None = None  # the thread's name, where the platform names threads
+    pinned: bool = False  # pinned in its channel: a news signal
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,7 @@ from storage.messages import (
     add_reactions,
     find_workspaces,
     latest_message_time,
+    set_pinned,
     stored_in_channel_after,
     upsert_workspace,
 )
@@ -209,6 +210,19 @@ class Core:
                 session, upsert_workspace(session, workspace), message_id, delta
             )
         )
+
+    async def on_pin(self, workspace: WorkspaceRecord, message_id: str) -> None:
+        """A stored message pinned in its channel (a message not stored stays unknown)."""
+        await self._pin(workspace, message_id, pinned=True)
+
+    async def on_unpin(self, workspace: WorkspaceRecord, message_id: str) -> None:
+        """A stored message no longer pinned."""
+        await self._pin(workspace, message_id, pinned=False)
+
+    async def _pin(self, workspace: WorkspaceRecord, message_id: str, *, pinned: bool) -> None:
+        metrics.EVENTS_RECEIVED.labels(workspace.platform, "pin" if pinned else "unpin").inc()
+        workspace_id = await self.workspace_id(workspace)
+        await self.db.run(lambda session: set_pinned(session, workspace_id, message_id, pinned))
 
     async def logged_channels(self, workspace: WorkspaceRecord) -> list[str]:
         """The channels an admin enabled (ids, or names typed without a mention)."""

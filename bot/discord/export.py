@@ -463,6 +463,7 @@ class _MessageConverter:
             edited_at=_optional_timestamp(raw.get("timestampEdited"), "timestampEdited"),
             reaction_count=_reaction_count(raw.get("reactions")),
             permalink=self.link_prefix + message_id,
+            pinned=raw.get("isPinned") is True,
         )
 
     def thread_of(self, message_id: str) -> str | None:

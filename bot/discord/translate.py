@@ -31,6 +31,7 @@ def record_of(message: discord.Message) -> MessageRecord | None:
     """The neutral record of a member's message; None for system messages and empty ones.
 
     Mentions are resolved to display names (`clean_content`), embeds add their text.
+    `pinned` comes with every message Discord sends, a pin or unpin included (as an edit).
     """
     if message.type not in (discord.MessageType.default, discord.MessageType.reply):
         return None
@@ -51,6 +52,7 @@ def record_of(message: discord.Message) -> MessageRecord | None:
         edited_at=message.edited_at,
         reaction_count=sum(r.count for r in message.reactions),
         permalink=message.jump_url,
+        pinned=message.pinned,
     )
 
 

@@ -66,6 +66,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
         permalink,
         author_id,
         channel_id,
+        pinned,
     ) in week_rows.rows:
         author, author_platform_id, is_bot = people[author_id]
         channel, thread_title = channels[channel_id]
@@ -85,6 +86,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
                 replies,
                 permalink,
                 thread_title,
+                pinned,
             )
         )
     return messages

@@ -29,7 +29,7 @@ from bot.core.port import (
 from bot.core.router import Core
 from bot.slack.directory import Directory
 from bot.slack.events import MessagePath
-from bot.slack.messages import SlackConverter, parse_ts
+from bot.slack.messages import SlackConverter, parse_ts, pinned_message_id
 from bot.slack.port import CHANNEL_ID_RE, EDIT_BLOCK, EDIT_CALLBACK, submitted_text
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
 
@@ -67,6 +67,8 @@ class SlackBot:
             process_before_response=True,
         )
         self.app.event("message")(self.on_message)
+        self.app.event("pin_added")(self.on_pin)
+        self.app.event("pin_removed")(self.on_pin)
         self.app.command(COMMAND)(ack=_ack, lazy=[self.on_command])
         self.app.action(BUTTON_RE)(ack=_ack, lazy=[self.on_button])
         self.app.view(EDIT_CALLBACK)(self.on_edit_submit)
@@ -103,6 +105,17 @@ class SlackBot:
                 await self.core.on_message(EditEvent(workspace, channel, record))
             else:
                 await self.core.on_message(MessageEvent(workspace, channel, record))
+
+    async def on_pin(self, event: dict[str, Any]) -> None:
+        """A message pinned (`pin_added`) or unpinned (`pin_removed`) in a channel."""
+        message_id = pinned_message_id(event)
+        if message_id is None:
+            return
+        workspace = await self.directory.workspace()
+        if event.get("type") == "pin_added":
+            await self.core.on_pin(workspace, message_id)
+        else:
+            await self.core.on_unpin(workspace, message_id)
 
     async def _translate(
         self, channel_id: str, raws: list[dict[str, Any]]

@@ -28,6 +28,7 @@ SLACK_SCOPES = (
     "commands",
     "users:read",
     "usergroups:read",
+    "pins:read",
 )
 _SLACK_REJECTED = {
     "invalid_auth",

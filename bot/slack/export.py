@@ -14,7 +14,7 @@ import zipfile
 import zlib
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -83,11 +83,13 @@ def open_sources(path: Path) -> list[ImportSource]:
     raises `ImportFileError` when they are missing or invalid, or when the ZIP cannot be read.
     """
     files = _open_files(path)
+    channels, pins = _load_channels(files)
     export = _Export(
         files=files,
         stem=_export_stem(path),
         users=_load_users(files),
-        channels=_load_channels(files),
+        channels=channels,
+        pins=pins,
     )
     return [
         SlackDaySource(name=files.display_name(member), export=export, member=member)
@@ -145,6 +147,7 @@ class _Export:
     stem: str
     users: dict[str, dict[str, Any]]
     channels: dict[str, ChannelRecord]  # by channel name, which is also the folder name
+    pins: frozenset[str]  # platform ids of the messages channels.json lists as pinned
 
     @cached_property
     def people(self) -> dict[str, PersonRecord]:
@@ -187,7 +190,10 @@ class _Export:
     def convert(
         self, raw: dict[str, Any], ts: str, created_at: datetime, channel: ChannelRecord
     ) -> MessageRecord | None:
-        return self.converter.convert(raw, ts, created_at, channel)
+        record = self.converter.convert(raw, ts, created_at, channel)
+        if record is not None and not record.pinned and record.platform_id in self.pins:
+            return replace(record, pinned=True)
+        return record
 
 
 # --- reading the files of a ZIP or a folder ---
@@ -370,14 +376,30 @@ def _load_users(files: _ExportFiles) -> dict[str, dict[str, Any]]:
     return {user["id"]: user for user in _load_list(files, USERS_FILE, required=True)}
 
 
-def _load_channels(files: _ExportFiles) -> dict[str, ChannelRecord]:
+def _load_channels(files: _ExportFiles) -> tuple[dict[str, ChannelRecord], frozenset[str]]:
+    """The channels by name, and the platform ids of the messages they list as pinned."""
     channels: dict[str, ChannelRecord] = {}
+    pins: set[str] = set()
     for filename in (CHANNELS_FILE, *OPTIONAL_CHANNEL_FILES):
         for entry in _load_list(files, filename, required=filename == CHANNELS_FILE):
             name = entry.get("name")
             if isinstance(name, str) and name:
                 channels.setdefault(name, ChannelRecord(platform_id=entry["id"], name=name))
-    return channels
+            pins.update(_pinned_ids(entry))
+    return channels, frozenset(pins)
+
+
+def _pinned_ids(channel: dict[str, Any]) -> Iterator[str]:
+    """Older exports list a channel's pinned messages in channels.json (`pins`, each with
+    the message's ts as its `id`) rather than marking the messages (`pinned_to`); pinned
+    files have ids that are not timestamps, and are left out."""
+    pins = channel.get("pins")
+    if not isinstance(pins, list):
+        return
+    for pin in pins:
+        ts = pin.get("id") if isinstance(pin, dict) else None
+        if isinstance(ts, str) and parse_ts(ts) is not None:
+            yield f"{channel['id']}:{ts}"
 
 
 def _load_list(files: _ExportFiles, filename: str, *, required: bool) -> list[dict[str, Any]]:

@@ -100,6 +100,7 @@ class SlackConverter:
             reaction_count=_reaction_count(raw.get("reactions")),
             reply_count=_reply_count(raw) if is_root else 0,
             permalink=None,
+            pinned=_is_pinned(raw),
         )
 
     def _author(self, raw: dict[str, Any]) -> PersonRecord:
@@ -222,6 +223,27 @@ def _reaction_count(reactions: Any) -> int:
         elif isinstance(reaction.get("users"), list):
             total += len(reaction["users"])
     return total
+
+
+def _is_pinned(raw: dict[str, Any]) -> bool:
+    """Slack lists the channels a message is pinned to in `pinned_to`, and omits it when
+    the message is pinned nowhere."""
+    pinned_to = raw.get("pinned_to")
+    return isinstance(pinned_to, list) and any(isinstance(c, str) and c for c in pinned_to)
+
+
+def pinned_message_id(event: dict[str, Any]) -> str | None:
+    """The platform id of the message a `pin_added` or `pin_removed` event is about; None
+    when the pinned item is not a message (a file, in older workspaces)."""
+    item = event.get("item")
+    if not isinstance(item, dict) or item.get("type") != "message":
+        return None
+    message = item.get("message")
+    ts = message.get("ts") if isinstance(message, dict) else None
+    channel = event.get("channel_id") or item.get("channel")
+    if not isinstance(ts, str) or not isinstance(channel, str) or not channel:
+        return None
+    return f"{channel}:{ts}"
 
 
 def _reply_count(raw: dict[str, Any]) -> int:

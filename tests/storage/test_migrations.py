@@ -86,3 +86,29 @@ def test_sections_never_edited_keep_their_text_as_drafted(database_url: str) -> 
         ).all()
     assert [tuple(row) for row in rows] == [(1, "As drafted."), (2, None)]
     engine.dispose()
+
+
+def test_messages_stored_before_0010_are_not_pinned(database_url: str) -> None:
+    """0010 adds `pinned` to messages already stored (as not pinned); down drops it again."""
+    engine = make_engine(database_url)
+    cfg = alembic_config()
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "0009")
+        for statement in (
+            "INSERT INTO workspaces (id, platform, platform_id, name) VALUES (1, 's', 'T1', 'L')",
+            "INSERT INTO channels (id, workspace_id, platform_id, name) VALUES (1, 1, 'C1', 'g')",
+            "INSERT INTO people (id, workspace_id, platform_id, display_name, is_bot) "
+            "VALUES (1, 1, 'U1', 'Ana', false)",
+            "INSERT INTO messages (id, workspace_id, channel_id, author_id, platform_id, "
+            "created_at, text, reaction_count, reply_count) "
+            "VALUES (1, 1, 1, 1, 'C1:1.0', '2026-11-17 09:00:00+00:00', 'hi', 0, 0)",
+        ):
+            connection.execute(text(statement))
+        command.upgrade(cfg, "0010")
+        # false: PostgreSQL says False, SQLite keeps booleans as 0 and 1
+        assert connection.execute(text("SELECT pinned FROM messages")).scalar_one() == 0
+        command.downgrade(cfg, "0009")
+    columns = {c["name"] for c in inspect(engine).get_columns("messages")}
+    assert "pinned" not in columns and "text" in columns
+    engine.dispose()
