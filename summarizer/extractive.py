@@ -13,7 +13,6 @@ Introductions get one complete line per newcomer.
 from __future__ import annotations
 
 import heapq
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,9 +21,11 @@ from summarizer.conversations import conversations
 from summarizer.figures import FIGURE_RE, find_figures
 from summarizer.grouping import INTRODUCTIONS
 from summarizer.introductions import introductions
+from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
-from summarizer.phrasing import clean_sentence, is_fallback, they, third_person
+from summarizer.phrasing import clean_sentence, is_fallback, third_person
 from summarizer.prlinks import label, link, link_prs, with_refs
+from summarizer.signals import signal_gain
 from summarizer.text import (
     any_phrase,
     chat_lines,
@@ -32,6 +33,7 @@ from summarizer.text import (
     full_stop,
     sentences,
     similarity,
+    strip_code_blocks,
     visible_length,
     words,
 )
@@ -41,6 +43,8 @@ MIN_FACT_WORDS = 5
 MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
+SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
+COMPACT_WORDS = 30  # an item the budget left out is said in one sentence this short
 MAX_TRAILING_PRS = 8
 STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
 STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
@@ -78,12 +82,22 @@ _is_request = any_phrase((
     "let me know",
 ))  # fmt: skip
 WEAK_PENALTY = 2.0
+SIGNAL_WEIGHT = 1.0
+# Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
+# one sentence).
+_LOWER_START_RE = re.compile(
+    r"\s(?<=[a-z0-9)\]][.!?]\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
+)
+# Where a long sentence splits into clauses that stand on their own.
+_CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
+_LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
 # About 18 words per PR and 5 per figure, on top of a few sentences.
 BASE_CHARS = 1000
-CHARS_PER_PR = 110
+CHARS_PER_PR = 95
 CHARS_PER_FIGURE = 30
 RECAP_PRS = 3
 RECAP_PR_GAIN = 1.0
+FULL_SHARE = 0.85
 FILLER_SHARE = 0.5  # bullets with no new PR or figure fill at most this share of the budget
 
 
@@ -112,7 +126,7 @@ class _Bullet:
     figures: frozenset[str]
     people: list[str]
     sources: list[str]
-    reactions: int
+    signal: float  # what its messages' signals are worth (`summarizer.signals`)
     time: float
     author: str | None
     words: frozenset[str] = field(default_factory=frozenset)
@@ -131,7 +145,7 @@ class _Bullet:
         return (
             self.pr_gain * len(self.prs)
             + FIGURE_GAIN * len(self.figures)
-            + 0.5 * math.log1p(self.reactions)
+            + SIGNAL_WEIGHT * self.signal
         )
 
     @property
@@ -186,7 +200,9 @@ def draft_sections(
             remaining -= visible_length(sections[topic.id].markdown)
         else:
             candidates += bullets(topic.id, messages)
-    chosen = _choose(candidates, min(remaining, _news_budget(candidates)))
+    # Full bullets take most of the room; the PRs they leave out get a short line each.
+    chosen = _choose(candidates, int(FULL_SHARE * min(remaining, _news_budget(candidates))))
+    _cover_the_rest(candidates, chosen)
     for topic in topics:
         if topic.id == INTRODUCTIONS or topic.id not in chosen:
             continue
@@ -219,7 +235,7 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
         return (
             bullet.pr_gain * len(bullet.prs.keys() - covered_prs)
             + FIGURE_GAIN * len(bullet.figures - covered_figures)
-            + 0.5 * math.log1p(bullet.reactions)
+            + SIGNAL_WEIGHT * bullet.signal
             + DECISION_GAIN
         )
 
@@ -227,8 +243,8 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
         """Take bullet `i` if it really fits."""
         nonlocal used
         bullet = candidates[i]
-        if used + bullet.cost > budget:
-            return
+        if used + bullet.cost > budget or not bullet.markdown:
+            return  # (nothing it says reads as a newsletter's: `_cover_the_rest` may)
         chosen.setdefault(bullet.topic, []).append(bullet)
         covered_prs.update(bullet.prs)
         covered_figures.update(bullet.figures)
@@ -258,6 +274,76 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
         if used + 40 > budget:
             break  # not even the shortest bullet fits
     return chosen
+
+
+def _cover_the_rest(candidates: Sequence[_Bullet], chosen: dict[str, list[_Bullet]]) -> None:
+    """Every PR the week cites is in the draft: the items the budget left out that cite a PR
+    no chosen bullet cites get one short line each (`_compact`), whatever the length."""
+    taken = {id(b) for bullets in chosen.values() for b in bullets}
+    covered = {ref for bullets in chosen.values() for b in bullets for ref in b.prs}
+    for bullet in sorted(candidates, key=lambda b: -b.value):
+        if id(bullet) in taken or not bullet.prs.keys() - covered:
+            continue
+        short = _compact(bullet, covered)
+        if short is not None and short.markdown:
+            chosen.setdefault(bullet.topic, []).append(short)
+            covered.update(short.prs)
+
+
+def _compact(bullet: _Bullet, covered: set[str]) -> _Bullet | None:
+    """The item in one short line: its lead sentence when that is short and reads as a
+    newsletter's, else its PRs' titles, else just "Also discussed"; the PRs it cites that
+    the draft does not yet cite, and its author as the credit. None for a bot's item
+    without titles."""
+    new = {ref: m for ref, m in bullet.prs.items() if ref not in covered}
+    text = ""
+    for fact in _citing(bullet, new):
+        said, subject = voiced(fact.text, fact.message.author)
+        first = next(iter(clean_sentences(said)), "")
+        if len(first.split()) > COMPACT_WORDS:
+            first, subject = _clause_citing(first, fact.prs), False
+        if first and len(first.split()) <= COMPACT_WORDS:
+            text = full_stop(link_prs(first, [m for m in fact.message.prs if m.ref in new]))
+            credit = [] if subject else [fact.message.author]
+            break
+    if not text:
+        titled = [(m, m.title) for m in new.values() if m.title]
+        credit = [bullet.author] if bullet.author else []
+        if titled:
+            text = "; ".join(f"{full_stop(t.strip())[:-1]} ({link(m)})" for m, t in titled)
+            text += "."
+        elif credit:  # nothing it says can be published as it is: the editor fills it in
+            text = "Also discussed."
+        else:
+            return None
+    trailing = [link(m) for m in new.values() if m.raw not in text and f"[{m.ref}]" not in text]
+    return _Bullet(
+        topic=bullet.topic,
+        text="- " + defuse_pings(_credited(text, trailing, credit)),
+        prs=new,
+        figures=frozenset(),
+        people=[bullet.author] if bullet.author else [],
+        sources=bullet.sources,
+        signal=0.0,
+        time=bullet.time,
+        author=bullet.author,
+    )
+
+
+def _clause_citing(sentence: str, prs: Sequence[PRMention]) -> str:
+    """The clause of a long sentence that cites one of `prs`, as a sentence of its own
+    ("..., and the paths are locked (#8504)." -> "The paths are locked (#8504)."), or ""."""
+    for clause in _CLAUSE_RE.split(sentence):
+        if any(p.raw in clause for p in prs) and len(clause.split()) >= MIN_FACT_WORDS:
+            return full_stop(capitalised(clause.strip().rstrip(".,;:")))
+    return ""
+
+
+def _citing(bullet: _Bullet, prs: Mapping[str, PRMention]) -> list[_Fact]:
+    """The item's lead, then its other facts that cite one of `prs`, most telling first."""
+    lead = bullet.picked[:1]
+    others = [f for f in bullet.said if f not in lead and any(p.ref in prs for p in f.prs)]
+    return [*lead, *sorted(others, key=lambda f: -f.gain)]
 
 
 def _section(topic: Topic, bullets: Sequence[_Bullet]) -> Section:
@@ -296,11 +382,11 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[_Bullet]:
 def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
     mentions = _mentions(item)
     times = [m.created_at.timestamp() for m in item]
-    facts = _facts(item, times)
-    reactions = item[0].reactions if len(item) == 1 else sum(m.reactions for m in item)
+    signals = [0.0 if m.is_bot else signal_gain(m) for m in item]
+    facts = _facts(item, times, signals)
     time = max(times)
     if not facts:
-        return _bot_bullet(topic, item, mentions, reactions, time)
+        return _bot_bullet(topic, item, mentions, time)
     picked = _pick(facts)
     lead = picked[0]
     if len(picked) == 1:  # most items (a busy week has tens of thousands: no copies)
@@ -320,7 +406,7 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
         figures=figures,
         people=people,
         sources=sources,
-        reactions=reactions,
+        signal=max(signals),
         time=time,
         author=lead.message.author,
         words=words,
@@ -330,20 +416,54 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
     )
 
 
-def _facts(item: Sequence[SourceMessage], times: Sequence[float]) -> list[_Fact]:
+def _facts(
+    item: Sequence[SourceMessage], times: Sequence[float], signals: Sequence[float]
+) -> list[_Fact]:
     """The item's sentences that say something: a PR, a figure or a decision, by a person.
 
-    Questions, sentences that introduce a list or code block, list lines and chatter are
-    left out; so are opinions without a PR or a figure. `times` are the messages' times."""
+    Questions, sentences that introduce a list or code block and chatter are left out; so
+    are opinions without a PR or a figure. A PR no such sentence cites is said by the line
+    that cites it: a list line, the line before a code block, or the line a bare link
+    follows. `times` and `signals` are the messages' (see `summarizer.signals`)."""
     facts = []
-    for message, time in zip(item, times, strict=True):
-        if message.is_bot or not _may_hold_a_fact(message):
+    for message, time, signal in zip(item, times, signals, strict=True):
+        if message.is_bot or not (signal or _may_hold_a_fact(message)):
             continue
-        for sentence in _sentences(message.text):
-            fact = _fact(sentence, message, time)
+        found = [
+            fact
+            for sentence in _sentences(message.text)
+            if (fact := _fact(sentence, message, time, signal=signal)) is not None
+        ]
+        said = " ".join(f.text for f in found)
+        missing = [p for p in message.prs if p.raw not in said]
+        for line, cited in _pr_lines(message.text, missing).items():
+            fact = _fact(line, message, time, signal=signal, cited=cited)
             if fact is not None:
-                facts.append(fact)
+                found.append(fact)
+        facts += found
     return facts
+
+
+def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMention, ...]]:
+    """The lines citing `mentions`, list markers and a closing colon removed, each with the
+    PRs it cites; a line that is only a link stands for the line before it."""
+    if not mentions:
+        return {}
+    found: dict[str, list[PRMention]] = {}
+    previous = ""
+    for raw_line in strip_code_blocks(text).splitlines():
+        line = _LIST_MARK_RE.sub("", raw_line).strip().rstrip(":").strip()
+        cited = [p for p in mentions if p.raw in line]
+        if cited:
+            rest = line
+            for mention in cited:
+                rest = rest.replace(mention.raw, "")
+            statement = line if len(rest.split()) >= MIN_PR_FACT_WORDS else previous
+            if statement:
+                found.setdefault(statement, []).extend(cited)
+        elif len(line.split()) >= MIN_PR_FACT_WORDS:
+            previous = line
+    return {line: tuple(dict.fromkeys(cited)) for line, cited in found.items()}
 
 
 def _may_hold_a_fact(message: SourceMessage) -> bool:
@@ -358,7 +478,7 @@ def _sentences(text: str) -> Iterable[str]:
     sentence ("Fix in #12.") is kept with the one before it."""
     kept: list[str] = []
     for line in chat_lines(text):
-        for sentence in sentences(line):
+        for sentence in (part for s in sentences(line) for part in _LOWER_START_RE.split(s)):
             if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
                 continue
             if is_review_chatter(sentence):
@@ -372,19 +492,33 @@ def _sentences(text: str) -> Iterable[str]:
     return kept
 
 
-def _fact(sentence: str, message: SourceMessage, time: float) -> _Fact | None:
+def _fact(
+    sentence: str,
+    message: SourceMessage,
+    time: float,
+    *,
+    signal: float,
+    cited: tuple[PRMention, ...] = (),
+) -> _Fact | None:
     """The sentence as a fact, or None: too short or too long, nothing it cites, measures
-    or settles, or an opinion without a PR or a figure."""
+    or settles and no sign that people took it as news (`signal`, see
+    `summarizer.signals`), or an opinion or a request without a PR or a figure. `cited`:
+    the PRs it stands for, where they are not written in it (a link on the next line)."""
     text = clean_sentence(sentence)
     n_words = len(text.split())
     prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
+    prs += tuple(p for p in cited if p not in prs)
     if not (MIN_PR_FACT_WORDS if prs else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
         return None
     figures = frozenset(find_figures(text))
     decision = _is_decision(text)
-    if not (prs or figures) and (not decision or _WEAK_OPENER_RE.match(text)):
+    # People's reactions to a question or a poll are answers, not a sign of news.
+    news_signal = signal and "?" not in message.text
+    if not (prs or figures) and (
+        not (decision or news_signal) or _WEAK_OPENER_RE.match(text) or _is_request(text)
+    ):
         return None
-    gain = _gain(text, prs, figures, decision)
+    gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal
     return _Fact(text, message, prs, figures, words(text), n_words, decision, time, gain)
 
 
@@ -449,32 +583,61 @@ def _time(fact: _Fact) -> float:
 
 
 def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
-    """`- **Ana Ruiz** fixed X ([#12](...)). **Ben Cho** measured Y. ([#13](...))`"""
+    """`- Ana Ruiz fixed X ([#12](...)). Ben Cho measured Y ([#13](...)).` Who did it leads
+    where the sentence allows; otherwise the sentence stands and its author is credited in
+    the closing parentheses. Sentences that would still read as chat are left out."""
     parts = []
+    credits: list[str] = []
     author = None
     for fact in picked:
         if fact.message.author == author:
-            text = they(fact.text)
+            text = tidy(fact.text)
         else:
             author = fact.message.author
-            text = third_person(_capitalised(fact.text), author)
-        parts.append(full_stop(link_prs(text, fact.message.prs)))
+            text, subject = voiced(fact.text, author)
+            if not subject:
+                credits.append(author)
+        kept = _newsletter_sentences(text)
+        if kept:
+            parts.append(full_stop(link_prs(kept, fact.message.prs)))
     body = " ".join(parts)
     trailing = [
         link(m) for m in mentions.values() if m.raw not in body and f"[{m.ref}]" not in body
     ][:MAX_TRAILING_PRS]
-    return "- " + defuse_pings(with_refs(body, trailing))
+    if not body:
+        return ""
+    return "- " + defuse_pings(_credited(body, trailing, list(dict.fromkeys(credits))))
 
 
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
+    """`text` with its further PR links and its people's names in closing parentheses, in
+    the ones that already close it when they hold a PR ("... ([#12](...), Ana Ruiz).")."""
+    if not links and people and text.endswith(").") and re.search(r"\((?:\[|#)[^()]*\)\.$", text):
+        return f"{text[:-2]}, {', '.join(people)})."
+    text = with_refs(text, [*links, *people])
+    return text if text.endswith(".") else text + "."
+
+
+def _newsletter_sentences(text: str) -> str:
+    """The sentences of `text` worth their words: the first, then those adding a PR or a
+    figure while the bullet stays short, and any while it is very short; none that read
+    as chat."""
+    kept: list[str] = []
+    n_words = 0
+    for sentence in clean_sentences(text):
+        size = len(sentence.split())
+        news = "#" in sentence or "/pull/" in sentence or FIGURE_RE.search(sentence)
+        if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
+            continue
+        kept.append(sentence)
+        n_words += size
+    return " ".join(kept)
 
 
 def _bot_bullet(
     topic: str,
     item: Sequence[SourceMessage],
     mentions: Mapping[str, PRMention],
-    reactions: int,
     time: float,
 ) -> _Bullet | None:
     """A line for PRs only an integration bot mentioned: their titles, never the bot."""
@@ -493,7 +656,7 @@ def _bot_bullet(
         figures=frozenset(),
         people=[],
         sources=[m.id for m in item if m.prs],
-        reactions=reactions,
+        signal=0.0,
         time=time,
         author=None,
     )

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from summarizer.newsletter import tidy
 from summarizer.noise import is_acknowledgement
-from summarizer.phrasing import clean_sentence, is_fallback, they, third_person
+from summarizer.phrasing import clean_sentence, is_fallback, third_person
 from summarizer.text import chat_lines, defuse_pings, full_stop, sentences
 from summarizer.types import Section, SourceMessage, Topic
 
@@ -43,25 +44,25 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
 
 
 def introduction(message: SourceMessage) -> str:
-    """ "**Ana Ruiz**, a data engineer in Lagos. They build ..." from the newcomer's words."""
+    """ "Ana Ruiz, a data engineer in Lagos. They build ..." from the newcomer's words."""
     name = message.author
     about = self_description(message)
     if not about:
         return ""
     lead = _self_named(about[0], name)
-    if lead == f"**{name}**" and len(about) > 1:
+    if lead == name and len(about) > 1:
         about.pop(0)
         lead = None
     if lead is None:
         lead = third_person(about[0], name)
         if is_fallback(lead, name):
-            lead = f"**{name}** wrote: {about[0]}"
-    parts = [full_stop(lead)]
+            lead = f"{name} introduced themselves: {tidy(about[0])}"
+    parts = [full_stop(tidy(lead))]
     n_words = len(lead.split())
     for sentence in about[1:]:
         if n_words + len(sentence.split()) > INTRO_WORDS:
             break
-        parts.append(full_stop(they(sentence)))
+        parts.append(full_stop(tidy(sentence)))
         n_words += len(sentence.split())
     return " ".join(parts)
 
@@ -87,7 +88,7 @@ _SELF_PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we'r
 
 
 def _self_named(sentence: str, name: str) -> str | None:
-    """ "I'm Ana Ruiz, a data engineer" -> "**Ana Ruiz**, a data engineer"; just the bold name
+    """ "I'm Ana Ruiz, a data engineer" -> "Ana Ruiz, a data engineer"; just the name
     when nothing follows it; None if the sentence does not open with the newcomer's name."""
     for form in (re.escape(name), re.escape(name.split()[0])):
         match = re.match(_SELF_NAME_RE.format(name=form), sentence, re.IGNORECASE)
@@ -95,8 +96,8 @@ def _self_named(sentence: str, name: str) -> str | None:
             continue
         rest = sentence[match.end() :]
         if not rest:
-            return f"**{name}**"
+            return name
         if rest.split(" ", 1)[0].lower().replace("’", "'") in _SELF_PRONOUNS:
             return third_person(rest, name)
-        return f"**{name}**, {rest}"
+        return f"{name}, {rest}"
     return None

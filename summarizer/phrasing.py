@@ -1,6 +1,6 @@
 """Turning a chat sentence into a summary's clause: who did it leads, in the third person.
 
-"I raised the fanout to 1024 (#8486)" said by Russell Power becomes "**Russell Power** raised
+"I raised the fanout to 1024 (#8486)" said by Russell Power becomes "Russell Power raised
 the fanout to 1024 (#8486)". Openers that carry nothing ("FYI", "ok so", "Update:") go, and
 so does trailing emoji. A sentence that cannot be turned safely keeps its words and gets its
 author as a label.
@@ -130,7 +130,7 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 
 def is_fallback(clause: str, author: str) -> bool:
     """Whether `third_person` could only label the sentence with its author."""
-    return clause.startswith(f"**{author}**: ")
+    return clause.startswith(f"{author}: ")
 
 
 # "Dedup audit (#12): I checked 600 pairs": a label before a first-person clause.
@@ -158,30 +158,31 @@ def clean_sentence(text: str) -> str:
 
 
 def third_person(sentence: str, author: str) -> str:
-    """`sentence`, said by `author`, as a clause with the author (in bold) as its subject.
+    """`sentence`, said by `author`, as a clause with the author as its subject.
 
-    "I fixed X" -> "**Ana** fixed X"; "We moved X" -> "**Ana**'s team moved X"; "Fixed X" ->
-    "**Ana** fixed X"; "#12 adds X" -> "**Ana**'s #12 adds X"; anything else -> "**Ana**: X".
+    "I fixed X" -> "Ana fixed X"; "We moved X" -> "Ana's team moved X"; "Fixed X" ->
+    "Ana fixed X"; "#12 adds X" -> "Ana's #12 adds X"; anything else -> "Ana: X" (see
+    `is_fallback`).
     """
-    name = f"**{author}**"
+    name = author
     head, _, rest = sentence.partition(" ")
     lower = head.translate(_APOSTROPHES).lower().rstrip(",")
     if lower == "i":
-        return f"{name} {_verb_agree(_plural_pronouns(rest))}".rstrip()
+        return f"{name} {_verb_agree(plural_pronouns(rest))}".rstrip()
     if lower in _I_CONTRACTIONS:
-        return f"{name} {_I_CONTRACTIONS[lower]} {_plural_pronouns(rest)}".rstrip()
+        return f"{name} {_I_CONTRACTIONS[lower]} {plural_pronouns(rest)}".rstrip()
     if lower == "we":
-        return f"{name}'s team {_verb_agree(_plural_pronouns(rest))}".rstrip()
+        return f"{name}'s team {_verb_agree(plural_pronouns(rest))}".rstrip()
     if lower in _WE_CONTRACTIONS:
-        return f"{name}'s team {_WE_CONTRACTIONS[lower]} {_plural_pronouns(rest)}".rstrip()
+        return f"{name}'s team {_WE_CONTRACTIONS[lower]} {plural_pronouns(rest)}".rstrip()
     if lower == "my":
         return f"{name}'s {_pronouns(rest)}"
     if lower == "our":
-        return f"{name}'s team's {_plural_pronouns(rest)}"
+        return f"{name}'s team's {plural_pronouns(rest)}"
     if head.startswith("#"):
         return f"{name}'s {sentence}"
     if (_PAST_RE.match(lower) or lower in _IRREGULAR_PAST) and not _is_noun_phrase(rest):
-        return f"{name} {_lower_first(_plural_pronouns(sentence))}"
+        return f"{name} {_lower_first(plural_pronouns(sentence))}"
     if _is_gerund_clause(lower, rest):
         return f"{name} is {_lower_first(_pronouns(sentence))}"
     return f"{name}: {sentence}"
@@ -260,7 +261,9 @@ def _add_s(verb: str) -> str:
     return verb + "s"
 
 
-_PRONOUN_RE = re.compile(r"(?<![\w'-])(?:my|me|I|I'm|I've|I'll|I'd|myself)(?![\w'-])")
+_PRONOUN_RE = re.compile(
+    r"(?<![\w'-])(?:[Mm]y|[Mm]e|[Mm]ine|I|I'm|I've|I'll|I'd|[Mm]yself)(?![\w'-])"
+)
 _PRONOUNS = {
     "my": "their",
     "me": "them",
@@ -270,8 +273,11 @@ _PRONOUNS = {
     "I'll": "they'll",
     "I'd": "they'd",
     "myself": "themselves",
+    "mine": "theirs",
 }
-_PLURAL_RE = re.compile(r"(?<![\w'-])(?:our|us|we|we're|we've|ourselves)(?![\w'-])", re.I)
+_PLURAL_RE = re.compile(
+    r"(?<![\w'-])(?:[Oo]urs?|[Uu]s|[Ww]e(?:'re|'ve|'ll|'d)?|[Oo]urselves)(?![\w'-])"
+)  # not "US"
 _PLURALS = {
     "our": "their",
     "us": "them",
@@ -279,16 +285,24 @@ _PLURALS = {
     "we're": "they're",
     "we've": "they've",
     "ourselves": "themselves",
+    "ours": "theirs",
+    "we'll": "they'll",
+    "we'd": "they'd",
 }
 
 
 def _pronouns(text: str) -> str:
     """Later first-person singular words in the sentence, in the third person."""
-    return _PRONOUN_RE.sub(lambda m: _PRONOUNS[m.group(0)], text.translate(_APOSTROPHES))
+    return _PRONOUN_RE.sub(_their, text.translate(_APOSTROPHES))
 
 
-def _plural_pronouns(text: str) -> str:
-    """Later first-person words, singular and plural, in the third person."""
+def _their(match: re.Match[str]) -> str:
+    word = match.group(0)
+    return _PRONOUNS[word if word.startswith("I") else word.lower()]
+
+
+def plural_pronouns(text: str) -> str:
+    """First-person words, singular and plural, in the third person."""
     return _PLURAL_RE.sub(lambda m: _PLURALS[m.group(0).lower()], _pronouns(text))
 
 
@@ -309,9 +323,9 @@ def they(sentence: str) -> str:
     head, _, rest = sentence.partition(" ")
     lower = head.translate(_APOSTROPHES).lower()
     if lower in _THEY:
-        return f"{_THEY[lower]} {_plural_pronouns(rest)}"
+        return f"{_THEY[lower]} {plural_pronouns(rest)}"
     if lower in _THEY_PLURAL:
-        return f"{_THEY_PLURAL[lower]} {_plural_pronouns(rest)}"
+        return f"{_THEY_PLURAL[lower]} {plural_pronouns(rest)}"
     if lower in ("my", "our"):
-        return f"Their {_plural_pronouns(rest)}"
-    return _plural_pronouns(sentence)
+        return f"Their {plural_pronouns(rest)}"
+    return plural_pronouns(sentence)

@@ -121,8 +121,12 @@ _URL_END_RE = re.compile(r"(?<!\]\()https?://[^\s()]+$")
 
 
 def full_stop(text: str) -> str:
-    """A sentence ends with its punctuation; a bare URL at the end is left as it is, so the
-    full stop does not become part of the link."""
-    if text[-1] in _CLOSING or _URL_END_RE.search(text):
+    """A sentence ends with its punctuation. A bare URL at the end is put in angle brackets
+    first (an autolink on Slack, Discord and in Markdown), so the full stop does not become
+    part of the link."""
+    if text[-1] in _CLOSING:
         return text
+    url = _URL_END_RE.search(text)
+    if url:
+        return f"{text[: url.start()]}<{url.group(0)}>."
     return text + "."

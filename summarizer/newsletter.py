@@ -1,0 +1,102 @@
+"""Chat sentences in a newsletter's voice: no emoji, no @mentions, no reply openers, no "I".
+
+`tidy` rewrites what can be rewritten safely, sentence by sentence: it drops emoji and the
+openers chat puts before the news ("so", "yes,", "not yet,"), turns @mentions into names and
+first-person words into the third person, and starts every sentence with a capital. What
+still reads as chat afterwards (see `summarizer.voice.markers`) is for the caller to leave out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from summarizer.phrasing import clean_sentence, is_fallback, plural_pronouns, third_person
+from summarizer.voice import markers
+
+_EMOJI_RE = re.compile(
+    r"[\u2600-\u27bf\u2b50\u2b55\ufe0f\u200d\U0001f000-\U0001faff]+"
+    r"|(?<![\w:]):[a-z0-9_+-]{1,40}:(?![\w:])"
+)
+_MENTION_RE = re.compile(r"(?<![\w.])@(?=[A-Za-z0-9_])")
+# Reply openers: words a reply starts with that say nothing in a summary. The second group
+# only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).
+_REPLY_OPENER_RE = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|thanks|thank you|thx|ty|lol|lmao|haha\w*|"
+    r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
+    r"\+1|lgtm)\b[\s,.!:;—–-]*"
+    r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes)[,.!]\s*)+",
+    re.IGNORECASE,
+)
+# "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
+_SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
+MAX_OPENING_WORDS = 6
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+_SPACES_RE = re.compile(r"\s{2,}")
+_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,.;:!?)])")
+
+
+def tidy(text: str) -> str:
+    """`text` with each sentence rewritten as a newsletter would write it (see the module
+    docstring); sentences that are nothing but a reply or a filler go."""
+    return " ".join(_tidy_sentence(s, third=True) for s in _sentences(text)).strip()
+
+
+def voiced(text: str, author: str) -> tuple[str, bool]:
+    """`text`, said by `author`, tidied, with the author as the first sentence's subject
+    where it can be ("I fixed X" -> "Ana fixed X"); second, whether it is."""
+    said = _sentences(text)
+    if not said:
+        return "", False
+    first = _with_subject(_tidy_sentence(said[0], third=False), author)
+    subject = first is not None
+    if first is None:
+        first = _tidy_sentence(said[0], third=True)
+    rest = [_tidy_sentence(s, third=True) for s in said[1:]]
+    return " ".join(filter(None, [first, *rest])), subject
+
+
+def _with_subject(sentence: str, author: str) -> str | None:
+    """The sentence with `author` as its subject: at its start ("I fixed X" -> "Ana fixed
+    X") or after a short opening phrase ("With the patch we hit X" -> "With the patch Ana
+    hit X"); None when neither reads right."""
+    clause = third_person(sentence, author)
+    if not is_fallback(clause, author):
+        return plural_pronouns(clause)
+    pronoun = _SUBJECT_RE.search(sentence)
+    if pronoun is None or len(sentence[: pronoun.start()].split()) > MAX_OPENING_WORDS:
+        return None
+    clause = third_person(sentence[pronoun.start() :], author)
+    if is_fallback(clause, author):
+        return None
+    return plural_pronouns(sentence[: pronoun.start()]) + plural_pronouns(clause)
+
+
+def _sentences(text: str) -> list[str]:
+    text = _MENTION_RE.sub("", _EMOJI_RE.sub("", text))
+    cleaned = (_REPLY_OPENER_RE.sub("", clean_sentence(s)) for s in _SENTENCE_RE.split(text))
+    return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]
+
+
+def _tidy_sentence(sentence: str, *, third: bool) -> str:
+    if third:
+        sentence = plural_pronouns(sentence)
+    return capitalised(_SPACES_RE.sub(" ", _SPACE_BEFORE_PUNCT_RE.sub(r"\1", sentence)))
+
+
+def capitalised(text: str) -> str:
+    """`text` with its first letter in upper case, when it starts with a plain word (a ref
+    such as "quill-orm#90", a path or a name such as "iOS" stays as it is)."""
+    first = text.split(" ", 1)[0].rstrip(",;:.!?")
+    if not (first.isalpha() and first.islower()):
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def clean_sentences(text: str) -> list[str]:
+    """The sentences of `text` that carry no chat marker and ask nothing."""
+    return [s for s in _SENTENCE_RE.split(text) if s and not s.endswith("?") and not markers(s)]
+
+
+def reads_as_chat(text: str) -> bool:
+    """Whether `text` still carries a chat marker (see `summarizer.voice`)."""
+    return bool(markers(text))
