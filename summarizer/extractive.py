@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from summarizer.conversations import conversations
 from summarizer.figures import FIGURE_RE, find_figures
 from summarizer.grouping import INTRODUCTIONS
+from summarizer.integrations import IntegrationItem, integration_items
 from summarizer.introductions import introductions
 from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
@@ -62,12 +63,6 @@ _is_decision = any_phrase((
     "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",
     r"now (?:\w+s|runs|has|is|uses)",
 ))  # fmt: skip
-# A bot's post about a PR: "[org/repo] Pull request opened: #12 Title".
-_BOT_PR_RE = re.compile(
-    r"(?:pull request|PR)\s+(?:opened|merged|closed|reopened|ready for review)\s*[:\-]?\s*"
-    r"#(?P<number>\d+)\s+(?P<title>[^\n]+)",
-    re.IGNORECASE,
-)
 # Openers of opinion and agreement: such a sentence is news only with a PR or a figure.
 _WEAK_OPENER_RE = re.compile(
     r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i think|i guess|maybe|probably|not sure|"
@@ -512,8 +507,9 @@ def _fact(
         return None
     figures = frozenset(find_figures(text))
     decision = _is_decision(text)
-    # People's reactions to a question or a poll are answers, not a sign of news.
-    news_signal = signal and "?" not in message.text
+    # People's reactions to a question or a poll are answers, not a sign of news (its first
+    # line asks; a link's preview on the lines after it may quote a question).
+    news_signal = signal and "?" not in message.text.partition("\n")[0]
     if not (prs or figures) and (
         not (decision or news_signal) or _WEAK_OPENER_RE.match(text) or _is_request(text)
     ):
@@ -640,13 +636,22 @@ def _bot_bullet(
     mentions: Mapping[str, PRMention],
     time: float,
 ) -> _Bullet | None:
-    """A line for PRs only an integration bot mentioned: their titles, never the bot."""
-    titles = _bot_titles(item)
+    """A line for PRs only an integration bot mentioned: their titles, credited to the
+    person the post names, never to the bot."""
+    reported = _bot_items(item)
     lines = []
+    people: dict[str, None] = {}
     for ref, mention in mentions.items():
-        title = mention.title or titles.get(ref.rpartition("#")[2])
-        if title:
-            lines.append(f"{full_stop(title.strip())[:-1]} ({link(mention)})")
+        number = ref.rpartition("#")[2]
+        known = reported.get(number)
+        title = mention.title or (known.title if known else None)
+        if not title:
+            continue
+        person = known.person if known and known.person else None
+        credit = f", {person}" if person else ""
+        lines.append(f"{full_stop(tidy(title))[:-1]} ({link(mention)}{credit})")
+        if person:
+            people[person] = None
     if not lines:
         return None
     return _Bullet(
@@ -654,7 +659,7 @@ def _bot_bullet(
         text="- " + defuse_pings("; ".join(lines)) + ".",
         prs=dict(mentions),
         figures=frozenset(),
-        people=[],
+        people=list(people),
         sources=[m.id for m in item if m.prs],
         signal=0.0,
         time=time,
@@ -662,14 +667,14 @@ def _bot_bullet(
     )
 
 
-def _bot_titles(item: Sequence[SourceMessage]) -> dict[str, str]:
-    """PR number -> title, from integration posts ("Pull request opened: #12 Title")."""
-    titles = {}
+def _bot_items(item: Sequence[SourceMessage]) -> dict[str, IntegrationItem]:
+    """PR number -> what integration posts say of it (`summarizer.integrations`)."""
+    reported: dict[str, IntegrationItem] = {}
     for message in item:
         if message.is_bot:
-            for match in _BOT_PR_RE.finditer(message.text):
-                titles.setdefault(match["number"], match["title"].strip())
-    return titles
+            for found in integration_items(message.text):
+                reported.setdefault(found.number, found)
+    return reported
 
 
 def _drop_stale(bullets: list[_Bullet]) -> list[_Bullet]:

@@ -4,6 +4,7 @@ the PRs merged that nobody cited, and the extractive draft of them."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,6 +20,7 @@ from storage.models import LOCKED, GitHubItemRow, Workspace
 from storage.privacy import forgotten_names, unnamer
 from storage.week_rows import week_messages, week_refs
 from summarizer.draft import format_title, make_draft
+from summarizer.integrations import post_repo
 from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
 from summarizer.types import DraftSummary, PRMention, SourceMessage
 
@@ -50,7 +52,13 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
     """The stored messages of `week`, with their PR refs normalised."""
     week_rows = week_messages(session, week.workspace_id, week.start, week.end)
     people, channels = week_rows.authors, week_rows.channels
-    prs = _week_mentions(session, config, week)
+    # An integration post's bare "#N" is in the repository the post names ("[repo:main]").
+    posted_in = {
+        row[0]: repo
+        for row in week_rows.rows
+        if people[row[9]][2] and (repo := post_repo(row[5])) is not None
+    }
+    prs = _week_mentions(session, config, week, posted_in)
     forgotten = forgotten_names(session, week.workspace_id)
     unnamed = unnamer(forgotten)
     messages = []
@@ -93,11 +101,17 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
 
 
 def _week_mentions(
-    session: Session, config: Config, week: Week
+    session: Session, config: Config, week: Week, posted_in: Mapping[int, str]
 ) -> dict[int, tuple[PRMention, ...]]:
     """The PRs each message of `week` cites (by message row id), normalised and resolved
-    within the week, with GitHub's details when enabled and cached."""
-    refs = week_refs(session, week.workspace_id, week.start, week.end)
+    within the week, with GitHub's details when enabled and cached. `posted_in`: the
+    repository of each integration post that names one."""
+    refs = [
+        (message_id, repo or posted_in.get(message_id), number, raw)
+        for message_id, repo, number, raw in week_refs(
+            session, week.workspace_id, week.start, week.end
+        )
+    ]
     # A week cites the same PRs over and over: each distinct ref is worked out once, and
     # the messages citing it share one PRMention.
     written = dict.fromkeys((repo, number, raw) for _, repo, number, raw in refs)

@@ -240,3 +240,28 @@ def test_errors_are_plain_text_never_markup(tmp_path: Path, export_dir: Path) ->
     result = invoke(db, "draft", "--week", "[/] :smile: [bold]")
     assert result.exit_code == 2
     assert "--week '[/] :smile: [bold]' is not a date" in result.stderr
+
+
+def test_a_real_week_s_integration_posts_reach_the_draft_credited_to_people(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(
+        'default_repo = "mesos-magellan/enrique"\n'
+        '[repos]\npyrallelsa = "mesos-magellan/pyrallelsa"\n'
+        'traveling-sailor = "mesos-magellan/traveling-sailor"\n'
+    )
+    db = f"sqlite:///{tmp_path / 'bot.db'}"
+    export = real_data("slack-hfaran-slack-export-viewer") / "testarchive.zip"
+    assert invoke(db, "import", str(export)).exit_code == 0
+    result = invoke(
+        db, "--config", str(config), "draft", "--week", "2016-03-21", "--format", "json"
+    )
+    assert result.exit_code == 0, result.stderr
+    sections = json.loads(result.stdout)["sections"]
+    cited = {ref for s in sections for ref in s["prs"]}
+    # "[pyrallelsa:master] ... Merge pull request #5": #5 is pyrallelsa's, not the default repo's.
+    assert {"mesos-magellan/pyrallelsa#5", "mesos-magellan/traveling-sailor#9"} <= cited
+    assert {"mesos-magellan/enrique#16", "mesos-magellan/enrique#17"} <= cited
+    people = {p for s in sections for p in s["people"]}
+    assert "Hamza Faran" in people and "bot" not in people

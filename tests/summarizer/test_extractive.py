@@ -9,6 +9,7 @@ from factories import TOPICS, msg
 from summarizer.draft import format_title, make_draft, ordinal
 from summarizer.render import to_json, to_markdown
 from summarizer.text import visible_length
+from summarizer.voice import chat_voice
 
 
 def draft(messages, max_chars: int = 12000):
@@ -290,3 +291,58 @@ def test_a_recap_does_not_crowd_out_the_items_it_lists() -> None:
     )
     hero = section(d, "hero-run").markdown.splitlines()
     assert "float32" in hero[0]
+
+
+def test_every_pr_is_cited_from_lists_code_blocks_and_bare_links() -> None:
+    d = draft(
+        [
+            msg(
+                "Observability PRs are up, reviews welcome:\n"
+                "• #8551 + #8562: a dedicated dashboard for RL runs\n"
+                "• #8555: run IDs derived from the storage address",
+                channel="rl",
+            ),
+            msg(
+                "CLI cleanup is in (#8364, #8399). everything goes through the same verbs:\n"
+                "```\ncli job cancel <job>\n```",
+                channel="iris",
+                author="Ben Cho",
+            ),
+            msg(
+                "another query one:\nhttps://github.com/lab/main/pull/8516\nprunes a shared prefix",
+                channel="iris",
+                author="Ben Cho",
+            ),
+        ],
+        max_chars=200,  # far too short for full bullets: the short lines still cite every PR
+    )
+    cited = {ref for s in d.sections for ref in s.prs}
+    assert {f"lab/main#{n}" for n in (8551, 8562, 8555, 8364, 8399, 8516)} <= cited
+    text = "\n".join(s.markdown for s in d.sections)
+    assert "dashboard for RL runs" in text and "Ben Cho" in text
+
+
+def test_a_chat_only_week_gets_its_announcements_not_nothing() -> None:
+    d = draft(
+        [
+            msg("New data jam event posted. Come join us this Saturday at TX/RX!", channel="data"),
+            msg("cozy in here", channel="general", author="Marco"),
+            msg("lol", channel="general", author="Ben Cho"),
+        ]
+    )
+    text = "\n".join(s.markdown for s in d.sections)
+    assert "data jam" in text and "Saturday" in text
+    assert "cozy" not in text
+
+
+def test_bullets_read_as_a_newsletter_not_as_pasted_chat() -> None:
+    d = draft(
+        [
+            msg("so: the rewrite landed in #8549 🎉. we see 180x fewer drops", channel="hero-run"),
+            msg("Not yet, but #8550 swaps in jemalloc for me", channel="hero-run", author="Bo Li"),
+            msg("@Ana Ruiz thanks! the restore benchmark moved 57.7% less data (#8589)"),
+        ]
+    )
+    text = "\n".join(s.markdown for s in d.sections)
+    assert chat_voice(text).chat == []
+    assert "**" not in text

@@ -1,0 +1,71 @@
+"""What an integration bot's post says happened: a PR opened, merged or closed, an issue
+resolved by a commit, and who did it.
+
+Integration posts are news: "[repo] Pull request merged: #12 Title", or a push post listing
+commits ("[repo:main] 2 new commits by Ana: / 1a2b3c4: Merge pull request #5 from ana/setup -
+Ana Ruiz"). The drafter credits the person a post names, never the bot.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# "[owner/repo]" or "[repo:branch]" opening a post: the repository its bare "#N" refs are in.
+_REPO_RE = re.compile(
+    r"\[(?P<repo>[A-Za-z0-9_.-]{1,100}(?:/[A-Za-z0-9_.-]{1,100})?)(?::[^\]\s]{1,200})?\]"
+)
+_EVENT_RE = re.compile(
+    r"(?:pull request|PR|issue)\s{1,3}(?:opened|merged|closed|reopened|ready for review)"
+    r"\s{0,3}[:\-]?\s{0,3}#(?P<number>\d{1,7})\s{1,3}(?P<title>[^\n]{1,300})",
+    re.IGNORECASE,
+)
+_COMMIT_RE = re.compile(r"^\s{0,8}[0-9a-f]{7,40}: (?P<message>[^\n]{1,500})$", re.MULTILINE)
+_MERGE_RE = re.compile(r"^Merge pull request #(?P<number>\d{1,7}) from \S{1,200}")
+_RESOLVES_RE = re.compile(
+    r"[;,.]?\s{0,3}\b(?:resolves|resolved|fixes|fixed|closes|closed)\s{1,3}#(?P<number>\d{1,7})\b",
+    re.IGNORECASE,
+)
+_BY_RE = re.compile(r" - (?P<who>[^-\n]{1,80})$")
+
+
+@dataclass(frozen=True, slots=True)
+class IntegrationItem:
+    """A PR or issue an integration post reports, with its title and who did it."""
+
+    number: str
+    title: str
+    person: str | None = None
+
+
+def post_repo(text: str) -> str | None:
+    """The repository an integration post opens with ("[org/repo]", "[repo:main]")."""
+    match = _REPO_RE.match(text)
+    return match["repo"] if match else None
+
+
+def integration_items(text: str) -> list[IntegrationItem]:
+    """The PRs and issues a post reports, in order (see the module docstring)."""
+    found = [
+        IntegrationItem(m["number"], m["title"].strip()) for m in _EVENT_RE.finditer(text[:20_000])
+    ]
+    commits = [_split_credit(m["message"]) for m in _COMMIT_RE.finditer(text[:20_000])]
+    titles = [message for message, _ in commits if not _MERGE_RE.match(message)]
+    for message, person in commits:
+        merge = _MERGE_RE.match(message)
+        if merge:
+            title = "; ".join(titles) or f"Merged pull request #{merge['number']}"
+            found.append(IntegrationItem(merge["number"], title, person))
+            continue
+        for resolved in _RESOLVES_RE.finditer(message):
+            title = _RESOLVES_RE.sub("", message).strip(" ;,.")
+            found.append(IntegrationItem(resolved["number"], title, person))
+    return found
+
+
+def _split_credit(message: str) -> tuple[str, str | None]:
+    """ "Fix setup.py - Ana Ruiz" -> ("Fix setup.py", "Ana Ruiz")."""
+    by = _BY_RE.search(message)
+    if by is None:
+        return message.strip(), None
+    return message[: by.start()].strip(), by["who"].strip()

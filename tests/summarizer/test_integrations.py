@@ -1,0 +1,43 @@
+"""Integration posts: the PRs and issues they report, and who did the work."""
+
+from __future__ import annotations
+
+from summarizer.integrations import integration_items, post_repo
+
+PUSH = (
+    "[pyrallelsa:master] 3 new commits by hfaran and 1 other:\n"
+    "173859f: Refactor into package for addition of setup - hfaran\n"
+    " 2a78abd: Merge pull request #5 from mesos-magellan/hfaran_setup - Hamza Faran"
+)
+
+
+def test_a_merge_commit_reports_its_pr_with_the_push_s_other_commits_as_its_title() -> None:
+    assert post_repo(PUSH) == "pyrallelsa"
+    [merged] = integration_items(PUSH)
+    assert merged.number == "5" and merged.person == "Hamza Faran"
+    assert merged.title == "Refactor into package for addition of setup"
+
+
+def test_a_commit_that_resolves_an_issue_reports_it() -> None:
+    post = (
+        "[enrique:master] 1 new commit by hfaran:\n"
+        "a0e006b: New client interface; resolves #16 - hfaran"
+    )
+    [resolved] = integration_items(post)
+    assert (resolved.number, resolved.title, resolved.person) == (
+        "16",
+        "New client interface",
+        "hfaran",
+    )
+
+
+def test_pr_events_report_their_titles() -> None:
+    post = "[lab/main] Pull request merged: #8498 Bump NCCL to 2.29"
+    assert post_repo(post) == "lab/main"
+    [merged] = integration_items(post)
+    assert (merged.number, merged.title) == ("8498", "Bump NCCL to 2.29")
+
+
+def test_a_person_s_message_in_brackets_is_not_a_post() -> None:
+    assert post_repo("Thanks! [see below]") is None
+    assert integration_items("I merged it, resolves the flake") == []

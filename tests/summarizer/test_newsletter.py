@@ -1,0 +1,58 @@
+"""Chat sentences rewritten in a newsletter's voice, and the signals that make chat news."""
+
+from __future__ import annotations
+
+import pytest
+from factories import msg
+
+from summarizer.newsletter import tidy, voiced
+from summarizer.signals import has_signal
+from summarizer.voice import markers
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("so: MFU within noise 🎉. this is the rewrite from #8317", "MFU within noise. This is"),
+        ("Not yet, the DirectWrite path is still broken for me", "The DirectWrite path is"),
+        ("yes! we shipped it :tada:", "They shipped it"),
+        ("@Rafal the dashboard is up", "Rafal the dashboard is up"),
+        ("heads up, #8463 fixed a nasty one", "#8463 fixed a nasty one"),
+    ],
+)
+def test_chat_is_tidied_into_a_newsletter_s_sentence(said: str, written: str) -> None:
+    text = tidy(said)
+    assert text.startswith(written)
+    assert not markers(text)
+
+
+def test_the_speaker_becomes_the_subject_even_after_an_opening_phrase() -> None:
+    assert voiced("I raised the fanout to 1024 (#8486).", "Ana Ruiz") == (
+        "Ana Ruiz raised the fanout to 1024 (#8486).",
+        True,
+    )
+    text, subject = voiced("With the patched wheel I hit 20.2% MFU.", "Ana Ruiz")
+    assert subject and text == "With the patched wheel Ana Ruiz hit 20.2% MFU."
+    text, subject = voiced("Replica-aware restore is up: each shard is read once.", "Ana Ruiz")
+    assert not subject and text.startswith("Replica-aware restore is up")
+
+
+def test_us_the_country_is_not_a_pronoun() -> None:
+    assert "US" in tidy("The mirror in the US is down until we fix the DNS.")
+    assert "they fix" in tidy("The mirror in the US is down until we fix the DNS.")
+
+
+@pytest.mark.parametrize(
+    ("text", "kw", "news"),
+    [
+        ("New data jam posted, come join this Saturday at 10am", {}, True),
+        ("Slides from the talk: https://example.org/slides", {}, True),
+        ("The venue moved to the library", {"pinned": True}, True),
+        ("<!channel> the venue moved to the library", {}, True),
+        ("Run finished overnight", {"reactions": 4}, True),
+        ("Happy friday, great week everyone", {}, False),
+        ("the venue is nice", {}, False),
+    ],
+)
+def test_signals_every_community_has(text: str, kw: dict, news: bool) -> None:
+    assert has_signal(msg(text, **kw)) is news
