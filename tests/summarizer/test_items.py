@@ -45,3 +45,26 @@ def test_each_item_has_its_facts_prs_figures_people_and_bullet() -> None:
     (newcomer,) = items["introductions"]
     assert newcomer.people == ("Chen Li",) and "compiler engineer" in newcomer.bullet
     assert "Taipei" in newcomer.facts[0].text
+
+
+def test_the_items_cover_every_pr_the_extractive_draft_cites() -> None:
+    """The LLM drafter writes from the items: it can cover all the extractive draft covers,
+    PRs in list lines, beside code blocks, behind bare links and in integration posts too."""
+    messages = [
+        msg("RL PRs are up:\n• #8551 + #8562: a dashboard for RL runs", channel="rl"),
+        msg("CLI cleanup is in (#8364). the verbs:\n```\ncli job cancel\n```", channel="iris"),
+        msg("another one:\nhttps://github.com/lab/main/pull/8516\nprunes a prefix", channel="iris"),
+        msg(
+            "[lab/main] Pull request merged: #8498 Bump NCCL to 2.29",
+            channel="hero-run",
+            author="GitHub",
+            is_bot=True,
+        ),
+        msg("Hero run at 22.4% MFU after #8499 landed", channel="hero-run", author="Ben Cho"),
+    ]
+    grouped = group_by_topic(messages, TOPICS)
+    drafted = {ref for s in draft_sections(grouped, TOPICS, 300) for ref in s.prs}
+    itemised = {
+        p.ref for items in work_items(grouped, TOPICS).values() for i in items for p in i.prs
+    }
+    assert len(drafted) == 6 and drafted <= itemised
