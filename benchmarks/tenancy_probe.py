@@ -209,11 +209,15 @@ async def revocation(w: World) -> list[tuple[str, str]]:
         def left_group(caller) -> bool:  # noqa: ANN001
             return caller is None or "S0EDITORS" not in caller.roles
 
-        changed = {"type": "subteam_members_changed", "subteam_id": "S0EDITORS",
-                   "team_id": FakeSlack.TEAM, "removed_users": ["UEVE"], "removed_users_count": 1}
+        changed = {
+            "type": "subteam_members_changed",
+            "subteam_id": "S0EDITORS",
+            "team_id": FakeSlack.TEAM,
+            "removed_users": ["UEVE"],
+            "removed_users_count": 1,
+        }
         took = await seconds_until(
-            "UEVE",
-            left_group, lambda: group.update(users=[]), changed if delivered else None
+            "UEVE", left_group, lambda: group.update(users=[]), changed if delivered else None
         )
         rows.append((f"editor removed from the user group ({how})", took))
 
@@ -223,8 +227,7 @@ async def revocation(w: World) -> list[tuple[str, str]]:
         user = fake.users["UADM2"]
         change = {"type": "user_change", "user": {**user, "is_admin": False}}
         took = await seconds_until(
-            "UADM2",
-            demoted, lambda: user.update(is_admin=False), change if delivered else None
+            "UADM2", demoted, lambda: user.update(is_admin=False), change if delivered else None
         )
         rows.append((f"admin demoted ({how})", took))
 
@@ -235,8 +238,7 @@ async def revocation(w: World) -> list[tuple[str, str]]:
         clock.now += 4000
         change = {"type": "user_change", "user": {**user, "deleted": True}}
         took = await seconds_until(
-            "UADM2",
-            deactivated, lambda: user.update(deleted=True), change if delivered else None
+            "UADM2", deactivated, lambda: user.update(deleted=True), change if delivered else None
         )
         rows.append((f"user deactivated ({how})", took))
     return rows
@@ -264,8 +266,10 @@ async def malformed_events(w: World) -> list[tuple[str, str]]:
         ("signed form payload that is a list", "payload=%5B1%5D"),
         ("signed body not JSON", "{event_callback"),
     ):
-        ctype = "application/x-www-form-urlencoded" if body.startswith("payload") else (
-            "application/json"
+        ctype = (
+            "application/x-www-form-urlencoded"
+            if body.startswith("payload")
+            else ("application/json")
         )
         cases.append((name, body, signed_headers(SECRET, body, content_type=ctype)))
     return [(name, str(await w.post(body, headers))) for name, body, headers in cases]
@@ -310,6 +314,8 @@ def _page_part(sessions: Any) -> list[tuple[str, str]]:
         async with TestClient(TestServer(bot.site.app())) as client:
             got = await client.get("/review/open", params={"t": "é.é"})
             rows.append(("non-ASCII link token", str(got.status)))
+            got = await client.get("/review/open?t=%FF.%FF%FE")
+            rows.append(("link token of bytes that are not UTF-8", str(got.status)))
             missing = await client.get("/review/nothing-here")
             headers = "with" if "Content-Security-Policy" in missing.headers else "without"
             rows.append(("unknown page", f"{missing.status} {headers} security headers"))
