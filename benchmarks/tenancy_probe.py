@@ -199,48 +199,44 @@ async def revocation(w: World) -> list[tuple[str, str]]:
             clock.now += 1
         return "> 3600 s"
 
+    def left_group(caller) -> bool:  # noqa: ANN001
+        return caller is None or "S0EDITORS" not in caller.roles
+
+    def demoted(caller) -> bool:  # noqa: ANN001
+        return caller is None or not caller.is_admin
+
+    def deactivated(caller) -> bool:  # noqa: ANN001
+        return caller is None
+
+    admin = fake.users["UADM2"]
+    removed = {
+        "type": "subteam_members_changed",
+        "subteam_id": "S0EDITORS",
+        "team_id": FakeSlack.TEAM,
+        "removed_users": ["UEVE"],
+        "removed_users_count": 1,
+    }
+    cases = [
+        ("editor removed from the user group", "UEVE", left_group, {"users": []}, removed),
+        ("admin demoted", "UADM2", demoted, {"is_admin": False}, None),
+        ("user deactivated", "UADM2", deactivated, {"deleted": True}, None),
+    ]
     rows = []
     for delivered in (True, False):
-        how = "event delivered" if delivered else "event lost"
-        group["users"] = ["UEVE"]
-        fake.users["UADM2"].update(is_admin=True, deleted=False)
-        clock.now += 4000  # past every cache
-
-        def left_group(caller) -> bool:  # noqa: ANN001
-            return caller is None or "S0EDITORS" not in caller.roles
-
-        changed = {
-            "type": "subteam_members_changed",
-            "subteam_id": "S0EDITORS",
-            "team_id": FakeSlack.TEAM,
-            "removed_users": ["UEVE"],
-            "removed_users_count": 1,
-        }
-        took = await seconds_until(
-            "UEVE", left_group, lambda: group.update(users=[]), changed if delivered else None
-        )
-        rows.append((f"editor removed from the user group ({how})", took))
-
-        def demoted(caller) -> bool:  # noqa: ANN001
-            return caller is None or not caller.is_admin
-
-        user = fake.users["UADM2"]
-        change = {"type": "user_change", "user": {**user, "is_admin": False}}
-        took = await seconds_until(
-            "UADM2", demoted, lambda: user.update(is_admin=False), change if delivered else None
-        )
-        rows.append((f"admin demoted ({how})", took))
-
-        def deactivated(caller) -> bool:  # noqa: ANN001
-            return caller is None
-
-        user.update(is_admin=True)
-        clock.now += 4000
-        change = {"type": "user_change", "user": {**user, "deleted": True}}
-        took = await seconds_until(
-            "UADM2", deactivated, lambda: user.update(deleted=True), change if delivered else None
-        )
-        rows.append((f"user deactivated ({how})", took))
+        for name, user_id, revoked, change, event in cases:
+            group["users"] = ["UEVE"]
+            admin.update(is_admin=True, deleted=False)
+            clock.now += 4000  # past every cache
+            target = group if user_id == "UEVE" else admin
+            event = event or {"type": "user_change", "user": {**admin, **change}}
+            took = await seconds_until(
+                user_id,
+                revoked,
+                lambda target=target, change=change: target.update(change),
+                event if delivered else None,
+            )
+            how = "event delivered" if delivered else "event lost"
+            rows.append((f"{name} ({how})", took))
     return rows
 
 
