@@ -266,9 +266,9 @@ class SlackBot:
         """Who a review-page user is now in this workspace (None in another team, or once
         deactivated); asked on every request of the page."""
         workspace = await self.directory.workspace()
-        if team_id != workspace.platform_id or (await self.directory.member(user_id)).get(
-            "deleted"
-        ):
+        if team_id != workspace.platform_id:
+            return None
+        if (await self.directory.member(user_id)).get("deleted"):
             return None
         return await self._caller(workspace, user_id)
 

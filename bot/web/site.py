@@ -133,7 +133,10 @@ class ReviewSite:
                 response.headers["Allow"] = error.headers["Allow"]
         except Exception:
             log.exception("review page: %s %s failed", request.method, request.path)
-            response = self.render.notice("Something went wrong; nothing was changed.", 500)
+            response = self.render.notice(
+                "Something went wrong on the bot's side; reload the page to see what was saved.",
+                500,
+            )
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["X-Frame-Options"] = "DENY"
@@ -237,7 +240,7 @@ class ReviewSite:
         refusal = await desk.review.may_view(session.workspace_id, caller, session.draft_id)
         if refusal is not None:
             raise Refused(refusal.text)
-        return web.json_response(self.render.previews(form.get("text", "")))
+        return web.json_response(self.render.previews(str(form.get("text", ""))))
 
     async def static(self, request: web.Request) -> web.Response:
         found = self.render.static(request.match_info["name"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 
 import aiohttp
 from slack_bolt.request.async_request import AsyncBoltRequest
@@ -140,7 +141,7 @@ def test_a_redelivered_event_is_stored_and_counted_once(sessions, slack_world) -
             await s.enable_hero()
             async with served(s) as url:
                 first = message(9, "Delivered twice (#9301)")
-                body = event_body(first, event_id="EvTWICE")
+                body = event_body(first, event_id=f"Ev{uuid.uuid4().hex}")
                 changed = event_body(edit(10, first["ts"], "Edited, delivered twice"))
                 counted = received("message"), received("edit")
                 assert await post(url, body) == 200
