@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 REGISTRY = CollectorRegistry(auto_describe=True)
+# Deliveries remembered so that a redelivery is not counted again. Slack redelivers within
+# minutes (three retries, the last about five minutes after the first attempt); this many
+# ids cover that window up to a sustained rate of about 150 events a second.
+DELIVERIES_KEPT = 50_000
 
 EVENTS_RECEIVED = Counter(
     "summarybot_events_received",
     "Chat events received from a platform",
     ["platform", "kind"],
+    registry=REGISTRY,
+)
+FOREIGN_EVENTS = Counter(
+    "summarybot_foreign_events",
+    "Events refused because they were for another workspace or app than this installation",
+    ["platform"],
     registry=REGISTRY,
 )
 MESSAGES_STORED = Counter(
@@ -50,3 +62,19 @@ LLM_CALLS = Counter("summarybot_llm_requests", "Requests sent to the LLM", regis
 LLM_ERRORS = Counter(
     "summarybot_llm_errors", "Sections the LLM drafter could not write", registry=REGISTRY
 )
+
+
+_counted: OrderedDict[str, None] = OrderedDict()
+
+
+def count_received(platform: str, kind: str, delivery: str | None = None) -> None:
+    """Count one event received. A redelivery (the same `delivery` id as one counted among
+    the last `DELIVERIES_KEPT`) is not counted again; events without an id always are."""
+    if delivery is not None:
+        key = f"{platform}:{delivery}"
+        if key in _counted:
+            return
+        _counted[key] = None
+        if len(_counted) > DELIVERIES_KEPT:
+            _counted.popitem(last=False)
+    EVENTS_RECEIVED.labels(platform, kind).inc()

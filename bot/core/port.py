@@ -102,6 +102,7 @@ class MessageEvent:
     workspace: WorkspaceRecord
     channel: ChannelRecord
     message: MessageRecord
+    delivery: str | None = None  # the platform's id of the delivery, the same when redelivered
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,7 @@ class EditEvent:
     workspace: WorkspaceRecord
     channel: ChannelRecord
     message: MessageRecord
+    delivery: str | None = None  # the platform's id of the delivery, the same when redelivered
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,7 @@ class DeleteEvent:
 
     workspace: WorkspaceRecord
     message_id: str
+    delivery: str | None = None  # the platform's id of the delivery, the same when redelivered
 
 
 @dataclass(frozen=True, slots=True)

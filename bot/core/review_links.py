@@ -83,7 +83,7 @@ class PageSigner:
         """The grant a token of `kind` carries; `BadToken` when it is forged, altered, of the
         other kind, malformed or expired."""
         payload, _, signature = token.partition(".")
-        if not hmac.compare_digest(signature, self._mac(kind, payload)):
+        if not _same(signature, self._mac(kind, payload)):
             raise BadToken("This link is not valid (its signature does not match).")
         try:
             fields = json.loads(_unb64(payload))
@@ -106,7 +106,7 @@ class PageSigner:
         return self._mac("csrf", session.nonce)
 
     def csrf_ok(self, session: PageGrant, token: str | None) -> bool:
-        return token is not None and hmac.compare_digest(token, self.csrf(session))
+        return token is not None and _same(token, self.csrf(session))
 
     def _sign(self, kind: Kind, grant: PageGrant) -> str:
         fields = {
@@ -128,6 +128,12 @@ class PageSigner:
 def page_url(public_url: str, token: str) -> str:
     """Where a link token is opened: `<SUMMARYBOT_PUBLIC_URL>/review/open?t=<token>`."""
     return f"{public_url.rstrip('/')}/review/open?t={token}"
+
+
+def _same(given: str, expected: str) -> bool:
+    """A constant-time comparison that takes any text: `hmac.compare_digest` raises on a
+    str with non-ASCII characters, so both are compared as UTF-8 bytes."""
+    return hmac.compare_digest(given.encode(), expected.encode())
 
 
 def _b64(data: bytes) -> str:

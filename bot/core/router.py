@@ -149,7 +149,7 @@ class Core:
     async def on_message(self, event: MessageEvent | EditEvent) -> bool:
         """Store a new or edited message if its channel is logged; whether it was stored."""
         kind = "edit" if isinstance(event, EditEvent) else "message"
-        metrics.EVENTS_RECEIVED.labels(event.workspace.platform, kind).inc()
+        metrics.count_received(event.workspace.platform, kind, event.delivery)
         counts = await self.store(event.workspace, event.channel, [event.message])
         return counts is not None and counts.new + counts.updated > 0
 
@@ -307,7 +307,7 @@ class Core:
         return len(gone)
 
     async def on_delete(self, event: DeleteEvent) -> None:
-        metrics.EVENTS_RECEIVED.labels(event.workspace.platform, "delete").inc()
+        metrics.count_received(event.workspace.platform, "delete", event.delivery)
         workspace_id = await self.workspace_id(event.workspace)
         await self.db.call(
             privacy.on_delete, self.sessions, workspace_id, event.message_id, self.clock()

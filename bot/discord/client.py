@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core import metrics
 from bot.core.chunking import chunk
 from bot.core.history import Progress
 from bot.core.port import (
@@ -190,24 +191,26 @@ class SummaryClient(discord.Client):
     # --- logging ------------------------------------------------------------------------------
 
     async def on_message(self, message: discord.Message) -> None:
-        if message.guild is None or message.author.id == self.user.id:
+        guild = self._guild_of(message)
+        if guild is None or message.author.id == self.user.id:
             return
         record = record_of(message)
         if record is not None:
-            event = MessageEvent(workspace_of(message.guild), channel_of(message.channel), record)
+            event = MessageEvent(workspace_of(guild), channel_of(message.channel), record)
             await self.core.on_message(event)
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         message = payload.message
-        if message.guild is None or message.author.id == self.user.id:
+        guild = self._guild_of(message)
+        if guild is None or message.author.id == self.user.id:
             return
         record = record_of(message)
         if record is not None:
-            event = EditEvent(workspace_of(message.guild), channel_of(message.channel), record)
+            event = EditEvent(workspace_of(guild), channel_of(message.channel), record)
             await self.core.on_message(event)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        guild = self.get_guild(payload.guild_id) if payload.guild_id else None
+        guild = self._guild(payload.guild_id)
         if guild is not None:
             await self.core.on_delete(DeleteEvent(workspace_of(guild), str(payload.message_id)))
 
@@ -218,9 +221,26 @@ class SummaryClient(discord.Client):
         await self._react(payload, -1)
 
     async def _react(self, payload: discord.RawReactionActionEvent, delta: int) -> None:
-        guild = self.get_guild(payload.guild_id) if payload.guild_id else None
+        guild = self._guild(payload.guild_id)
         if guild is not None:
             await self.core.on_reaction(workspace_of(guild), str(payload.message_id), delta)
+
+    def _guild_of(self, message: discord.Message) -> discord.Guild | None:
+        """The guild of a message the gateway sent: discord.py leaves `message.guild` None
+        both in a DM and in a guild the bot is not in (its channel then keeps the id)."""
+        return message.guild or self._guild(getattr(message.channel, "guild_id", None))
+
+    def _guild(self, guild_id: int | None) -> discord.Guild | None:
+        """The bot's guild `guild_id`; None for a DM (no id) or a guild the bot is not in.
+        Discord sends no events of other guilds; one that names another anyway (a gateway
+        that is not Discord's, a guild left a moment ago) is ignored and counted."""
+        if guild_id is None:
+            return None
+        guild = self.get_guild(guild_id)
+        if guild is None:
+            metrics.FOREIGN_EVENTS.labels("discord").inc()
+            log.info("Discord: ignored an event of guild %s, which the bot is not in", guild_id)
+        return guild
 
     async def backfill(
         self, workspace: WorkspaceRecord, channel_ref: str, progress: Progress | None = None

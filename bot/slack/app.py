@@ -11,9 +11,11 @@ from decimal import Decimal
 from typing import Any
 
 from aiohttp import web
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.async_app import AsyncApp, AsyncBoltContext
+from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.core import metrics
 from bot.core.history import Progress
 from bot.core.mrkdwn import to_mrkdwn
 from bot.core.port import (
@@ -28,7 +30,7 @@ from bot.core.port import (
 )
 from bot.core.router import Core
 from bot.slack.directory import Directory
-from bot.slack.events import MessagePath
+from bot.slack.events import EventsEndpoint
 from bot.slack.messages import SlackConverter, parse_ts, pinned_message_id
 from bot.slack.port import CHANNEL_ID_RE, EDIT_BLOCK, EDIT_CALLBACK, submitted_text
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
@@ -45,7 +47,12 @@ ROOT_LOOKBACK = timedelta(days=30)
 
 class SlackBot:
     """Wires a Bolt `AsyncApp` to the core. `signing_secret` is needed for the HTTP Events
-    API; Socket Mode needs none."""
+    API; Socket Mode needs none.
+
+    Every request, over HTTP or Socket Mode, first passes `_own_installation`: one for
+    another workspace or app than this bot's token (a distributed app installed elsewhere,
+    the same request URL shared by apps) is acknowledged, counted
+    (`summarybot_foreign_events`) and otherwise ignored."""
 
     def __init__(
         self,
@@ -66,9 +73,13 @@ class SlackBot:
             # it again. Slow work (commands, buttons) runs in lazy listeners after the ack.
             process_before_response=True,
         )
+        self.app.middleware(self._own_installation)
         self.app.event("message")(self.on_message)
         self.app.event("pin_added")(self.on_pin)
         self.app.event("pin_removed")(self.on_pin)
+        self.app.event("user_change")(self.on_user_change)
+        self.app.event("subteam_members_changed")(self.on_group_change)
+        self.app.event("subteam_updated")(self.on_group_change)
         self.app.command(COMMAND)(ack=_ack, lazy=[self.on_command])
         self.app.action(BUTTON_RE)(ack=_ack, lazy=[self.on_button])
         self.app.view(EDIT_CALLBACK)(self.on_edit_submit)
@@ -76,35 +87,78 @@ class SlackBot:
         core.member = self.page_caller
 
     def web_app(self, path: str) -> web.Application:
-        """The aiohttp app serving the HTTP Events API at `path`: Bolt's, with plain messages
-        taken on a shorter path (`bot.slack.events`)."""
-        app = self.app.web_app(path=path)
-        if self.signing_secret is not None:
-            fast = MessagePath(path, self.signing_secret, self.on_message, self._bot_user_id)
-            app.middlewares.append(fast.middleware)
-        return app
+        """The aiohttp app serving the HTTP Events API at `path` (`bot.slack.events`)."""
+        if self.signing_secret is None:
+            raise ValueError("the HTTP Events API needs the signing secret")
+        endpoint = EventsEndpoint(
+            self.app, self.signing_secret, self.on_message, self.directory.installation
+        )
+        return endpoint.web_app(path)
 
-    async def _bot_user_id(self) -> str | None:
-        return (await self.directory.team()).get("user_id")
+    async def _own_installation(
+        self,
+        context: AsyncBoltContext,
+        body: dict[str, Any],
+        next,  # noqa: A002, ANN001 (Bolt's name for the rest of the chain)
+    ) -> BoltResponse | None:
+        """Bolt's global middleware: pass on a request for this installation (the team Bolt
+        reads from it, its authorizations first, and the app where the request names one);
+        acknowledge and count any other."""
+        installation = await self.directory.installation()
+        app_id = body.get("api_app_id")
+        if context.team_id == installation.team_id and (
+            app_id is None or installation.app_id is None or app_id == installation.app_id
+        ):
+            await next()
+            return None
+        metrics.FOREIGN_EVENTS.labels("slack").inc()
+        log.info(
+            "Slack: ignored a request for team %s, app %s (this bot is team %s, app %s)",
+            context.team_id,
+            app_id,
+            installation.team_id,
+            installation.app_id,
+        )
+        return BoltResponse(status=200, body="")
 
     # --- logging ------------------------------------------------------------------------------
 
-    async def on_message(self, event: dict[str, Any]) -> None:
+    async def on_message(self, event: dict[str, Any], body: dict[str, Any]) -> None:
         """New messages, edits and deletes; system subtypes (joins, topics...) are ignored.
-        Bolt drops the bot's own messages before they get here."""
+        Bolt drops the bot's own messages before they get here. The envelope's `event_id`
+        names the delivery: a retry carries the same one."""
         workspace = await self.directory.workspace()
+        delivery = body.get("event_id")
         channel_id = event.get("channel", "")
         subtype = event.get("subtype")
         if subtype == "message_deleted":
-            await self.core.on_delete(DeleteEvent(workspace, f"{channel_id}:{event['deleted_ts']}"))
+            message_id = f"{channel_id}:{event['deleted_ts']}"
+            await self.core.on_delete(DeleteEvent(workspace, message_id, delivery))
             return
         raw = event.get("message", {}) if subtype == "message_changed" else event
         channel, records = await self._translate(channel_id, [raw])
         for record in records:
             if subtype == "message_changed":
-                await self.core.on_message(EditEvent(workspace, channel, record))
+                await self.core.on_message(EditEvent(workspace, channel, record, delivery))
             else:
-                await self.core.on_message(MessageEvent(workspace, channel, record))
+                await self.core.on_message(MessageEvent(workspace, channel, record, delivery))
+
+    async def on_user_change(self, event: dict[str, Any]) -> None:
+        """A user's profile, admin flag or deactivation changed: read them again when next
+        needed, so a demoted or deactivated admin loses access at once."""
+        user = event.get("user")
+        if isinstance(user, dict) and isinstance(user.get("id"), str):
+            self.directory.forget_user(user["id"])
+
+    async def on_group_change(self, event: dict[str, Any]) -> None:
+        """A user group's members (`subteam_members_changed`) or the group itself
+        (`subteam_updated`) changed: read its members again when next needed."""
+        subteam = event.get("subteam")
+        group_id = event.get("subteam_id") or (
+            subteam.get("id") if isinstance(subteam, dict) else None
+        )
+        if isinstance(group_id, str):
+            self.directory.forget_group(group_id)
 
     async def on_pin(self, event: dict[str, Any]) -> None:
         """A message pinned (`pin_added`) or unpinned (`pin_removed`) in a channel."""
@@ -215,16 +269,19 @@ class SlackBot:
     async def _caller(self, workspace: WorkspaceRecord, user_id: str) -> Caller:
         """Who acts, with the user groups they belong to among those the workspace's
         editors and admins name."""
-        user = await self.directory.user(user_id)
+        user = await self.directory.member(user_id)
         name = (user.get("profile") or {}).get("real_name") or user.get("real_name") or user_id
         groups = await self.directory.groups_of(user_id, await self.core.role_ids(workspace))
-        return Caller(user_id, name, await self.directory.is_admin(user_id), groups)
+        is_admin = bool(user.get("is_admin") or user.get("is_owner"))
+        return Caller(user_id, name, is_admin, groups)
 
     async def page_caller(self, team_id: str, user_id: str) -> Caller | None:
         """Who a review-page user is now in this workspace (None in another team, or once
         deactivated); asked on every request of the page."""
         workspace = await self.directory.workspace()
-        if team_id != workspace.platform_id or (await self.directory.user(user_id)).get("deleted"):
+        if team_id != workspace.platform_id:
+            return None
+        if (await self.directory.member(user_id)).get("deleted"):
             return None
         return await self._caller(workspace, user_id)
 

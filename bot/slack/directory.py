@@ -1,11 +1,18 @@
 """What the adapter needs to know about a Slack workspace, fetched once and cached:
-the team, people (names and admin flags), user groups' members and channel names."""
+the installation (team and app), people (names and admin flags), user groups' members and
+channel names.
+
+What decides access (a user's admin flag and deactivation, who is in a user group) is read
+again after `ACCESS_TTL_S`, and at once after Slack's `user_change`, `subteam_updated` or
+`subteam_members_changed` event (`forget_user`, `forget_group`): the TTL only bounds how long
+a change lasts whose event was lost."""
 
 from __future__ import annotations
 
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,8 +25,8 @@ from storage.records import PersonRecord, WorkspaceRecord
 log = logging.getLogger(__name__)
 
 PLATFORM = "slack"
-USER_TTL_S = 600.0  # admin flags and names change rarely; re-read after ten minutes
-GROUP_TTL_S = 60.0  # who is in a user group given as editors: re-read after a minute
+USER_TTL_S = 600.0  # names of the people in stored messages: re-read after ten minutes
+ACCESS_TTL_S = 30.0  # admin flag, deactivation, user-group members, when deciding access
 CHANNELS_TTL_S = 300.0  # channel names -> ids (conversations.list): re-read after five minutes
 CHANNELS_RETRY_S = 10.0  # a name not in the list re-reads it, at most this often
 CHANNELS_PAGE = 200
@@ -32,12 +39,24 @@ class _Cached:
     at: float
 
 
+@dataclass(frozen=True, slots=True)
+class Installation:
+    """Which workspace and app this bot is: only their events are taken. `app_id` is None
+    when Slack would not say (then the team alone decides)."""
+
+    team_id: str
+    app_id: str | None
+    bot_user_id: str | None
+
+
 @dataclass
 class Directory:
-    """Lookups through the Web API, cached for the life of the process."""
+    """Lookups through the Web API, cached (`clock`: seconds, monotonic)."""
 
     client: AsyncWebClient
+    clock: Callable[[], float] = time.monotonic
     _team: dict[str, Any] | None = None
+    _installation: Installation | None = None
     _users: dict[str, _Cached] = field(default_factory=dict)
     _channels: dict[str, str] = field(default_factory=dict)
     _groups: dict[str, tuple[float, frozenset[str]]] = field(default_factory=dict)
@@ -50,29 +69,55 @@ class Directory:
             self._team = dict((await self.client.auth_test()).data)
         return self._team
 
+    async def installation(self) -> Installation:
+        """The team (auth.test) and the app (bots.info of auth.test's bot_id) of the token."""
+        if self._installation is None:
+            team = await self.team()
+            app_id = None
+            try:
+                bot = (await self.client.bots_info(bot=team.get("bot_id", "")))["bot"]
+                app_id = bot.get("app_id")
+            except SlackApiError as error:
+                log.warning(
+                    "Slack: cannot read this app's id (%s); events are checked by team only",
+                    error.response.get("error"),
+                )
+            self._installation = Installation(team["team_id"], app_id, team.get("user_id"))
+        return self._installation
+
     async def workspace(self) -> WorkspaceRecord:
         team = await self.team()
         return WorkspaceRecord(PLATFORM, team["team_id"], team.get("team") or team["team_id"])
 
-    async def user(self, user_id: str) -> dict[str, Any]:
+    async def user(self, user_id: str, max_age: float = USER_TTL_S) -> dict[str, Any]:
+        """The user (`users.info`), read again when the copy held is older than `max_age`."""
         cached = self._users.get(user_id)
-        if cached is None or time.monotonic() - cached.at > USER_TTL_S:
+        if cached is None or self.clock() - cached.at >= max_age:
             try:
                 user = (await self.client.users_info(user=user_id))["user"]
             except SlackApiError:
                 user = {"id": user_id, "name": user_id}
-            cached = self._users[user_id] = _Cached(user, time.monotonic())
+            cached = self._users[user_id] = _Cached(user, self.clock())
         return cached.user
 
-    async def is_admin(self, user_id: str) -> bool:
-        user = await self.user(user_id)
-        return bool(user.get("is_admin") or user.get("is_owner"))
+    async def member(self, user_id: str) -> dict[str, Any]:
+        """The user as fresh as an access decision needs (admin flag, `deleted`)."""
+        return await self.user(user_id, ACCESS_TTL_S)
+
+    def forget_user(self, user_id: str) -> None:
+        """Drop what is held about a user (their profile, flags or status changed)."""
+        self._users.pop(user_id, None)
+
+    def forget_group(self, group_id: str) -> None:
+        """Drop a user group's members (they, or the group, changed)."""
+        self._groups.pop(group_id, None)
 
     async def group_members(self, group_id: str) -> frozenset[str]:
-        """The user ids in a user group (`usergroups.users.list`), cached for a minute; none
-        when Slack cannot say (an unknown group, or the `usergroups:read` scope missing)."""
+        """The user ids in a user group (`usergroups.users.list`), cached for
+        `ACCESS_TTL_S`; none when Slack cannot say (an unknown group, or the
+        `usergroups:read` scope missing)."""
         cached = self._groups.get(group_id)
-        if cached is None or time.monotonic() - cached[0] > GROUP_TTL_S:
+        if cached is None or self.clock() - cached[0] >= ACCESS_TTL_S:
             try:
                 users = (await self.client.usergroups_users_list(usergroup=group_id))["users"]
             except SlackApiError as error:
@@ -80,7 +125,7 @@ class Directory:
                     "Slack: cannot read user group %s (%s)", group_id, error.response.get("error")
                 )
                 users = []
-            cached = self._groups[group_id] = (time.monotonic(), frozenset(users))
+            cached = self._groups[group_id] = (self.clock(), frozenset(users))
         return cached[1]
 
     async def groups_of(self, user_id: str, group_ids: list[str]) -> tuple[str, ...]:
@@ -111,7 +156,7 @@ class Directory:
         minutes; a name not in the cached list re-reads it (a channel made a moment ago).
         None when there is no such channel, or Slack cannot list them."""
         wanted = name.lstrip("#").lower()
-        now = time.monotonic()
+        now = self.clock()
         age = None if self._ids_read_at is None else now - self._ids_read_at
         if (
             age is None
@@ -136,7 +181,7 @@ class Directory:
             log.warning("Slack: cannot list channels (%s)", error.response.get("error"))
             return
         self._ids_by_name = ids
-        self._ids_read_at = time.monotonic()
+        self._ids_read_at = self.clock()
 
     async def permalink(self, channel_id: str, ts: str, thread_ts: str | None) -> str | None:
         """The message's link, built from the team URL (no API call per message)."""

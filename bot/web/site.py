@@ -11,7 +11,9 @@ Routes (under SUMMARYBOT_PUBLIC_URL):
 
 Every request after the exchange needs the session cookie, names the session's draft, and
 asks the platform who the editor is now (`Desk.caller`) so `bot.core.access.authorize` sees
-a person who stopped being an editor as such at once. Every POST needs the CSRF token.
+a person who stopped being an editor as such at once. Every POST needs the CSRF token, and
+its form holds text only. Every answer, error pages included (an unknown path, a body too
+large, a failure), carries the same security headers (`_guard`).
 """
 
 from __future__ import annotations
@@ -117,11 +119,24 @@ class ReviewSite:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler) -> web.StreamResponse:  # noqa: ANN001
-        """Refusals as pages; headers that keep the page out of frames, caches and referrers."""
+        """Refusals and errors as pages; on every answer, headers that keep the page out of
+        frames, caches and referrers."""
         try:
             response = await handler(request)
         except Refused as refused:
             response = self.render.notice(refused.text, status=refused.status)
+        except web.HTTPException as error:  # aiohttp's own: no such path, body too large...
+            if error.status < 400:
+                raise
+            response = self.render.notice(error.reason, status=error.status)
+            if "Allow" in error.headers:
+                response.headers["Allow"] = error.headers["Allow"]
+        except Exception:
+            log.exception("review page: %s %s failed", request.method, request.path)
+            response = self.render.notice(
+                "Something went wrong on the bot's side; reload the page to see what was saved.",
+                500,
+            )
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["X-Frame-Options"] = "DENY"
@@ -143,8 +158,8 @@ class ReviewSite:
         # The client's address: behind a trusted proxy, the one it forwarded (`TrustedProxies`).
         if not self.throttle.allow(request.remote or "?"):
             raise Refused("Too many attempts; wait a minute and try again.", status=429)
-        form = await request.post()
-        link = self._read("link", str(form.get("t", "")))
+        form = await _text_form(request)
+        link = self._read("link", form.get("t", ""))
         desk, caller = await self._who(link)
         refusal = await desk.review.may_view(link.workspace_id, caller, link.draft_id)
         if refusal is not None:
@@ -191,14 +206,20 @@ class ReviewSite:
         page = await self._page(desk, session, caller)
         if section_id not in {s.id for s in page.sections}:
             raise Refused(f"There is no section {section_id}.", status=404)
-        text = str(form.get("text", ""))
+        text = form.get("text", "")
         try:
-            revision = int(str(form.get("revision", "")))
+            revision = int(form.get("revision", ""))
         except ValueError as error:
             raise Refused("The form is missing its revision number.", status=400) from error
-        reply = await desk.review.edit_section(
-            session.workspace_id, caller, section_id, text, revision=revision
-        )
+        try:
+            reply = await desk.review.edit_section(
+                session.workspace_id, caller, section_id, text, revision=revision
+            )
+        except Exception:
+            saved = await self._saved_unshown(desk, session, caller, section_id, revision, text)
+            if saved is None:
+                raise
+            return saved
         kept = {} if reply.ok else {section_id: text}
         return await self._after(desk, session, caller, reply, kept)
 
@@ -253,10 +274,10 @@ class ReviewSite:
         desk, caller = await self._who(session)
         return session, desk, caller
 
-    async def _posted(self, request: web.Request) -> tuple[PageGrant, Desk, Caller, dict]:
+    async def _posted(self, request: web.Request) -> tuple[PageGrant, Desk, Caller, dict[str, str]]:
         session, desk, caller = await self._session(request)
-        form = dict(await request.post())
-        if not self.signer.csrf_ok(session, form.get("csrf")):  # type: ignore[arg-type]
+        form = await _text_form(request)
+        if not self.signer.csrf_ok(session, form.get("csrf")):
             raise Refused("The form is missing its security token; reload the page.", 400)
         return session, desk, caller, form
 
@@ -266,6 +287,37 @@ class ReviewSite:
             raise Refused(page.text)
         return page
 
+    async def _saved_unshown(
+        self,
+        desk: Desk,
+        session: PageGrant,
+        caller: Caller,
+        section_id: int,
+        revision: int,
+        text: str,
+    ) -> web.Response | None:
+        """After a save that failed: when the revision was committed and only the review
+        thread's message could not be updated (deleted, say), the page saying so; None
+        when nothing was saved."""
+        page = await self._page(desk, session, caller)
+        saved = next(
+            (
+                s
+                for s in page.sections
+                if s.id == section_id and s.revision == revision + 1 and s.markdown == text.strip()
+            ),
+            None,
+        )
+        if saved is None:
+            return None
+        log.exception("review page: section %s saved, its thread message not updated", section_id)
+        notice = Reply.refuse(
+            f"{saved.title} was saved (revision {saved.revision}), but its message in the "
+            "review thread could not be updated (it may have been deleted): the thread still "
+            "shows the earlier text."
+        )
+        return self.render.page(page, self.signer.csrf(session), notice=notice, status=200)
+
     async def _after(
         self, desk: Desk, session: PageGrant, caller: Caller, reply: Reply, kept: dict[int, str]
     ) -> web.Response:
@@ -274,6 +326,14 @@ class ReviewSite:
         status = 200 if reply.ok else 409
         csrf = self.signer.csrf(session)
         return self.render.page(page, csrf, notice=reply, kept=kept, status=status)
+
+
+async def _text_form(request: web.Request) -> dict[str, str]:
+    """The posted form's fields; a file where text belongs is refused."""
+    form = await request.post()
+    if not all(isinstance(value, str) for value in form.values()):
+        raise Refused("The form holds a file where text belongs.", status=400)
+    return {key: str(value) for key, value in form.items()}
 
 
 async def start_site(site: ReviewSite, port: int, host: str) -> Callable[[], Awaitable[None]]:

@@ -66,6 +66,15 @@ def test_the_csrf_token_belongs_to_one_session() -> None:
     assert not SIGNER.csrf_ok(one, SIGNER.csrf(two))
     assert not SIGNER.csrf_ok(one, None)
     assert not SIGNER.csrf_ok(one, "")
+    assert not SIGNER.csrf_ok(one, "é" + SIGNER.csrf(one)[1:])  # refused, not an error
+
+
+@pytest.mark.parametrize("signature", ["é", "\u00ff" * 43, "\U0001f600"])
+def test_a_token_with_any_characters_is_refused_not_an_error(signature: str) -> None:
+    payload = SIGNER.link("slack", "U1", 3, 12, NOW).partition(".")[0]
+    for token in (f"{payload}.{signature}", f"é.{signature}"):
+        with pytest.raises(BadToken):
+            SIGNER.read("link", token, NOW)
 
 
 def test_a_short_key_is_refused_and_the_url_sits_under_the_public_url() -> None:
