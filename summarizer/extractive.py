@@ -26,7 +26,7 @@ from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import clean_sentence, is_fallback, third_person
 from summarizer.prlinks import label, link, link_prs, with_refs
-from summarizer.signals import signal_gain
+from summarizer.signals import has_signal, social_gain, text_gain
 from summarizer.text import (
     any_phrase,
     chat_lines,
@@ -42,6 +42,7 @@ from summarizer.types import PRMention, Section, SourceMessage, Topic
 
 MIN_FACT_WORDS = 5
 MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
+SIGNAL_FACT_WORDS = 8  # a sentence that is news only by its signals says something
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
@@ -83,6 +84,9 @@ SIGNAL_WEIGHT = 1.0
 _LOWER_START_RE = re.compile(
     r"\s(?<=[a-z0-9)\]][.!?]\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
 )
+# Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
+_REF = r"(?:\[[^\]\n]*\]\([^()\n]*\)|[\w/.-]*#\d+)"
+_CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 # Where a long sentence splits into clauses that stand on their own.
 _CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
@@ -109,6 +113,7 @@ class _Fact:
     decision: bool
     time: float
     gain: float  # what leading a bullet with it is worth (`_gain`)
+    signal: float  # its own and its message's signs of news (`summarizer.signals`)
 
 
 @dataclass(slots=True)
@@ -261,7 +266,7 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
             heapq.heappush(heap, (-ratio, cost, i))  # stale: others covered part of it
             continue
         bullet = candidates[i]
-        news = bullet.prs.keys() - covered_prs or bullet.figures - covered_figures
+        news = bullet.prs.keys() - covered_prs or bullet.figures - covered_figures or bullet.signal
         if not news and used + cost > budget * FILLER_SHARE:
             continue  # nothing new to cite: only worth its words while the draft is short
         if used + cost <= budget:
@@ -377,7 +382,7 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[_Bullet]:
 def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
     mentions = _mentions(item)
     times = [m.created_at.timestamp() for m in item]
-    signals = [0.0 if m.is_bot else signal_gain(m) for m in item]
+    signals = [0.0 if m.is_bot else social_gain(m) for m in item]
     facts = _facts(item, times, signals)
     time = max(times)
     if not facts:
@@ -401,7 +406,7 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
         figures=figures,
         people=people,
         sources=sources,
-        signal=max(signals),
+        signal=max(f.signal for f in picked),
         time=time,
         author=lead.message.author,
         words=words,
@@ -422,7 +427,7 @@ def _facts(
     follows. `times` and `signals` are the messages' (see `summarizer.signals`)."""
     facts = []
     for message, time, signal in zip(item, times, signals, strict=True):
-        if message.is_bot or not (signal or _may_hold_a_fact(message)):
+        if message.is_bot or not (_may_hold_a_fact(message) or signal or has_signal(message)):
             continue
         found = [
             fact
@@ -507,15 +512,22 @@ def _fact(
         return None
     figures = frozenset(find_figures(text))
     decision = _is_decision(text)
-    # People's reactions to a question or a poll are answers, not a sign of news (its first
-    # line asks; a link's preview on the lines after it may quote a question).
-    news_signal = signal and "?" not in message.text.partition("\n")[0]
+    # The sentence's own link, day or time, and what people made of its message; though
+    # reactions to a question or a poll are answers, not a sign of news (its first line
+    # asks; a link's preview on the lines after it may quote a question).
+    signal = (signal + text_gain(sentence)) * ("?" not in message.text.partition("\n")[0])
     if not (prs or figures) and (
-        not (decision or news_signal) or _WEAK_OPENER_RE.match(text) or _is_request(text)
+        not (decision or signal and _words_but_links(text) >= SIGNAL_FACT_WORDS)
+        or _WEAK_OPENER_RE.match(text)
+        or _is_request(text)
     ):
         return None
     gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal
-    return _Fact(text, message, prs, figures, words(text), n_words, decision, time, gain)
+    return _Fact(text, message, prs, figures, words(text), n_words, decision, time, gain, signal)
+
+
+def _words_but_links(text: str) -> int:
+    return sum(1 for word in text.split() if "://" not in word)
 
 
 def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision: bool) -> float:
@@ -608,7 +620,7 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
 def _credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
     """`text` with its further PR links and its people's names in closing parentheses, in
     the ones that already close it when they hold a PR ("... ([#12](...), Ana Ruiz).")."""
-    if not links and people and text.endswith(").") and re.search(r"\((?:\[|#)[^()]*\)\.$", text):
+    if not links and people and text.endswith(").") and _CLOSING_REFS_RE.search(text):
         return f"{text[:-2]}, {', '.join(people)})."
     text = with_refs(text, [*links, *people])
     return text if text.endswith(".") else text + "."

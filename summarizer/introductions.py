@@ -12,7 +12,7 @@ from summarizer.phrasing import clean_sentence, is_fallback, third_person
 from summarizer.text import chat_lines, defuse_pings, full_stop, sentences
 from summarizer.types import Section, SourceMessage, Topic
 
-INTRO_WORDS = 50
+INTRO_WORDS = 35
 _GREETING_RE = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening|afternoon))\b"
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",

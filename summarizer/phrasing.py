@@ -262,7 +262,7 @@ def _add_s(verb: str) -> str:
 
 
 _PRONOUN_RE = re.compile(
-    r"(?<![\w'-])(?:[Mm]y|[Mm]e|[Mm]ine|I|I'm|I've|I'll|I'd|[Mm]yself)(?![\w'-])"
+    r"(?<![\w'/-])(?:[Mm]y|[Mm]e|[Mm]ine|I|I'm|I've|I'll|I'd|[Mm]yself)(?![\w'/-])"
 )
 _PRONOUNS = {
     "my": "their",
@@ -276,7 +276,7 @@ _PRONOUNS = {
     "mine": "theirs",
 }
 _PLURAL_RE = re.compile(
-    r"(?<![\w'-])(?:[Oo]urs?|[Uu]s|[Ww]e(?:'re|'ve|'ll|'d)?|[Oo]urselves)(?![\w'-])"
+    r"(?<![\w'/-])(?:[Oo]urs?|[Uu]s|[Ww]e(?:'re|'ve|'ll|'d)?|[Oo]urselves)(?![\w'/-])"
 )  # not "US"
 _PLURALS = {
     "our": "their",

@@ -1,7 +1,7 @@
 """Signals every community has that a message is news, whatever its words.
 
 People react to it and answer it; admins pin it or address the whole channel; it links to
-something (a release, a slide deck, an event page); it names a day or a time. None of these
+something (a release, a slide deck, an event page); it names a day. None of these
 depends on the community's vocabulary, so a week of meetup chat ranks as well as a week of PRs.
 """
 
@@ -14,13 +14,12 @@ from summarizer.types import SourceMessage
 
 _LINK_RE = re.compile(r"https?://")
 _ANNOUNCEMENT_RE = re.compile(r"<!(?:here|channel|everyone)|@(?:here|channel|everyone)\b")
-# A day or a time: "this Saturday", "tonight", "Oct 17", "17 October", "12:30", "7pm" (not a
-# day alone: "happy Friday" is a greeting).
+# A day: "this Saturday", "tonight", "Oct 17", "17 October" (not a weekday alone: "happy
+# Friday" is a greeting; not a time alone: "at 3am" is more often a joke than an event).
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WHEN_RE = re.compile(
     rf"\b(?:(?:on|this|next|until|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|"
-    rf"{_MONTH} \d{{1,2}}\b|"
-    rf"\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}|\d{{1,2}}(?::\d{{2}})? ?[ap]\.?m\b|\d{{1,2}}:\d{{2}}\b)",
+    rf"{_MONTH} \d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH})",
     re.IGNORECASE,
 )
 # A version or a release: "v2.1", "3.2.0rc1", "released", "is out".
@@ -38,21 +37,24 @@ PIN_GAIN = 2.0
 
 
 def has_signal(message: SourceMessage) -> bool:
-    """Whether the message shows any sign of being news (see `signal_gain`)."""
-    return signal_gain(message) > 0
+    """Whether the message shows any sign of being news (see `social_gain`, `text_gain`)."""
+    return social_gain(message) + text_gain(message.text) > 0
 
 
-def signal_gain(message: SourceMessage) -> float:
-    """What the message's signals are worth: reactions and replies (fewer with each more),
-    a pin or an announcement to the channel, a link, a day or a time, a release."""
-    text = message.text
+def social_gain(message: SourceMessage) -> float:
+    """What people made of the message: reactions and replies (each more worth less), a
+    pin, an announcement to the whole channel."""
     gain = math.log1p(message.reactions) + math.log1p(message.replies)
     if message.pinned:
         gain += PIN_GAIN
+    text = message.text
     if "@" in text or "<!" in text:
         gain += ANNOUNCEMENT_GAIN * bool(_ANNOUNCEMENT_RE.search(text))
-    if "http" in text:
-        gain += LINK_GAIN * bool(_LINK_RE.search(text))
-    gain += WHEN_GAIN * bool(_WHEN_RE.search(text))
-    gain += RELEASE_GAIN * bool(_RELEASE_RE.search(text))
     return gain
+
+
+def text_gain(text: str) -> float:
+    """What the text itself shows: a link, a day, a release."""
+    gain = LINK_GAIN * bool("http" in text and _LINK_RE.search(text))
+    gain += WHEN_GAIN * bool(_WHEN_RE.search(text))
+    return gain + RELEASE_GAIN * bool(_RELEASE_RE.search(text))

@@ -45,7 +45,8 @@ def test_us_the_country_is_not_a_pronoun() -> None:
 @pytest.mark.parametrize(
     ("text", "kw", "news"),
     [
-        ("New data jam posted, come join this Saturday at 10am", {}, True),
+        ("New data jam posted, come join this Saturday", {}, True),
+        ("I picked that color at 2am", {}, False),
         ("Slides from the talk: https://example.org/slides", {}, True),
         ("The venue moved to the library", {"pinned": True}, True),
         ("<!channel> the venue moved to the library", {}, True),
