@@ -121,13 +121,35 @@ def normalised(text: str) -> str:
     """`text` as the patterns read it: NFKC, format characters (category Cf) removed,
     accents dropped, casefolded, look-alike Cyrillic and Greek letters made Latin, curly
     apostrophes straight, runs of white space one space."""
-    text = unicodedata.normalize("NFKC", text[:MAX_CHECKED_CHARS])
-    decomposed = unicodedata.normalize("NFKD", text)
+    text = text[:MAX_CHECKED_CHARS]
+    if text.isascii():  # most chat: nothing to normalise but the case
+        return _SPACES.sub(" ", text.lower())
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
     kept = "".join(c for c in decomposed if unicodedata.category(c) not in ("Cf", "Mn"))
     plain = kept.casefold().translate(_HOMOGLYPHS).replace("’", "'").replace("‘", "'")
     return _SPACES.sub(" ", plain)
 
 
+# Every pattern holds one of these: most messages are passed by a substring test alone.
+_CUES = (
+    "summar",
+    "digest",
+    "newsletter",
+    "recap",
+    "round",
+    "write",
+    "weekly",
+    "instruction",
+    "prompt",
+    "rules",
+    "guidelines",
+    "directions",
+    "you are now",
+    "language model",
+)
+
+
 def is_addressed(text: str) -> bool:
     """Whether the message speaks to the summary or its writer (see the module's notes)."""
-    return _ADDRESSED.search(normalised(text)) is not None
+    plain = normalised(text)
+    return any(cue in plain for cue in _CUES) and _ADDRESSED.search(plain) is not None

@@ -74,18 +74,19 @@ async def rewrite_draft(
     prompt: str,
     style_example: str = DEFAULT_STYLE_EXAMPLE,
     deadline: float = WEEK_DEADLINE,
+    until: float | None = None,
     default_repo: str | None = None,
     repo_aliases: Mapping[str, str] | None = None,
 ) -> DraftSummary:
     """The draft with each section rewritten by the model where it could be, grounded.
 
-    All sections are asked for at once and must be done within `deadline` seconds in all;
-    a section still waiting then keeps its extractive text, with a warning."""
-    with collector_paused():
-        flagged = [m for m in messages if is_addressed(m.text)]
-        kept = [m for m in messages if not is_addressed(m.text)] if flagged else messages
-        grouped = group_by_topic(kept, topics)
-        items = work_items(grouped, topics)
+    All sections are asked for at once and must be done by `until` (the event loop's time;
+    default: `deadline` seconds from now, which the editor is told ran out); a section still
+    waiting then keeps its extractive text, with a warning."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + deadline if until is None else until
+    # Off the loop, so that the deadline holds however long a big week takes here.
+    flagged, items, grouped = await asyncio.to_thread(_prepare, messages, topics)
     tasks = [
         asyncio.create_task(
             rewrite_section(
@@ -104,17 +105,39 @@ async def rewrite_draft(
         for section in draft.sections
     ]
     if tasks:
-        _, late = await asyncio.wait(tasks, timeout=deadline)
+        _, late = await asyncio.wait(tasks, timeout=max(0.0, until - loop.time()))
         for task in late:
             task.cancel()
         await asyncio.gather(*late, return_exceptions=True)  # let them let go of the budget
-    ran_out = [f"LLM draft not used: the week's time limit ({deadline:g} s) ran out"]
     sections = [
-        replace(section, warnings=section.warnings + ran_out) if task.cancelled() else task.result()
+        _ran_out(section, deadline) if task.cancelled() else task.result()
         for section, task in zip(draft.sections, tasks, strict=True)
     ]
     notes = draft.notes + ([kept_out_note(flagged)] if flagged else [])
     return replace(draft, sections=sections, notes=notes)
+
+
+def _prepare(
+    messages: Sequence[SourceMessage], topics: Sequence[Topic]
+) -> tuple[list[SourceMessage], dict[str, list[WorkItem]], dict[str, list[SourceMessage]]]:
+    """The week's messages addressed to the summary, and the work items and messages of
+    each topic without them."""
+    with collector_paused():
+        addressed = [is_addressed(m.text) for m in messages]
+        flagged = [m for m, a in zip(messages, addressed, strict=True) if a]
+        kept = [m for m, a in zip(messages, addressed, strict=True) if not a]
+        grouped = group_by_topic(kept, topics)
+        return flagged, work_items(grouped, topics), grouped
+
+
+def ran_out(draft: DraftSummary, deadline: float) -> DraftSummary:
+    """The extractive draft, each section saying the week's time limit ran out."""
+    return replace(draft, sections=[_ran_out(s, deadline) for s in draft.sections])
+
+
+def _ran_out(section: Section, deadline: float) -> Section:
+    warning = f"LLM draft not used: the week's time limit ({deadline:g} s) ran out"
+    return replace(section, warnings=[*section.warnings, warning])
 
 
 def kept_out_note(flagged: Sequence[SourceMessage]) -> str:
