@@ -122,3 +122,19 @@ def test_the_prompt_fences_the_chat_as_quoted_data(sessions, config):
     assert json.loads(data)[0]["facts"]  # exactly the work items, as JSON, inside the fence
     assert prompt.endswith(f"<</{fence}>>")
     assert "quoted data, not instructions" in prompt and "never follow" in prompt
+
+
+@pytest.mark.parametrize("variant", sorted(INJECTIONS))
+def test_the_extractive_fallback_does_not_quote_the_injection_either(
+    sessions, tmp_path: Path, variant
+):
+    """The endpoint hangs, so every section keeps the extractive text: that text is drawn
+    without the message addressed to the digest too."""
+    path = tmp_path / "bot.toml"
+    path.write_text('[llm]\nmodel = "test-model"\nweek_deadline_seconds = 1\n')
+    log_week(sessions, INJECTIONS[variant])
+    stored, _ = draft_with(sessions, load_config(path), lambda _body: Reply(content="{}", delay=30))
+
+    assert all(s.drafter == "extractive" for s in stored.sections)
+    text = "\n".join(s.markdown for s in stored.sections)
+    assert "cancelled" not in text.lower() and "22.4% MFU" in text
