@@ -4,8 +4,8 @@ Every function takes the session first and never commits. Messages are removed w
 DELETEs, their PR refs first, so nothing depends on the database cascading the delete.
 
 Drafts not yet published (drafted, in review or approved) lose what is gone, at once:
-- the names of a member who opted out are replaced with "a member" in their sections and
-  every revision, and leave the sections' `people`;
+- the names of a member who opted out are replaced with "a member" in their sections,
+  every revision and the draft's notes, and leave the sections' `people`;
 - a section citing a message that is gone (deleted on the platform, or its author opted
   out) has its text and every revision's text replaced by `REMOVED_TEXT`, since which of
   its words came from that message cannot be told.
@@ -290,7 +290,8 @@ def _scrub_drafts(
     folded = {n.casefold() for n in names}
     unname = unnamer(names)
     changed: set[int] = set()
-    for section in _open_sections(session, workspace_id):
+    sections = _open_sections(session, workspace_id)
+    for section in sections:
         before = (section.markdown, section.people, section.flags, section.warnings)
         section.people = [p for p in section.people if p.casefold() not in folded]
         new_flags = [deleted_source_flag(m) for m in section.sources if m in deleted]
@@ -307,6 +308,11 @@ def _scrub_drafts(
         changed.add(section.draft_id)
         if new_flags and section.draft.status == DraftStatus.APPROVED:  # not published: stop it
             section.draft.status = DraftStatus.IN_REVIEW
+    for draft in {section.draft for section in sections}:
+        notes = [unname(note) for note in draft.notes]  # "Kept from the LLM: ... by NAME"
+        if notes != draft.notes:
+            draft.notes = notes
+            changed.add(draft.id)
     session.flush()
     return frozenset(changed)
 

@@ -26,6 +26,7 @@ from storage.privacy import (
     OPTED_OUT_FLAG,
     REMOVED_TEXT,
     Purged,
+    Removed,
     blocking_flags,
     delete_message,
     deleted_source_flag,
@@ -446,3 +447,48 @@ def test_forgotten_names_stay_in_their_workspace(sessions) -> None:
         forget_person(session, ws, "u1", AT, also_names=["Ana R."])
         assert session.scalar(select(func.count()).select_from(ForgottenName)) == 2
         assert forgotten_names(session, other) == set()
+
+
+def test_removal_says_which_drafts_changed_and_takes_warnings_and_notes_along(sessions) -> None:
+    """Warnings quote the removed text and notes name people: they go the same way as the
+    text; the drafts that changed are returned, so their review threads can be rewritten."""
+    ws = store(
+        sessions,
+        msg("m1", "my fix", at(WEEK_C)),
+        msg("m3", "shipped", at(WEEK_C, 10), author=BEN),
+    )
+    open_draft = draft(
+        sessions,
+        ws,
+        WEEK_C,
+        "in_review",
+        section("cited", "Ana's fix landed", ["Ana Ruiz"], ["m1"]),
+        section("named", "Ben shipped", ["Ben Ode"], ["m3"]),
+    )
+    untouched = draft(
+        sessions, ws, WEEK_B, "in_review", section("other", "Ben shipped", [], ["m3"])
+    )
+    with sessions.begin() as session:
+        row = session.get(DraftRow, open_draft)
+        row.notes = ["Kept from the LLM: 1 message(s) addressed to the summary, by Ana Ruiz (m9)."]
+        cited, named = sorted(row.sections, key=lambda s: s.topic)
+        cited.warnings = [
+            "removed sentence 'my fix was cancelled' (its words are not in the sources)"
+        ]
+        named.warnings = ["removed name 'Ana Ruiz' (not in the sources)"]
+
+    with sessions.begin() as session:
+        removed = forget_person(session, ws, "u1", AT)
+    assert removed == Removed(1, frozenset({open_draft}))
+
+    sections = sections_of(sessions, open_draft)
+    assert sections["cited"].warnings == []
+    assert sections["named"].warnings == ["removed name 'a member' (not in the sources)"]
+    with sessions() as session:
+        assert "Ana Ruiz" not in " ".join(session.get(DraftRow, open_draft).notes)
+    assert sections_of(sessions, untouched)["other"].markdown == "Ben shipped"
+
+    with sessions.begin() as session:
+        assert delete_message(session, ws, "m3", AT) == Removed(
+            1, frozenset({open_draft, untouched})
+        )
