@@ -32,10 +32,11 @@ from storage.drafts import get_draft
 from storage.models import DraftRow
 
 MakeGitHub = Callable[[], GitHubClient]
-# The end of the week's deadline kept for storing the draft: a twentieth, at most 1 s.
-STORE_SHARE, STORE_MAX_SECONDS = 0.05, 1.0
 MakeLLM = Callable[[], LLMClient]
 OnStored = Callable[[Session, DraftRow], None]
+# The end of the week's deadline kept for storing the draft: a twentieth, at most 1 s. The
+# model's answers are collected by the first half of it at the latest.
+STORE_SHARE, STORE_MAX_SECONDS = 0.05, 1.0
 
 
 @dataclass(slots=True)
@@ -92,10 +93,10 @@ class DraftingService:
         return drafted
 
     def _until(self) -> float:
-        """The event loop's time by which an LLM-drafted week must be ready to store."""
+        """The event loop's time by which the model's sections of an LLM-drafted week must
+        be in: the week's deadline less the time kept for storing."""
         seconds = self.config.llm.week_deadline_seconds
-        store = min(seconds * STORE_SHARE, STORE_MAX_SECONDS)
-        return asyncio.get_running_loop().time() + seconds - store
+        return asyncio.get_running_loop().time() + seconds - _store_time(seconds)
 
     async def _refresh_github(self, week: Week, drafted: Drafted, until: float | None) -> float:
         """Refresh the GitHub cache within the draft's GitHub time budget (and what is left
@@ -124,10 +125,11 @@ class DraftingService:
         )
         style = await asyncio.to_thread(llm.style_example_text)
         client = self.llm()
+        backstop = until + _store_time(llm.week_deadline_seconds) / 2
         try:
-            # A backstop: rewrite_draft stops by `until` itself, but opening and closing
-            # the client, and anything else on the way, count too.
-            async with asyncio.timeout_at(until):
+            # rewrite_draft collects what the model wrote by `until`; opening and closing
+            # the client, and anything else on the way, must not take the week past its end.
+            async with asyncio.timeout_at(backstop):
                 async with client:
                     draft = await rewrite_draft(
                         composed.draft,
@@ -166,6 +168,10 @@ class DraftingService:
             if on_stored is not None:
                 on_stored(session, row)
             return row.id
+
+
+def _store_time(deadline: float) -> float:
+    return min(deadline * STORE_SHARE, STORE_MAX_SECONDS)
 
 
 def _out_of_time_note(seconds: float) -> str:

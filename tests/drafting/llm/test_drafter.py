@@ -332,3 +332,32 @@ def test_the_weeks_deadline_covers_github_and_composing_too(week, tmp_path: Path
         assert section.drafter == "extractive"
         assert section.warnings == ["LLM draft not used: the week's time limit (1 s) ran out"]
     assert any("GitHub did not answer within this draft's 0.95 s budget" in n for n in stored.notes)
+
+
+def test_sections_written_in_time_are_kept_when_another_hangs(week, tmp_path: Path) -> None:
+    """The model answers the hero-run section at once and never the data section: at the
+    week's deadline the first is the model's, the second the extractive text."""
+    with week.begin() as session:
+        late = MessageRecord(
+            "m6",
+            PersonRecord("ben.cho", "Ben Cho"),
+            datetime(2026, 11, 18, 9, tzinfo=UTC),
+            "Dedup audit: 98.7% precision on 600 pairs (#828).",
+        )
+        store_batch(session, ImportBatch("t", LAB, ChannelRecord("c-data", "data"), [late]))
+    path = tmp_path / "bot.toml"
+    path.write_text('[llm]\nmodel = "test-model"\nweek_deadline_seconds = 1\n')
+
+    def model(body: dict) -> Reply:
+        if "Hero run" in body["messages"][1]["content"]:
+            return section_reply(GOOD, ["m1"])
+        return Reply(content="{}", delay=30)
+
+    def script(fake: FakeLLM) -> None:
+        fake.respond = model
+
+    stored, _ = run_with(script, week, load_config(path))
+    sections = {s.topic: s for s in stored.sections}
+    assert (sections["hero-run"].drafter, sections["hero-run"].markdown) == ("llm", GOOD)
+    assert sections["data"].drafter == "extractive" and "98.7%" in sections["data"].markdown
+    assert sections["data"].warnings == ["LLM draft not used: the week's time limit (1 s) ran out"]
