@@ -7,8 +7,8 @@ this path), drafted and posted for review; then Ana opts out and one of Ben's me
 deleted on the platform. Each removed message carries a marker string, searched for
 afterwards. The bot's engine is then disposed, as when it stops.
 
-    python benchmarks/forgotten_text.py
-    python benchmarks/forgotten_text.py --database postgresql+psycopg://postgres@127.0.0.1:5432/test
+    python -m benchmarks.forgotten_text
+    python -m benchmarks.forgotten_text --database postgresql+psycopg://postgres@127.0.0.1:5432/test
 
 PostgreSQL's heap files are read from the server's data directory (this needs the same
 machine and read access, e.g. root), after a CHECKPOINT so they are current; VACUUM's effect
