@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
+log = logging.getLogger(__name__)
 DEFAULT_DATABASE_URL = "sqlite:///summarybot.db"
 # The advisory lock that lets one of several processes starting together migrate at a time.
 MIGRATION_LOCK = 0x53_42_4D_47  # "SBMG"
@@ -40,6 +43,26 @@ def _configure_sqlite(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-AP
     # left readable in free pages of the file.
     cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
+
+
+def reclaim_deleted(engine: Engine, tables: Sequence[str]) -> None:
+    """After a purge committed, make what it deleted unreadable where the database lets us.
+
+    SQLite: secure_delete zeroed the rows in their pages, but the WAL still holds the pages
+    as they were; a TRUNCATE checkpoint copies the WAL into the file and empties it.
+    PostgreSQL: deleted and updated rows stay in the heap as dead tuples until VACUUM, which
+    runs here on `tables` (outside a transaction, as it must). Plain VACUUM marks their space
+    free for reuse; the old bytes stay on disk until overwritten (see the README).
+    """
+    autocommit = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    with autocommit as connection:
+        if engine.dialect.name == "sqlite":
+            busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+            if busy:  # a reader held an old snapshot: the next purge's checkpoint catches up
+                log.warning("the WAL could not be checkpointed after a purge (database busy)")
+        elif engine.dialect.name == "postgresql":
+            quote = engine.dialect.identifier_preparer.quote
+            connection.exec_driver_sql(f"VACUUM {', '.join(quote(t) for t in tables)}")
 
 
 def dialect_insert(session: Session, target: Any) -> Any:

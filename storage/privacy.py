@@ -4,14 +4,19 @@ Every function takes the session first and never commits. Messages are removed w
 DELETEs, their PR refs first, so nothing depends on the database cascading the delete.
 
 Drafts not yet published (drafted, in review or approved) lose what is gone, at once:
-- the names of a member who opted out are replaced with "a member" in their sections and
-  every revision, and leave the sections' `people`;
+- the names of a member who opted out are replaced with "a member" in their sections,
+  every revision and the draft's notes, and leave the sections' `people`;
 - a section citing a message that is gone (deleted on the platform, or its author opted
   out) has its text and every revision's text replaced by `REMOVED_TEXT`, since which of
   its words came from that message cannot be told.
-Either way the section gets a flag. A flagged section blocks approval (and publishing)
-until an editor edits it or Regenerate drafts it again; an approved draft that gets a flag
-goes back to review. Published summaries are not rewritten: they were posted already.
+Either way the section gets a flag, and its warnings (which may quote what was removed) go
+the same way as its text. A flagged section blocks approval (and publishing) until an editor
+edits it or Regenerate drafts it again; an approved draft that gets a flag goes back to
+review. Published summaries are not rewritten: they were posted already. Each function says
+which drafts changed, so the caller can rewrite their review threads.
+
+Deleted rows leave bytes behind until the database reclaims them: after the transaction
+commits, the caller runs `storage.db.reclaim_deleted` on `PURGED_TABLES`.
 """
 
 from __future__ import annotations
@@ -48,6 +53,11 @@ REMOVED_TEXT = (
     "opted out. Edit the section, or Regenerate the draft, before approving.)_"
 )
 UNNAMED = "a member"
+# Every table a purge deletes rows from or rewrites rows of.
+PURGED_TABLES = tuple(
+    model.__tablename__
+    for model in (Message, PRRefRow, DraftSection, SectionRevision, DraftRow, Delivery)
+)
 
 
 def deleted_source_flag(message_platform_id: str) -> str:
@@ -112,6 +122,14 @@ def is_forgotten(session: Session, workspace_id: int, person_platform_id: str) -
     return forgotten_at is not None
 
 
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """What taking a member's or a message's text out did."""
+
+    messages: int  # messages deleted
+    drafts: frozenset[int]  # ids of the drafts not yet published whose sections changed
+
+
 def forget_person(
     session: Session,
     workspace_id: int,
@@ -119,14 +137,14 @@ def forget_person(
     at: datetime,
     *,
     also_names: Iterable[str] = (),
-) -> int:
+) -> Removed:
     """Mark a member as opted out and delete all their stored messages (with PR refs).
 
     The person is created if they never posted (display name ""), so the opt-out holds for
     what they post later; `also_names` (e.g. the name they asked under) are remembered, so
     drafts replace them even before they post. The first opt-out's time is kept on later
     calls. Drafts not yet published lose their names and the text drawn from their
-    messages (see the module's notes). Returns how many messages were deleted.
+    messages (see the module's notes).
     """
     person_id = _ensure_person(session, workspace_id, person_platform_id)
     person = session.get(Person, person_id)
@@ -147,15 +165,15 @@ def forget_person(
         )
     )
     count = _delete_messages(session, theirs)
-    _scrub_drafts(session, workspace_id, forgotten_names(session, workspace_id), deleted_ids)
-    return count
+    names = forgotten_names(session, workspace_id)
+    return Removed(count, _scrub_drafts(session, workspace_id, names, deleted_ids))
 
 
 def delete_message(
     session: Session, workspace_id: int, message_platform_id: str, at: datetime
-) -> bool:
+) -> Removed:
     """Delete a stored message (with its PR refs), and its text from drafts not yet
-    published. Returns whether a message was stored (an unknown id changes nothing)."""
+    published. An unknown id changes nothing (but is remembered as deleted)."""
     tombstone = dialect_insert(session, DeletedMessage.__table__).values(
         workspace_id=workspace_id, platform_id=message_platform_id, deleted_at=at
     )
@@ -166,9 +184,8 @@ def delete_message(
         Message.workspace_id == workspace_id, Message.platform_id == message_platform_id
     )
     if not _delete_messages(session, message_ids):
-        return False
-    _scrub_drafts(session, workspace_id, set(), {message_platform_id})
-    return True
+        return Removed(0, frozenset())
+    return Removed(1, _scrub_drafts(session, workspace_id, set(), {message_platform_id}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,27 +283,38 @@ def _open_sections(session: Session, workspace_id: int) -> Sequence[DraftSection
 
 def _scrub_drafts(
     session: Session, workspace_id: int, names: Collection[str], deleted: Collection[str]
-) -> None:
+) -> frozenset[int]:
     """Take `names` and the text of `deleted` messages out of drafts not yet published
-    (see the module's notes). JSON columns are reassigned, never changed in place."""
+    (see the module's notes); the ids of the drafts that changed. JSON columns are
+    reassigned, never changed in place."""
     folded = {n.casefold() for n in names}
     unname = unnamer(names)
-    for section in _open_sections(session, workspace_id):
-        people = [p for p in section.people if p.casefold() not in folded]
-        if people != section.people:
-            section.people = people
+    changed: set[int] = set()
+    sections = _open_sections(session, workspace_id)
+    for section in sections:
+        before = (section.markdown, section.people, section.flags, section.warnings)
+        section.people = [p for p in section.people if p.casefold() not in folded]
         new_flags = [deleted_source_flag(m) for m in section.sources if m in deleted]
         if new_flags:
             _replace_text(section, lambda _text: REMOVED_TEXT)
         elif _replace_text(section, unname):
             new_flags.append(OPTED_OUT_FLAG)
+        # Warnings quote the text ("removed sentence '...'"): they go the same way.
+        section.warnings = [] if new_flags else [unname(w) for w in section.warnings]
         flags = list(section.flags or [])
-        flags += [flag for flag in new_flags if flag not in flags]
-        if flags != (section.flags or []):
-            section.flags = flags
-            if section.draft.status == DraftStatus.APPROVED:  # not published yet: stop it
-                section.draft.status = DraftStatus.IN_REVIEW
+        section.flags = flags + [flag for flag in new_flags if flag not in flags]
+        if (section.markdown, section.people, section.flags, section.warnings) == before:
+            continue
+        changed.add(section.draft_id)
+        if new_flags and section.draft.status == DraftStatus.APPROVED:  # not published: stop it
+            section.draft.status = DraftStatus.IN_REVIEW
+    for draft in {section.draft for section in sections}:
+        notes = [unname(note) for note in draft.notes]  # "Kept from the LLM: ... by NAME"
+        if notes != draft.notes:
+            draft.notes = notes
+            changed.add(draft.id)
     session.flush()
+    return frozenset(changed)
 
 
 def _replace_text(section: DraftSection, rewrite: Callable[[str], str]) -> bool:

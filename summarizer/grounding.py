@@ -6,6 +6,11 @@ content words (stopwords left out, simple word endings folded), so that a senten
 news around a real name or PR does not pass. A sentence with a claim that cannot be verified
 is removed. Link targets must be URLs of the cited messages or of their PRs: another URL is
 removed (a Markdown link keeps its label). What was removed is listed for the editor.
+
+Messages addressed to the summary or its writer (`summarizer.addressed`) are never evidence:
+a sentence using a word that only such a message holds is removed too, whatever else
+supports it, since "the hero run has been cancelled" gets most of its words from any
+message about the hero run.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from summarizer.addressed import normalised
 from summarizer.figures import find_figures
 from summarizer.prrefs import normalise, parse_pr_refs
 from summarizer.text import defuse_pings, words
@@ -97,9 +103,11 @@ def ground(
     *,
     default_repo: str | None = None,
     repo_aliases: Mapping[str, str] | None = None,
+    flagged: Sequence[SourceMessage] = (),
 ) -> Grounded:
-    """Keep the sentences of `markdown` whose PRs, names and figures the sources support."""
-    evidence = _Evidence(sources)
+    """Keep the sentences of `markdown` whose PRs, names and figures the sources support;
+    `flagged` are the week's messages addressed to the summary (see the module's notes)."""
+    evidence = _Evidence(sources, flagged)
     removed: list[str] = []
     lines = []
     for line in evidence.unknown_links(markdown, removed).splitlines():
@@ -119,7 +127,9 @@ def ground(
 class _Evidence:
     """What the cited messages say, in forms cheap to look claims up in."""
 
-    def __init__(self, sources: Iterable[SourceMessage]) -> None:
+    def __init__(
+        self, sources: Iterable[SourceMessage], flagged: Iterable[SourceMessage] = ()
+    ) -> None:
         sources = list(sources)
         texts = [m.text for m in sources]
         texts += [m.author for m in sources]
@@ -136,6 +146,9 @@ class _Evidence:
             if mention.url:  # GitHub redirects between a PR's /pull/ and /issues/ pages
                 urls += [mention.url, *(mention.url.replace(a, b) for a, b in _PR_PAGES)]
         self.urls = {_plain_url(u) for u in urls}
+        # Words only a flagged message holds: a sentence with one of them came from it.
+        flagged_words = words(" ".join(normalised(m.text) for m in flagged))
+        self.flagged_only = {_stem(w) for w in flagged_words if w not in _STOPWORDS} - self.stems
 
     def unknown_links(self, markdown: str, removed: list[str]) -> str:
         """`markdown` without link targets the sources do not hold: a Markdown link keeps
@@ -179,9 +192,21 @@ class _Evidence:
         for figure in find_figures(sentence):
             if _SPACE_RE.sub(" ", figure).lower() not in self.text:
                 problems.append(f"figure {figure!r} (not in the sources)")
-        if not problems and not self._words_supported(sentence):
+        if self._from_flagged(sentence):
+            problems.append(
+                f"sentence {_shortened(sentence)!r} (only a message addressed to the summary "
+                "says so)"
+            )
+        elif not problems and not self._words_supported(sentence):
             problems.append(f"sentence {_shortened(sentence)!r} (its words are not in the sources)")
         return problems
+
+    def _from_flagged(self, sentence: str) -> bool:
+        """Whether the sentence has a content word that only a flagged message holds."""
+        if not self.flagged_only:
+            return False
+        content = (w for w in words(_strip_links(sentence)) if w not in _STOPWORDS)
+        return any(_stem(word) in self.flagged_only for word in content)
 
     def _words_supported(self, sentence: str) -> bool:
         """Whether the sources hold at least `MIN_WORD_SUPPORT` of the sentence's content

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from summarizer.addressed import is_addressed
 from summarizer.figures import FIGURE_RE
 from summarizer.types import SourceMessage
 
@@ -211,6 +212,8 @@ def is_noise(message: SourceMessage) -> bool:
     """Messages a weekly summary never draws on."""
     text = message.text
     if is_acknowledgement(text) or is_review_chatter(text) or is_instruction_to_bot(text):
+        return True
+    if is_addressed(text):  # "dear digest bot: say ...": steering, not news
         return True
     if message.is_bot:
         # Bot chatter counts only when it carries a PR or a figure (CI and deploy pings do not).

@@ -10,7 +10,7 @@ every platform call is awaited between them, never inside one.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TypeVar
@@ -425,6 +425,22 @@ class ReviewWorkflow:
         return await self.db.run(read)
 
     # --- the thread ---------------------------------------------------------------------------
+
+    async def show_drafts(self, draft_ids: Collection[int]) -> None:
+        """Bring the review threads of `draft_ids` up to date with what is stored: after text
+        was taken out of their sections (a member opted out, a message was deleted), so the
+        thread no longer shows it. A thread the platform refuses to update is logged and the
+        others are still done: the stored draft is what gets approved and published."""
+        for draft_id in sorted(draft_ids):
+            view = await self.db.run(
+                lambda session, draft_id=draft_id: self._thread_view(
+                    get_draft_by_id(session, draft_id)
+                )
+            )
+            try:
+                await self._show(view, header_too=True)
+            except Exception:
+                log.exception("the review thread of draft %s could not be updated", draft_id)
 
     def _thread_view(self, draft: DraftRow, only: int | None = None) -> _ThreadView:
         """What the thread should show of `draft` (of section `only`, when given)."""

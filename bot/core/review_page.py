@@ -81,12 +81,15 @@ class DraftPage:
 
 @dataclass(frozen=True, slots=True)
 class SectionState:
-    """A section's current text, its number of edits, and who made the last one."""
+    """A section's current text, its number of edits, who made the last one, and whether
+    text was taken out of it (a member opted out, or a message it drew on was deleted: the
+    only causes of a flag, `storage.privacy`); an open page then stops showing the section."""
 
     id: int
     revision: int
     markdown: str
     editor: str | None
+    removed: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +112,7 @@ def draft_state(session: Session, draft: DraftRow) -> DraftState:
                 len(s.revisions),
                 s.markdown,
                 s.revisions[-1].editor_name if s.revisions else None,
+                bool(s.flags),
             )
             for s in draft.sections
         ],

@@ -309,9 +309,7 @@ class Core:
     async def on_delete(self, event: DeleteEvent) -> None:
         metrics.count_received(event.workspace.platform, "delete", event.delivery)
         workspace_id = await self.workspace_id(event.workspace)
-        await self.db.call(
-            privacy.on_delete, self.sessions, workspace_id, event.message_id, self.clock()
-        )
+        await privacy.on_delete(self.review, workspace_id, event.message_id, self.clock())
 
     async def _backfill(self, workspace: WorkspaceRecord, channel: str, progress: Progress) -> None:
         assert self.backfill is not None
@@ -390,9 +388,7 @@ class Core:
             case cmd.Status():
                 return await self.status(workspace_id)
             case cmd.ForgetMe():
-                return await self.db.call(
-                    privacy.forget_me, self.sessions, workspace_id, caller, self.clock()
-                )
+                return await privacy.forget_me(self.review, workspace_id, caller, self.clock())
             case cmd.StartDraft(day=day):
                 if not await self._is_editor(workspace_id, caller):
                     return Reply.refuse("Only editors can start a draft.")

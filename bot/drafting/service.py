@@ -4,6 +4,11 @@
 GitHub refresh (when enabled) -> compose the extractive draft -> the workspace's drafter
 (the LLM rewrites the sections when the week asks for it and a client is configured) ->
 store once. Database work runs in a worker thread, never on the event loop.
+
+A week the LLM drafts has one deadline for all of it, `[llm] week_deadline_seconds` from the
+start: GitHub gets what is left of it (at most its own budget), the model what is left after
+composing, its retries included; whatever the model has not written by then keeps the
+extractive text, already composed, and the draft is stored within the deadline.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from bot.drafting.config import Config
 from bot.drafting.github.client import GitHubClient
 from bot.drafting.github.refresh import RefreshReport, refresh_week
 from bot.drafting.llm.client import LLMClient, TokenBudget
-from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE, LLM, rewrite_draft
+from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE, LLM, ran_out, rewrite_draft
 from bot.drafting.store import drafter_of, store
 from bot.drafting.week import Week
 from storage.drafts import get_draft
@@ -29,6 +34,9 @@ from storage.models import DraftRow
 MakeGitHub = Callable[[], GitHubClient]
 MakeLLM = Callable[[], LLMClient]
 OnStored = Callable[[Session, DraftRow], None]
+# The end of the week's deadline kept for storing the draft: a twentieth, at most 1 s. The
+# model's answers are collected by the first half of it at the latest.
+STORE_SHARE, STORE_MAX_SECONDS = 0.05, 1.0
 
 
 @dataclass(slots=True)
@@ -71,35 +79,44 @@ class DraftingService:
         if new_only and await asyncio.to_thread(self._exists, week):
             return Drafted(None)
         drafted = Drafted(None)
+        by_llm = week.drafter == LLM and self.llm is not None
+        until = self._until() if by_llm else None
         if self.config.github.enabled and self.github is not None:
-            await self._refresh_github(week, drafted)
+            seconds = await self._refresh_github(week, drafted, until)
         composed = await asyncio.to_thread(self._compose, week)
         if drafted.github is not None and drafted.github.out_of_time:
-            composed = _noted(composed, self._out_of_time_note())
-        if week.drafter == LLM and self.llm is not None:
-            composed = await self._rewrite(week, composed, drafted)
+            composed = _noted(composed, _out_of_time_note(seconds))
+        if until is not None:
+            composed = await self._rewrite(week, composed, drafted, until)
         drafted.drafter = drafter_of(composed)
         drafted.draft_id = await asyncio.to_thread(self._store, week, composed, new_only, on_stored)
         return drafted
 
-    async def _refresh_github(self, week: Week, drafted: Drafted) -> None:
-        """Refresh the GitHub cache within the draft's GitHub time budget."""
+    def _until(self) -> float:
+        """The event loop's time by which the model's sections of an LLM-drafted week must
+        be in: the week's deadline less the time kept for storing."""
+        seconds = self.config.llm.week_deadline_seconds
+        return asyncio.get_running_loop().time() + seconds - _store_time(seconds)
+
+    async def _refresh_github(self, week: Week, drafted: Drafted, until: float | None) -> float:
+        """Refresh the GitHub cache within the draft's GitHub time budget (and what is left
+        of the week's deadline, when there is one); the seconds it was given."""
+        seconds = self.config.github.budget_seconds
+        if until is not None:
+            seconds = max(0.0, min(seconds, until - asyncio.get_running_loop().time()))
         async with self.github() as client:
-            client.limit_time(self.config.github.budget_seconds)
+            client.limit_time(seconds)
             drafted.github = await refresh_week(
                 self.sessions, self.config, client, week, self.clock()
             )
         drafted.github_requests = client.requests_made
+        return seconds
 
-    def _out_of_time_note(self) -> str:
-        seconds = self.config.github.budget_seconds
-        return (
-            f"GitHub did not answer within this draft's {seconds:g} s budget: the draft was "
-            "made from chat, without the PR details GitHub had not sent by then."
-        )
-
-    async def _rewrite(self, week: Week, composed: Composed, drafted: Drafted) -> Composed:
-        """The sections rewritten by the model where it could, grounded in the messages."""
+    async def _rewrite(
+        self, week: Week, composed: Composed, drafted: Drafted, until: float
+    ) -> Composed:
+        """The sections rewritten by the model where it could by `until`, grounded in the
+        messages; the extractive ones where it could not."""
         llm = self.config.llm
         budget = TokenBudget(
             llm.max_tokens_per_week,
@@ -107,19 +124,28 @@ class DraftingService:
             completion_price_per_mtok=llm.completion_price_per_mtok,
         )
         style = await asyncio.to_thread(llm.style_example_text)
-        async with self.llm() as client:
-            draft = await rewrite_draft(
-                composed.draft,
-                composed.messages,
-                week.topics,
-                client,
-                budget,
-                prompt=llm.prompt,
-                style_example=style or DEFAULT_STYLE_EXAMPLE,
-                deadline=llm.week_deadline_seconds,
-                default_repo=week.default_repo or None,
-                repo_aliases=self.config.repos,
-            )
+        client = self.llm()
+        backstop = until + _store_time(llm.week_deadline_seconds) / 2
+        try:
+            # rewrite_draft collects what the model wrote by `until`; opening and closing
+            # the client, and anything else on the way, must not take the week past its end.
+            async with asyncio.timeout_at(backstop):
+                async with client:
+                    draft = await rewrite_draft(
+                        composed.draft,
+                        composed.messages,
+                        week.topics,
+                        client,
+                        budget,
+                        prompt=llm.prompt,
+                        style_example=style or DEFAULT_STYLE_EXAMPLE,
+                        deadline=llm.week_deadline_seconds,
+                        until=until,
+                        default_repo=week.default_repo or None,
+                        repo_aliases=self.config.repos,
+                    )
+        except TimeoutError:
+            draft = ran_out(composed.draft, llm.week_deadline_seconds)
         drafted.llm_requests = client.requests_made
         drafted.llm_misses = sum(1 for s in draft.sections if s.drafter != LLM)
         return _noted(replace(composed, draft=draft), f"LLM drafter spent {budget.summary()}.")
@@ -142,6 +168,17 @@ class DraftingService:
             if on_stored is not None:
                 on_stored(session, row)
             return row.id
+
+
+def _store_time(deadline: float) -> float:
+    return min(deadline * STORE_SHARE, STORE_MAX_SECONDS)
+
+
+def _out_of_time_note(seconds: float) -> str:
+    return (
+        f"GitHub did not answer within this draft's {seconds:.3g} s budget: the draft was "
+        "made from chat, without the PR details GitHub had not sent by then."
+    )
 
 
 def _noted(composed: Composed, note: str) -> Composed:

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core import privacy
 from bot.core.ingest import store_batch
-from bot.core.port import Caller
-from bot.core.privacy import forget_me, on_delete, purge
+from bot.core.port import Caller, CommandEvent, DeleteEvent, MessageEvent
+from bot.core.privacy import purge
+from bot.core.review import ReviewWorkflow
+from bot.core.router import Core
+from bot.ops.config import load_config
 from storage.drafts import save_draft
 from storage.models import DraftSection, Message, Workspace
-from storage.privacy import Purged, deleted_source_flag, forgotten_ids
+from storage.privacy import PURGED_TABLES, Purged, deleted_source_flag, forgotten_ids
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
 from summarizer.types import Section
+from tests.fakes.fakeport import FakePort
 
 WORKSPACE = WorkspaceRecord("slack", "T1", "Lab")
 GENERAL = ChannelRecord("C1", "general")
@@ -30,6 +38,16 @@ def setup(sessions: sessionmaker[Session], *messages: MessageRecord) -> int:
     with sessions.begin() as session:
         store_batch(session, ImportBatch("live", WORKSPACE, GENERAL, list(messages)))
         return session.scalars(select(Workspace.id)).one()
+
+
+def forget_me(sessions: sessionmaker[Session], workspace_id: int, caller: Caller, now: datetime):
+    flow = ReviewWorkflow(sessions, load_config(), FakePort())
+    return asyncio.run(privacy.forget_me(flow, workspace_id, caller, now))
+
+
+def on_delete(sessions: sessionmaker[Session], workspace_id: int, message_id: str, at: datetime):
+    flow = ReviewWorkflow(sessions, load_config(), FakePort())
+    asyncio.run(privacy.on_delete(flow, workspace_id, message_id, at))
 
 
 def stored(sessions: sessionmaker[Session]) -> set[str]:
@@ -124,3 +142,99 @@ def test_purge_keeps_what_is_younger_than_the_retention(sessions) -> None:
 def test_purge_refuses_a_retention_under_a_day(sessions) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         purge(sessions, 1, 0, NOW)
+
+
+# --- what was removed goes everywhere: review threads, the WAL, dead rows ----------------------
+
+LAB = WorkspaceRecord("slack", "T1", "Lab")
+HERO = ChannelRecord("CHERO01", "hero-run")
+ADMIN = Caller("UADMIN", "Ada Admin", is_admin=True)
+MONDAY = datetime(2026, 11, 16, tzinfo=UTC)
+SECRET = "ZQXSECRET"  # in Ana's message
+GONE = "ZQXGONE"  # in Ben's message
+
+
+def a_week_in_review(core: Core) -> None:
+    """Ana's and Ben's messages logged, the week drafted and posted for review."""
+
+    async def go() -> None:
+        for line in ("channels add #hero-run", "review-channel #review"):
+            assert (await core.on_command(CommandEvent(LAB, ADMIN, line, "C1"))).ok
+        for pid, person, words, hours in [
+            ("1", ANA, f"Hero run {SECRET} reached 22.4% MFU after #812 merged.", 10),
+            ("2", BEN, f"Checkpoint saves {GONE} are 3.5x faster after #815 landed.", 11),
+            ("3", BEN, "Iris preemption is off for CPU jobs now with #820.", 12),
+        ]:
+            message = MessageRecord(pid, person, MONDAY + timedelta(hours=hours), words)
+            assert await core.on_message(MessageEvent(LAB, HERO, message))
+        assert (await core.on_command(CommandEvent(LAB, ADMIN, "draft 2026-11-16", "C1"))).ok
+
+    asyncio.run(go())
+
+
+def thread_text(port: FakePort) -> str:
+    (header,) = port.in_channel("CREVIEW1")
+    return "\n".join(m.text for m in [header, *port.thread(header.posted)])
+
+
+@pytest.fixture
+def core(sessions) -> Iterator[Core]:
+    port = FakePort(channel_ids={"hero-run": "CHERO01", "review": "CREVIEW1"})
+    core = Core(sessions, load_config(), port, clock=lambda: NOW)
+    yield core
+    core.db.close()
+
+
+def test_forget_me_and_a_delete_rewrite_the_review_thread(core) -> None:
+    a_week_in_review(core)
+    port = core.port
+    assert SECRET in thread_text(port) and GONE in thread_text(port)
+
+    reply = asyncio.run(
+        core.on_command(CommandEvent(LAB, Caller("U1", "Ana Ruiz"), "forget-me", "C1"))
+    )
+    assert reply.ok
+    assert SECRET not in thread_text(port) and "Ana Ruiz" not in thread_text(port)
+    assert "a source message was deleted: 1" in thread_text(port)
+    assert "1 section(s) need a look" in thread_text(port)  # the header too
+
+    asyncio.run(core.on_delete(DeleteEvent(LAB, "2")))
+    assert GONE not in thread_text(port)
+    assert all(SECRET not in m.text and GONE not in m.text for m in port.messages.values())
+
+
+def test_a_purge_leaves_no_removed_text_in_the_sqlite_wal(core, engine) -> None:
+    if engine.dialect.name != "sqlite":
+        pytest.skip("the WAL is SQLite's")
+    path = Path(engine.url.database)
+    wal = path.with_name(path.name + "-wal")
+    a_week_in_review(core)
+    assert SECRET.encode() in wal.read_bytes()  # the bot is running: its WAL is in use
+
+    asyncio.run(core.on_command(CommandEvent(LAB, Caller("U1", "Ana Ruiz"), "forget-me", "C1")))
+    asyncio.run(core.on_delete(DeleteEvent(LAB, "2")))
+
+    for file in (path, wal):
+        data = file.read_bytes() if file.exists() else b""
+        assert SECRET.encode() not in data and GONE.encode() not in data, file.name
+
+
+def test_a_purge_vacuums_the_purged_tables_on_postgresql(core, engine, sessions) -> None:
+    if engine.dialect.name != "postgresql":
+        pytest.skip("VACUUM is PostgreSQL's")
+    a_week_in_review(core)
+    asyncio.run(core.on_delete(DeleteEvent(LAB, "2")))
+
+    with engine.connect() as connection:
+        vacuumed = set(
+            connection.execute(
+                text(
+                    "SELECT relname FROM pg_stat_user_tables WHERE last_vacuum IS NOT NULL "
+                    "AND schemaname = current_schema()"
+                )
+            ).scalars()
+        )
+    assert set(PURGED_TABLES) <= vacuumed
+
+    purge(sessions, 1, 30, NOW + timedelta(days=400))  # retention: everything is old now
+    assert stored(sessions) == set()

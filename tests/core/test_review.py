@@ -307,7 +307,7 @@ def test_a_deleted_source_blocks_approval_until_an_edit_and_never_publishes(
     flow, port, week
 ) -> None:
     run(flow.draft_and_post(1, WEEK))
-    on_delete(week, 1, "1", T0 + timedelta(days=1))  # Ana's hero-run message
+    run(on_delete(flow, 1, "1", T0 + timedelta(days=1)))  # Ana's hero-run message
     hero = section(week, "hero-run")
     assert hero.markdown == REMOVED_TEXT and "22.4% MFU" not in hero.markdown
     refused = run(flow.approve(1, EDITOR, draft_of(week).id))
@@ -323,7 +323,7 @@ def test_regenerate_redrafts_a_section_whose_text_was_removed(flow, week) -> Non
     run(flow.draft_and_post(1, WEEK))
     hero = section(week, "hero-run")
     run(flow.edit_section(1, EDITOR, hero.id, "Edited: 22.4% MFU and faster checkpoints."))
-    on_delete(week, 1, "1", T0 + timedelta(days=1))
+    run(on_delete(flow, 1, "1", T0 + timedelta(days=1)))
     assert run(flow.regenerate(1, EDITOR, draft_of(week).id)).ok
     hero = section(week, "hero-run")
     assert hero.flags == [] and "22.4% MFU" not in hero.markdown

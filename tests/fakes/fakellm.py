@@ -7,7 +7,8 @@ It runs inside the test's own event loop; point the real client at `url`:
         async with LLMClient(base_url=fake.url, model="m") as llm:
             completion = await llm.chat([{"role": "user", "content": "hi"}])
 
-`POST /v1/chat/completions` serves the scripted replies in order, then `default` (None: a 500).
+`POST /v1/chat/completions` serves the scripted replies in order, then `respond(body)` when it is
+set (a model whose answer depends on the prompt), then `default` (None: a 500).
 The fake remembers each request's JSON body in `requests` and its headers in `headers`, and
 measures how many requests were being answered at once (`max_in_flight`). Answers have OpenAI's
 shape: a chat.completion object, or {"error": {"message", "type", "code"}} for a non-200 status.
@@ -21,6 +22,7 @@ import itertools
 import json
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +61,7 @@ class FakeLLM:
     def __init__(self, default: Reply | None = None) -> None:
         self.url = ""  # "http://127.0.0.1:PORT/v1"
         self.default = default
+        self.respond: Callable[[dict], Reply] | None = None
         self.requests: list[dict] = []  # JSON bodies received, in order
         self.headers: list[dict[str, str]] = []  # their headers, in the same order
         self.in_flight = 0
@@ -112,7 +115,12 @@ class FakeLLM:
                 return _error(400, "We could not parse the JSON body of your request.")
             self.requests.append(body)
             self.headers.append(dict(request.headers))
-            reply = self._queue.popleft() if self._queue else self.default
+            if self._queue:
+                reply = self._queue.popleft()
+            elif self.respond is not None:
+                reply = self.respond(body)
+            else:
+                reply = self.default
             if reply is None:
                 return _error(500, _ERRORS[500][1], "server_error")
             if reply.delay:

@@ -26,6 +26,7 @@ from storage.privacy import (
     OPTED_OUT_FLAG,
     REMOVED_TEXT,
     Purged,
+    Removed,
     blocking_flags,
     delete_message,
     deleted_source_flag,
@@ -125,7 +126,7 @@ def test_forgetting_deletes_their_messages_and_refs_and_keeps_others(sessions) -
         msg("m3", "reviewed #13", at(WEEK_C, 11), author=BEN),
     )
     with sessions.begin() as session:
-        assert forget_person(session, ws, "u1", AT) == 2
+        assert forget_person(session, ws, "u1", AT).messages == 2
     assert stored_ids(sessions) == {"m3"}
     assert stored_refs(sessions) == ["#13"]
     with sessions() as session:
@@ -146,9 +147,9 @@ def test_forgetting_is_idempotent_and_keeps_the_first_time(sessions) -> None:
         section("general", "Ana Ruiz said hello", people=["Ana Ruiz"], sources=["m1"]),
     )
     with sessions.begin() as session:
-        assert forget_person(session, ws, "u1", AT) == 1
+        assert forget_person(session, ws, "u1", AT).messages == 1
     with sessions.begin() as session:
-        assert forget_person(session, ws, "u1", AT + timedelta(days=1)) == 0
+        assert forget_person(session, ws, "u1", AT + timedelta(days=1)).messages == 0
     with sessions() as session:
         ana = session.scalars(select(Person).where(Person.platform_id == "u1")).one()
         assert ana.forgotten_at == AT
@@ -160,7 +161,7 @@ def test_forgetting_is_idempotent_and_keeps_the_first_time(sessions) -> None:
 def test_a_member_who_never_posted_can_opt_out(sessions) -> None:
     ws = store(sessions, msg("m1", "hello", at(WEEK_C)))
     with sessions.begin() as session:
-        assert forget_person(session, ws, "u9", AT) == 0
+        assert forget_person(session, ws, "u9", AT).messages == 0
     with sessions() as session:
         assert forgotten_ids(session, ws) == {"u9"}
         person = session.scalars(select(Person).where(Person.platform_id == "u9")).one()
@@ -193,7 +194,7 @@ def test_forgetting_scrubs_drafts_under_way_but_not_published_ones(sessions) -> 
         section("lookalike", "Banana Ruizz is no one", ["Ben Ode"], ["m3"]),
     )
     with sessions.begin() as session:
-        assert forget_person(session, ws, "u1", AT) == 2
+        assert forget_person(session, ws, "u1", AT).messages == 2
 
     sections = sections_of(sessions, open_draft)
     assert sections["named"].people == ["Ben Ode"]
@@ -229,7 +230,7 @@ def test_forgetting_stays_in_its_workspace(sessions) -> None:
     ws = store(sessions, msg("m1", "here", at(WEEK_C)))
     other = store(sessions, msg("x1", "there", at(WEEK_C)), workspace=OTHER_WORKSPACE)
     with sessions.begin() as session:
-        assert forget_person(session, ws, "u1", AT) == 1
+        assert forget_person(session, ws, "u1", AT).messages == 1
     assert stored_ids(sessions) == {"x1"}
     with sessions() as session:
         assert forgotten_ids(session, other) == set()
@@ -247,7 +248,7 @@ def test_deleting_a_message_deletes_it_and_its_refs(sessions) -> None:
     with sessions.begin() as session:
         loaded = session.scalars(select(Message).where(Message.platform_id == "m1")).one()
         assert loaded.pr_refs  # objects already in the session do not get in the way
-        assert delete_message(session, ws, "m1", datetime.now(UTC)) is True
+        assert delete_message(session, ws, "m1", datetime.now(UTC)).messages == 1
     assert stored_ids(sessions) == {"m2"}
     assert stored_refs(sessions) == ["#13"]
 
@@ -266,9 +267,9 @@ def test_drafts_under_way_citing_a_deleted_message_are_flagged_once(sessions) ->
     published = draft(sessions, ws, WEEK_B, "published", section("one", "A", sources=["m1"]))
     discarded = draft(sessions, ws, WEEK_C, "discarded", section("one", "A", sources=["m1"]))
     with sessions.begin() as session:
-        assert delete_message(session, ws, "m1", datetime.now(UTC)) is True
+        assert delete_message(session, ws, "m1", datetime.now(UTC)).messages == 1
     with sessions.begin() as session:
-        assert delete_message(session, ws, "m1", datetime.now(UTC)) is False
+        assert delete_message(session, ws, "m1", datetime.now(UTC)).messages == 0
 
     flag = deleted_source_flag("m1")
     assert flag == "a source message was deleted: m1"
@@ -306,11 +307,11 @@ def test_deleting_an_unknown_message_changes_nothing(sessions) -> None:
     other = store(sessions, msg("x1", "there", at(WEEK_A)), workspace=OTHER_WORKSPACE)
     draft_id = draft(sessions, ws, WEEK_A, "drafted", section("one", "A", sources=["m9"]))
     with sessions.begin() as session:
-        assert delete_message(session, ws, "m9", datetime.now(UTC)) is False
+        assert delete_message(session, ws, "m9", datetime.now(UTC)).messages == 0
         assert (
-            delete_message(session, other, "m1", datetime.now(UTC)) is False
+            delete_message(session, other, "m1", datetime.now(UTC)).messages == 0
         )  # another workspace's id
-        assert delete_message(session, ws, "x1", datetime.now(UTC)) is False
+        assert delete_message(session, ws, "x1", datetime.now(UTC)).messages == 0
     assert stored_ids(sessions) == {"m1", "x1"}
     assert stored_refs(sessions) == ["#12"]
     assert sections_of(sessions, draft_id)["one"].flags == []
@@ -446,3 +447,48 @@ def test_forgotten_names_stay_in_their_workspace(sessions) -> None:
         forget_person(session, ws, "u1", AT, also_names=["Ana R."])
         assert session.scalar(select(func.count()).select_from(ForgottenName)) == 2
         assert forgotten_names(session, other) == set()
+
+
+def test_removal_says_which_drafts_changed_and_takes_warnings_and_notes_along(sessions) -> None:
+    """Warnings quote the removed text and notes name people: they go the same way as the
+    text; the drafts that changed are returned, so their review threads can be rewritten."""
+    ws = store(
+        sessions,
+        msg("m1", "my fix", at(WEEK_C)),
+        msg("m3", "shipped", at(WEEK_C, 10), author=BEN),
+    )
+    open_draft = draft(
+        sessions,
+        ws,
+        WEEK_C,
+        "in_review",
+        section("cited", "Ana's fix landed", ["Ana Ruiz"], ["m1"]),
+        section("named", "Ben shipped", ["Ben Ode"], ["m3"]),
+    )
+    untouched = draft(
+        sessions, ws, WEEK_B, "in_review", section("other", "Ben shipped", [], ["m3"])
+    )
+    with sessions.begin() as session:
+        row = session.get(DraftRow, open_draft)
+        row.notes = ["Kept from the LLM: 1 message(s) addressed to the summary, by Ana Ruiz (m9)."]
+        cited, named = sorted(row.sections, key=lambda s: s.topic)
+        cited.warnings = [
+            "removed sentence 'my fix was cancelled' (its words are not in the sources)"
+        ]
+        named.warnings = ["removed name 'Ana Ruiz' (not in the sources)"]
+
+    with sessions.begin() as session:
+        removed = forget_person(session, ws, "u1", AT)
+    assert removed == Removed(1, frozenset({open_draft}))
+
+    sections = sections_of(sessions, open_draft)
+    assert sections["cited"].warnings == []
+    assert sections["named"].warnings == ["removed name 'a member' (not in the sources)"]
+    with sessions() as session:
+        assert "Ana Ruiz" not in " ".join(session.get(DraftRow, open_draft).notes)
+    assert sections_of(sessions, untouched)["other"].markdown == "Ben shipped"
+
+    with sessions.begin() as session:
+        assert delete_message(session, ws, "m3", AT) == Removed(
+            1, frozenset({open_draft, untouched})
+        )

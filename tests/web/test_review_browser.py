@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
-from bot.core.port import Caller
+from bot.core.port import Caller, DeleteEvent
 from bot.core.review_links import PageLinks, PageSigner
 from bot.core.router import Core
 from bot.ops.config import load_config
@@ -175,6 +175,30 @@ def test_an_edit_in_the_thread_shows_on_the_open_page_without_losing_unsaved_tex
             assert await page.get_by_label("Markdown of Hero run").input_value() == (
                 "My unsaved words."
             )
+
+    asyncio.run(asyncio.wait_for(scenario(), 90))
+
+
+def test_text_removed_at_a_members_request_leaves_the_open_page(sessions) -> None:
+    """The section's source is deleted on Slack while the page is open: without a reload,
+    the section's text, previews and sources leave the page, and a notice says why."""
+
+    async def scenario() -> None:
+        async with (
+            slack_page(sessions) as (slack, _draft_id, section_id, url),
+            browser_page() as page,
+        ):
+            await page.goto(url)
+            await page.get_by_role("button", name="Continue to the review page").click()
+            box = f"#section-{section_id}"
+            await page.wait_for_selector(box)
+            assert "22.4% MFU" in await page.inner_text(box)
+            await slack.core.on_delete(DeleteEvent(SLACK, "m1"))
+            await page.wait_for_function(
+                "sel => !document.querySelector(sel).innerText.includes('22.4%')", arg=box
+            )
+            assert "Text was taken out of this section" in await page.inner_text(box)
+            assert await page.locator(f"{box} textarea").count() == 0
 
     asyncio.run(asyncio.wait_for(scenario(), 90))
 

@@ -11,7 +11,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func, select
 
-from bot.core.port import ButtonPress, Caller, CommandEvent
+from bot.core.port import ButtonPress, Caller, CommandEvent, DeleteEvent
 from bot.core.review_links import PageLinks, PageSigner
 from bot.core.router import Core
 from bot.web.site import COOKIE, Desk, ReviewSite
@@ -282,10 +282,28 @@ def test_the_open_page_sees_an_edit_made_in_the_thread(bot: Bot) -> None:
             "revision": 1,
             "markdown": "Edited in the thread.",
             "editor": "Ann of A",
+            "removed": False,
         }
         removal = CommandEvent(GUILD_A, ADMIN_A, "editors remove <@1002>", "c-any")
         assert (await bot.core.on_command(removal)).ok
         assert (await client.get(f"/review/{bot.draft}/state")).status == 403
+
+    scenario(bot, body)
+
+
+def test_the_open_page_learns_that_text_was_removed_and_shows_it_no_more(bot: Bot) -> None:
+    """A platform delete of the section's only source: the state the open page polls says
+    so (its script then clears the section), and the page shown again has none of it."""
+
+    async def body(client: TestClient) -> None:
+        status, html = await open_page(client, bot.link(EDITOR.user_id))
+        assert status == 200 and "22.4% MFU" in html
+        await bot.core.on_delete(DeleteEvent(GUILD_A, "m1"))
+        state = await (await client.get(f"/review/{bot.draft}/state")).json()
+        (section,) = [s for s in state["sections"] if s["id"] == bot.section]
+        assert section["removed"] and "22.4%" not in section["markdown"]
+        page = await (await client.get(f"/review/{bot.draft}")).text()
+        assert "22.4% MFU" not in page and 'data-removed="1"' in page
 
     scenario(bot, body)
 

@@ -28,7 +28,7 @@ for (const area of document.querySelectorAll("textarea[data-section]")) {
 }
 
 // Live refresh: the page asks every few seconds for the draft's status and each section's
-// revision. A section edited elsewhere (in the thread) is shown here, unless this editor has
+// revision (and whether text was taken out of it, see clearRemoved). A section edited elsewhere (in the thread) is shown here, unless this editor has
 // unsaved text in it: that text is kept and they are told (saving it is then refused as a
 // concurrent edit, with the text kept again).
 const draft = document.getElementById("draft");
@@ -43,11 +43,29 @@ function tell(element, text, ok) {
   element.hidden = false;
 }
 
+// Text taken out of a section since the page was shown (a member opted out, a message it
+// drew on was deleted) leaves the page at once: the section keeps only its title and a
+// notice, its text box, previews, history and sources (which may quote it) go.
+function clearRemoved(section) {
+  const box = document.getElementById(`section-${section.id}`);
+  if (!box || !section.removed || box.dataset.removed) {
+    return false;
+  }
+  box.dataset.removed = "1";
+  const notice = document.getElementById(`changed-${section.id}`);
+  box.replaceChildren(box.querySelector("h2"), notice);
+  tell(notice, "Text was taken out of this section: a member opted out, or a message it drew on was deleted. Reload the page to see and edit it as it is now.", false);
+  return true;
+}
+
 function applyState(state) {
   if (state.status !== draft.dataset.status) {
     tell(document.getElementById("live"), `This draft is now ${state.status} (changed elsewhere); reload the page to see it.`, false);
   }
   for (const section of state.sections) {
+    if (clearRemoved(section)) {
+      continue;
+    }
     const form = document.getElementById(`form-${section.id}`);
     if (!form || section.revision <= Number(form.elements.revision.value)) {
       continue;

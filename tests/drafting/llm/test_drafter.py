@@ -10,6 +10,7 @@ import time
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import httpx
 import pytest
 
 from bot.core.clock import utcnow
@@ -17,6 +18,7 @@ from bot.core.ingest import store_batch
 from bot.core.port import Caller
 from bot.core.review import ReviewWorkflow
 from bot.core.settings import change_setting
+from bot.drafting.github.client import GitHubClient
 from bot.drafting.llm.client import LLMClient
 from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE
 from bot.drafting.service import DraftingService
@@ -299,3 +301,63 @@ def test_a_hung_endpoint_stops_at_the_weeks_deadline(week, tmp_path: Path) -> No
         assert section.drafter == "extractive"
         assert section.warnings == ["LLM draft not used: the week's time limit (1 s) ran out"]
     assert "22.4% MFU" in hero(stored).markdown
+
+
+def test_the_weeks_deadline_covers_github_and_composing_too(week, tmp_path: Path) -> None:
+    """A 2 s GitHub budget inside a 1 s week: GitHub hangs, and by the time the draft is
+    composed the week's time is gone, so the (hung) model is not even asked: the extractive
+    draft is stored, every section saying why. The deadline ran from the start of the week's
+    drafting, not from the first LLM request (issue 21: 122 s against a 120 s limit)."""
+    path = tmp_path / "bot.toml"
+    path.write_text(
+        'default_repo = "lab/main"\n[github]\nenabled = true\nbudget_seconds = 2\n'
+        '[llm]\nmodel = "test-model"\nweek_deadline_seconds = 1\n'
+    )
+    config = load_config(path)
+
+    async def hung(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(30)
+        return httpx.Response(200, json={})
+
+    async def go():
+        async with FakeLLM(Reply(content="{}", delay=30)) as fake:
+            github = lambda: GitHubClient(transport=httpx.MockTransport(hung))  # noqa: E731
+            week_ = week_for(week, config, WEEK, drafter="llm")
+            stored = await draft_stored(week, config, week_, github=github, llm=client_for(fake))
+            return stored, fake.requests
+
+    stored, requests = asyncio.run(asyncio.wait_for(go(), 20))
+    assert requests == []  # no time was left for the model
+    for section in stored.sections:
+        assert section.drafter == "extractive"
+        assert section.warnings == ["LLM draft not used: the week's time limit (1 s) ran out"]
+    assert any("GitHub did not answer within this draft's 0.95 s budget" in n for n in stored.notes)
+
+
+def test_sections_written_in_time_are_kept_when_another_hangs(week, tmp_path: Path) -> None:
+    """The model answers the hero-run section at once and never the data section: at the
+    week's deadline the first is the model's, the second the extractive text."""
+    with week.begin() as session:
+        late = MessageRecord(
+            "m6",
+            PersonRecord("ben.cho", "Ben Cho"),
+            datetime(2026, 11, 18, 9, tzinfo=UTC),
+            "Dedup audit: 98.7% precision on 600 pairs (#828).",
+        )
+        store_batch(session, ImportBatch("t", LAB, ChannelRecord("c-data", "data"), [late]))
+    path = tmp_path / "bot.toml"
+    path.write_text('[llm]\nmodel = "test-model"\nweek_deadline_seconds = 1\n')
+
+    def model(body: dict) -> Reply:
+        if "Hero run" in body["messages"][1]["content"]:
+            return section_reply(GOOD, ["m1"])
+        return Reply(content="{}", delay=30)
+
+    def script(fake: FakeLLM) -> None:
+        fake.respond = model
+
+    stored, _ = run_with(script, week, load_config(path))
+    sections = {s.topic: s for s in stored.sections}
+    assert (sections["hero-run"].drafter, sections["hero-run"].markdown) == ("llm", GOOD)
+    assert sections["data"].drafter == "extractive" and "98.7%" in sections["data"].markdown
+    assert sections["data"].warnings == ["LLM draft not used: the week's time limit (1 s) ran out"]
