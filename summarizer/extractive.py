@@ -72,6 +72,10 @@ _WEAK_OPENER_RE = re.compile(
 )
 # Openers that point back at something said before: weak as the lead of a bullet.
 _ANAPHORA_RE = re.compile(r"^(?:right now )?(?:this|that|it|they|these|those|which)\b", re.I)
+# Said of the moment ("lunch is at noon today"): no news by the time a weekly summary is read.
+_is_of_the_moment = any_phrase(
+    ("today", "tonight", "this (?:morning|afternoon|evening)", "right now")
+)
 # Requests and suggestions: someone asking, not something done.
 _is_request = any_phrase((
     "could", "should", "would you", "please", "can someone", "anyone", "use your eyes",
@@ -520,6 +524,7 @@ def _fact(
         not (decision or signal and _words_but_links(text) >= SIGNAL_FACT_WORDS)
         or _WEAK_OPENER_RE.match(text)
         or _is_request(text)
+        or _is_of_the_moment(text)
     ):
         return None
     gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal

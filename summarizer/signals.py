@@ -14,11 +14,11 @@ from summarizer.types import SourceMessage
 
 _LINK_RE = re.compile(r"https?://")
 _ANNOUNCEMENT_RE = re.compile(r"<!(?:here|channel|everyone)|@(?:here|channel|everyone)\b")
-# A day: "this Saturday", "tonight", "Oct 17", "17 October" (not a weekday alone: "happy
+# A day: "this Saturday", "Oct 17", "17 October" (not a weekday alone: "happy
 # Friday" is a greeting; not a time alone: "at 3am" is more often a joke than an event).
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WHEN_RE = re.compile(
-    rf"\b(?:(?:on|this|next|until|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day|tonight|"
+    rf"\b(?:(?:on|this|next|until|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     rf"{_MONTH} \d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH})",
     re.IGNORECASE,
 )
