@@ -67,7 +67,7 @@ _is_decision = any_phrase((
 # Openers of opinion and agreement: such a sentence is news only with a PR or a figure.
 _WEAK_OPENER_RE = re.compile(
     r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i think|i guess|maybe|probably|not sure|"
-    r"would|could|should|wonder|hopefully|looks like|seems)\b",
+    r"would|could|should|wonder|hopefully|looks like|seems|sorry)\b",
     re.IGNORECASE,
 )
 # Openers that point back at something said before: weak as the lead of a bullet.
@@ -91,6 +91,7 @@ _LOWER_START_RE = re.compile(
 # Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
 _REF = r"(?:\[[^\]\n]*\]\([^()\n]*\)|[\w/.-]*#\d+)"
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
+_BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 # Where a long sentence splits into clauses that stand on their own.
 _CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
@@ -98,6 +99,7 @@ _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
 BASE_CHARS = 1000
 CHARS_PER_PR = 95
 CHARS_PER_FIGURE = 30
+CHARS_PER_SIGNAL = 60  # an announcement, a link or a date people reacted to
 RECAP_PRS = 3
 RECAP_PR_GAIN = 1.0
 FULL_SHARE = 0.85
@@ -218,7 +220,13 @@ def _news_budget(candidates: Sequence[_Bullet]) -> int:
     """The room a week's news needs: a quiet week gets a short draft, not a padded one."""
     prs = {ref for bullet in candidates for ref in bullet.prs}
     figures = {f for bullet in candidates for f in bullet.figures}
-    return BASE_CHARS + CHARS_PER_PR * len(prs) + CHARS_PER_FIGURE * len(figures)
+    signalled = sum(1 for bullet in candidates if bullet.signal > 0)
+    return (
+        BASE_CHARS
+        + CHARS_PER_PR * len(prs)
+        + CHARS_PER_FIGURE * len(figures)
+        + CHARS_PER_SIGNAL * signalled
+    )
 
 
 def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bullet]]:
@@ -481,8 +489,12 @@ def _sentences(text: str) -> Iterable[str]:
     A short message is one statement and stays whole; in a longer one, a very short
     sentence ("Fix in #12.") is kept with the one before it."""
     kept: list[str] = []
+    links: list[str] = []  # a bare link reads best after what it is about
     for line in chat_lines(text):
         for sentence in (part for s in sentences(line) for part in _LOWER_START_RE.split(s)):
+            if _BARE_LINK_RE.fullmatch(sentence):
+                links.append(sentence.rstrip("."))
+                continue
             if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
                 continue
             if is_review_chatter(sentence):
@@ -491,6 +503,8 @@ def _sentences(text: str) -> Iterable[str]:
                 kept[-1] = f"{full_stop(kept[-1])} {sentence}"
             else:
                 kept.append(sentence)
+    if links and kept:
+        kept[-1] = f"{kept[-1].rstrip('.')} {' '.join(links)}"
     if len(kept) > 1 and sum(len(k.split()) for k in kept) <= BULLET_WORDS:
         return [" ".join(full_stop(k) for k in kept)]
     return kept
@@ -516,10 +530,11 @@ def _fact(
         return None
     figures = frozenset(find_figures(text))
     decision = _is_decision(text)
-    # The sentence's own link, day or time, and what people made of its message; though
+    # The sentence's own link or day, and what people made of its message; though
     # reactions to a question or a poll are answers, not a sign of news (its first line
     # asks; a link's preview on the lines after it may quote a question).
-    signal = (signal + text_gain(sentence)) * ("?" not in message.text.partition("\n")[0])
+    asks = "?" in message.text.partition("\n")[0]
+    signal = (0.0 if asks else signal) + text_gain(sentence)
     if not (prs or figures) and (
         not (decision or signal and _words_but_links(text) >= SIGNAL_FACT_WORDS)
         or _WEAK_OPENER_RE.match(text)

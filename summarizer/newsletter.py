@@ -21,15 +21,22 @@ _MENTION_RE = re.compile(r"(?<![\w.])@(?=[A-Za-z0-9_])")
 # Reply openers: words a reply starts with that say nothing in a summary. The second group
 # only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).
 _REPLY_OPENER_RE = re.compile(
-    r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|thanks|thank you|thx|ty|lol|lmao|haha\w*|"
+    r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|"
     r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
     r"\+1|lgtm)\b[\s,.!:;—–-]*"
-    r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes)[,.!]\s*)+",
+    r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
+    r"thx|ty)[,.!]\s*)+",
     re.IGNORECASE,
 )
 # "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
 _SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
 MAX_OPENING_WORDS = 6
+# Slack's notice of a shared file with a comment: the file's title and the comment are the news.
+_FILE_NOTICE_RE = re.compile(
+    r"^@?[^\n:]{1,80}? (?:uploaded|shared) a file: (?P<title>[^\n]{1,200}?) and commented: "
+)
+# "@Ana Ruiz: here's the layout": who a reply is addressed to is not part of the news.
+_ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 _SPACES_RE = re.compile(r"\s{2,}")
 _SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,.;:!?)])")
@@ -72,6 +79,10 @@ def _with_subject(sentence: str, author: str) -> str | None:
 
 
 def _sentences(text: str) -> list[str]:
+    if " a file: " in text:
+        text = _FILE_NOTICE_RE.sub(r"\g<title>: ", text)
+    if text.startswith("@"):
+        text = _ADDRESS_RE.sub("", text)
     text = _MENTION_RE.sub("", _EMOJI_RE.sub("", text))
     cleaned = (_REPLY_OPENER_RE.sub("", clean_sentence(s)) for s in _SENTENCE_RE.split(text))
     return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]

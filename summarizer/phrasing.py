@@ -303,7 +303,13 @@ def _their(match: re.Match[str]) -> str:
 
 def plural_pronouns(text: str) -> str:
     """First-person words, singular and plural, in the third person."""
+    if "I " in text:
+        text = _I_BE_RE.sub(lambda m: f"they {_BE[m.group(1)]}", text)
     return _PLURAL_RE.sub(lambda m: _PLURALS[m.group(0).lower()], _pronouns(text))
+
+
+_I_BE_RE = re.compile(r"(?<![\w'/-])I (am|was)\b")
+_BE = {"am": "are", "was": "were"}
 
 
 def _lower_first(text: str) -> str:

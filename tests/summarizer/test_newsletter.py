@@ -57,3 +57,16 @@ def test_us_the_country_is_not_a_pronoun() -> None:
 )
 def test_signals_every_community_has(text: str, kw: dict, news: bool) -> None:
     assert has_signal(msg(text, **kw)) is news
+
+
+def test_reply_addresses_file_notices_and_apologies_are_not_news() -> None:
+    assert tidy("@ed goodwin:  here is a timeline layout for d3") == (
+        "Here is a timeline layout for d3"
+    )
+    assert tidy(
+        "@Ana Ruiz uploaded a file: Intro to WebGL and commented: slides from the talk"
+    ) == ("Intro to WebGL: slides from the talk")
+    assert tidy("thanks to Neeraj for the stream") == "Thanks to Neeraj for the stream"
+    assert tidy("Hi. I am interested in HDF5 and I was at the meetup.") == (
+        "Hi. They are interested in HDF5 and they were at the meetup."
+    )
