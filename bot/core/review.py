@@ -35,6 +35,7 @@ from bot.core.review_text import (
     section_messages,
 )
 from bot.core.settings import week_of, workspace_settings
+from bot.core.wording import counted
 from bot.drafting.compose import DraftingError
 from bot.drafting.config import Config
 from bot.drafting.service import Drafted, DraftingService
@@ -49,6 +50,7 @@ from storage.drafts import (
     move_status,
     record_delivery,
 )
+from storage.messages import count_messages
 from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus, Workspace
 from storage.privacy import blocking_flags
 
@@ -139,14 +141,50 @@ class ReviewWorkflow:
         except DraftingError as error:
             return Reply.refuse(str(error))
         if drafted.draft_id is None:
+            quiet = await self.db.run(lambda session: _quiet_but_logged(session, week))
+            if quiet is not None:
+                return await self._draft_quiet_again(week, *quiet)
             waiting = post_stored and await self.db.run(
                 lambda session: _unposted(get_draft(session, workspace_id, week.monday))
             )
             if not waiting:
-                return Reply(f"The week of {week.monday} is already drafted.")
+                return Reply(
+                    f"The week of {week.monday} is already drafted; `/summary regenerate` "
+                    "drafts it again with the messages logged since, keeping edited sections."
+                )
             return await self.post_for_review(waiting)
         self._count(drafted)
         return await self.post_for_review(drafted.draft_id)
+
+    async def _draft_quiet_again(self, week: Week, draft_id: int, logged: int) -> Reply:
+        """Draft again a week stored as quiet (nothing to review, so nobody reviewed it)
+        that has messages now: what a first start drafted before any channel was logged.
+        Its quiet note, if posted, becomes the draft's header."""
+        async with self.locks.hold(draft_id) as held:
+            if not held:
+                return Reply(BUSY.format(doing="drafting"))
+            if await self.db.run(lambda session: _quiet_but_logged(session, week)) is not None:
+                try:
+                    drafted = await self.drafting.draft(week)
+                except DraftingError as error:
+                    return Reply.refuse(str(error))
+                self._count(drafted)
+            view = await self.db.run(
+                lambda session: self._thread_view(get_draft_by_id(session, draft_id))
+            )
+            if not view.sections:
+                return Reply(
+                    f"The week of {week.monday} was drafted again from the "
+                    f"{counted(logged, 'message')} logged for it: nothing worth summarising."
+                )
+            if view.header is not None:  # the quiet note becomes the header
+                await self.port.update(view.header, view.header_text, view.header_buttons)
+        posted = await self.post_for_review(draft_id)
+        again = (
+            f"The week of {week.monday} was quiet when drafted and now has "
+            f"{counted(logged, 'logged message')}, so it was drafted again."
+        )
+        return replace(posted, text=f"{again} {posted.text}")
 
     async def post_waiting(self, workspace_id: int) -> list[Reply]:
         """Post the workspace's drafts that are stored but not yet up for review (drafted
@@ -669,6 +707,16 @@ def mark_published(draft: DraftRow, markdown: str, at: datetime) -> None:
     draft.status = DraftStatus.PUBLISHED
     draft.published_at = draft.published_at or at
     draft.published_markdown = markdown
+
+
+def _quiet_but_logged(session: Session, week: Week) -> tuple[int, int] | None:
+    """(draft id, messages logged) when the week's draft is quiet (no sections), may still
+    change, and messages of the week are stored now."""
+    draft = get_draft(session, week.workspace_id, week.monday)
+    if draft is None or draft.sections or draft.status not in EDITABLE:
+        return None
+    logged = count_messages(session, week.workspace_id, (week.start, week.end))
+    return (draft.id, logged) if logged else None
 
 
 def _unposted(draft: DraftRow | None) -> int | None:

@@ -328,3 +328,58 @@ def test_regenerate_redrafts_a_section_whose_text_was_removed(flow, week) -> Non
     hero = section(week, "hero-run")
     assert hero.flags == [] and "22.4% MFU" not in hero.markdown
     assert "3.5x" in hero.markdown  # drafted again from the messages left
+
+
+def quiet_workspace(sessions, settings: dict) -> None:
+    """The workspace, with nothing logged in the week of WEEK, and `settings`."""
+    with sessions.begin() as session:
+        store_batch(session, say("general", "0", "Ana Ruiz", "hello", minutes=-20_000))
+        for key, value in settings.items():
+            change_setting(session, CONFIG, 1, key, value, ADMIN, datetime.now(UTC))
+
+
+def test_a_quiet_draft_made_before_the_weeks_messages_were_logged_is_drafted_again(
+    sessions, port
+) -> None:
+    """A first start drafts last week before any channel is logged: a quiet note. Once the
+    history is in, `/summary draft` (or the schedule) drafts the week for real."""
+    quiet_workspace(sessions, {"review_channel": "C-review", "editors": ["U-ed"]})
+    flow = ReviewWorkflow(sessions, CONFIG, port)
+    assert "quiet" in run(flow.draft_and_post(1, WEEK)).text
+    (note,) = port.in_channel("C-review")
+    with sessions.begin() as session:
+        store_batch(session, say("hero-run", "1", "Ana Ruiz", "Hero run hit 22.4% MFU (#812)."))
+        store_batch(session, say("iris", "3", "Lu Fern", "Iris preemption is off for CPU (#820)."))
+
+    reply = run(flow.draft_and_post(1, WEEK, post_stored=True))
+    assert reply.ok, reply.text
+    assert "was quiet when drafted and now has 2 logged messages, so it was drafted again" in (
+        reply.text
+    )
+    assert "up for review" in reply.text
+    (header,) = port.in_channel("C-review")  # the quiet note became the header
+    assert header.posted == note.posted and "A quiet week" not in header.text
+    assert "2 sections" in header.text
+    assert [b.label for b in header.buttons][:2] == ["Approve", "Regenerate"]
+    assert "22.4% MFU" in "\n".join(m.text for m in port.thread(header.posted))
+    assert draft_of(sessions).status == "in_review"
+    assert "already drafted" in run(flow.draft_and_post(1, WEEK)).text
+
+
+def test_a_quiet_week_whose_messages_are_all_chatter_stays_quiet(sessions, port) -> None:
+    quiet_workspace(sessions, {"review_channel": "C-review"})
+    flow = ReviewWorkflow(sessions, CONFIG, port)
+    run(flow.draft_and_post(1, WEEK))
+    with sessions.begin() as session:
+        store_batch(session, say("general", "9", "Max Member", "lol"))
+    reply = run(flow.draft_and_post(1, WEEK))
+    assert "drafted again from the 1 message logged for it: nothing worth summarising" in (
+        reply.text
+    )
+    (note,) = port.in_channel("C-review")
+    assert "A quiet week" in note.text and not note.buttons
+
+
+def test_a_week_already_drafted_says_how_to_draft_it_again(flow, port, week) -> None:
+    run(flow.draft_and_post(1, WEEK))
+    assert "`/summary regenerate` drafts it again" in run(flow.draft_and_post(1, WEEK)).text
