@@ -199,7 +199,7 @@ PUBLISH_CHANNELS = _ListSetting(
     key="publish_channels",
     title="Approved summaries are posted in",
     show=channel_ref,
-    added="Approved summaries will be posted in {} too.",
+    added="Approved summaries will be posted in {} from now on.",
     removed="Approved summaries will no longer be posted in {}.",
     empty="Approved summaries are not posted anywhere yet; add a channel with "
     "/summary publish add #channel.",

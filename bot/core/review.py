@@ -407,7 +407,10 @@ class ReviewWorkflow:
             return sum(1 for s in draft.sections if s.revisions), view
 
         kept, view = await self.db.run(read)
-        done = f"Draft regenerated; {kept} edited section(s) kept as the editors left them."
+        done = (
+            f"Draft regenerated; {counted(kept, 'edited section')} kept as the editors left "
+            f"{'it' if kept == 1 else 'them'}."
+        )
         if view.header is None:  # never posted (no review channel then): post it now
             posted = await self.post_for_review(draft_id)
             return replace(posted, text=f"{done} {posted.text}")
@@ -644,7 +647,10 @@ class ReviewWorkflow:
         header, text = await self.db.run(finish)
         if header is not None:
             await self.port.update(header, text)
-        return Reply(f"Published to {len(channels)} channel(s) in {len(chunks)} message(s).")
+        return Reply(
+            f"Published to {counted(len(channels), 'channel')} in "
+            f"{counted(len(chunks), 'message')}."
+        )
 
     async def discard(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
         """Drop a draft that will not be published (editors only)."""

@@ -8,6 +8,7 @@ from datetime import timedelta
 from bot.core.chunking import chunk
 from bot.core.links import disclose
 from bot.core.port import Button
+from bot.core.wording import counted
 from storage.models import DraftRow, DraftSection, DraftStatus
 from summarizer.text import defuse_pings
 
@@ -21,8 +22,8 @@ def header_text(draft: DraftRow) -> str:
     end = draft.week_start + timedelta(days=6)
     lines = [
         f"**{draft.title}**: draft {draft.id}, {draft.status.words}",
-        f"Week {draft.week_start} to {end}: {len(draft.sections)} sections, "
-        f"{len(prs)} PRs, {len(people)} people.",
+        f"Week {draft.week_start} to {end}: {counted(len(draft.sections), 'section')}, "
+        f"{counted(len(prs), 'PR')}, {counted(len(people), 'person', 'people')}.",
     ]
     if draft.status == DraftStatus.APPROVED:
         lines.append(f"Approved by {draft.approved_by}; publishing.")
@@ -37,7 +38,8 @@ def header_text(draft: DraftRow) -> str:
     lines += [f"Note: {note}" for note in draft.notes]
     flagged = sum(1 for s in draft.sections if s.flags)
     if flagged:
-        lines.append(f"{flagged} section(s) need a look: see their notes in the thread.")
+        need = "needs" if flagged == 1 else "need"
+        lines.append(f"{counted(flagged, 'section')} {need} a look: see their notes in the thread.")
     return "\n".join(lines)
 
 

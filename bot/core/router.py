@@ -46,6 +46,7 @@ from bot.core.review_links import PageLinks
 from bot.core.scheduler import WeeklyScheduler
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.core.suggest import Kind, suggestions
+from bot.core.wording import counted
 from bot.drafting.config import Config
 from bot.drafting.service import DraftingService, MakeGitHub, MakeLLM
 from bot.drafting.week import week_start
@@ -488,7 +489,7 @@ class Core:
             drafts = list_drafts(session, workspace_id)[:4]
             settings = workspace_settings(session, self.config, workspace_id)
             lines = [
-                f"Logging {len(settings.channels)} channel(s); review channel: "
+                f"Logging {counted(len(settings.channels), 'channel')}; review channel: "
                 f"{channel_ref(settings.review_channel) if settings.review_channel else 'not set'}"
                 "; publish channels: "
                 f"{', '.join(map(channel_ref, settings.publish_channels)) or 'not set'}.",

@@ -26,6 +26,7 @@ from bot.core import checks as checking
 from bot.core.checks import FAIL, OK, WARN, Check, json_of, reason, unreachable
 from bot.core.clock import utcnow
 from bot.core.settings import SettingsError, cron_trigger, workspace_settings
+from bot.core.wording import counted
 from bot.discord.doctor import check_discord
 from bot.drafting.config import Config
 from bot.ops.config import ConfigError, load_config
@@ -218,7 +219,8 @@ def check_workspace(session: Session, config: Config, workspace: Workspace) -> l
             )
         )
     if settings.editors:
-        checks.append(Check(name, OK, f"{len(settings.editors)} editor(s) may approve"))
+        editors = counted(len(settings.editors), "editor")
+        checks.append(Check(name, OK, f"{editors} may approve"))
     else:
         checks.append(
             Check(

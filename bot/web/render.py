@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from bot.core.port import Reply
 from bot.core.review_page import DraftPage
+from bot.core.wording import counted
 from bot.web.preview import discord_html, slack_html
 
 STATIC = {"review.js": "application/javascript", "review.css": "text/css"}
@@ -27,6 +28,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
         )
+        self.env.filters["counted"] = counted
         self.env.filters["previews"] = lambda text: {
             platform: Markup(html) for platform, html in self.previews(text).items()
         }

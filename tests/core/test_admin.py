@@ -366,6 +366,9 @@ def test_a_mixed_channel_change_says_what_was_already_so(
 
 
 def test_publish_channels(session: Session, workspace_id: int) -> None:
+    first = run(session, workspace_id, ADMIN, "publish add #announcements").text
+    assert first.startswith("Approved summaries will be posted in #announcements from now on.")
+    assert "too" not in first  # the first channel is not in addition to any other
     assert run(session, workspace_id, ADMIN, "publish add #announcements #news").ok
     assert run(session, workspace_id, ADMIN, "publish remove #news").ok
 

@@ -196,7 +196,7 @@ def test_forget_me_and_a_delete_rewrite_the_review_thread(core) -> None:
     assert reply.ok
     assert SECRET not in thread_text(port) and "Ana Ruiz" not in thread_text(port)
     assert "a source message was deleted: 1" in thread_text(port)
-    assert "1 section(s) need a look" in thread_text(port)  # the header too
+    assert "1 section needs a look" in thread_text(port)  # the header too
 
     asyncio.run(core.on_delete(DeleteEvent(LAB, "2")))
     assert GONE not in thread_text(port)

@@ -176,7 +176,7 @@ def test_regenerate_brings_in_late_messages_but_keeps_edited_sections(flow, port
         )
         store_batch(session, say("hero-run", "7", "Ana Ruiz", "Late: 23.9% MFU on #833.", 61))
     reply = run(flow.regenerate(1, EDITOR, draft_of(week).id))
-    assert "1 edited section(s) kept" in reply.text
+    assert "1 edited section kept as the editors left it" in reply.text
     assert section(week, "hero-run").markdown == "Edited by hand."
     iris = section(week, "iris")
     assert "#831" in iris.markdown
@@ -383,3 +383,12 @@ def test_a_quiet_week_whose_messages_are_all_chatter_stays_quiet(sessions, port)
 def test_a_week_already_drafted_says_how_to_draft_it_again(flow, port, week) -> None:
     run(flow.draft_and_post(1, WEEK))
     assert "`/summary regenerate` drafts it again" in run(flow.draft_and_post(1, WEEK)).text
+
+
+def test_the_header_counts_one_section_pr_and_person_in_the_singular(sessions, port) -> None:
+    quiet_workspace(sessions, {"review_channel": "C-review"})
+    with sessions.begin() as session:
+        store_batch(session, say("hero-run", "1", "Ana Ruiz", "Hero run hit 22.4% MFU (#812)."))
+    run(ReviewWorkflow(sessions, CONFIG, port).draft_and_post(1, WEEK))
+    (header,) = port.in_channel("C-review")
+    assert "Week 2026-11-16 to 2026-11-22: 1 section, 1 PR, 1 person." in header.text

@@ -59,7 +59,7 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
             try:
                 await fake.wait_ready(WAIT_S)
                 await eventually(lambda: fake.commands_synced, WAIT_S)
-                assert "Logging 0 channel(s)" in await slash(fake, ADMIN, "summary", "status")
+                assert "Logging 0 channels" in await slash(fake, ADMIN, "summary", "status")
 
                 # Set-up with the pickers.
                 for path, values in (

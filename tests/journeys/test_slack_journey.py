@@ -74,7 +74,7 @@ def test_the_operator_s_journey_on_slack(tmp_path, database_url, sessions) -> No
             await bot.start()
             try:
                 await fake.wait_connected(WAIT_S)
-                assert "Logging 0 channel(s)" in await command("status")
+                assert "Logging 0 channels" in await command("status")
 
                 # Set-up, channels typed by name (plain text, not picked from the list).
                 assert "was not found" in await command("channels add #nowhere")

@@ -399,7 +399,7 @@ def test_events_over_http_and_socket_mode(sessions, slack_world) -> None:
                 )
                 assert ack["envelope_id"]
                 await eventually(lambda: url in fake.responses_by_url)
-                assert "Logging 1 channel(s)" in fake.responses_by_url[url][0]["text"]
+                assert "Logging 1 channel;" in fake.responses_by_url[url][0]["text"]
             finally:
                 await handler.close_async()
 

@@ -123,7 +123,7 @@ def test_an_editor_finishes_the_summary_on_the_page(sessions, tmp_path) -> None:
                 await _screenshot(page, tmp_path)
                 await page.get_by_role("button", name="Approve and publish").click()
                 await page.wait_for_selector("#notice")
-                assert "Published to 1 channel(s)" in await page.inner_text("#notice")
+                assert "Published to 1 channel in" in await page.inner_text("#notice")
             fake = slack.fake
             await eventually(lambda: fake.messages_in("C0PUB"))
             (published,) = fake.messages_in("C0PUB")
@@ -225,7 +225,7 @@ async def drive(page, url: str, section_id: int) -> None:  # noqa: ANN001 (a Pla
 
 
 async def _screenshot(page, tmp_path) -> None:  # noqa: ANN001
-    await page.get_by_text("History (1 revisions)").click()  # opened from the keyboard too
+    await page.get_by_text("History (1 revision)").click()  # opened from the keyboard too
     target = os.environ.get("REVIEW_PAGE_SCREENSHOT") or str(tmp_path / "review-page.png")
     await page.screenshot(path=target, full_page=True)
 
@@ -262,7 +262,7 @@ def test_an_editor_finishes_the_summary_on_the_page_on_discord(sessions) -> None
                             await page.get_by_role("button", name="Approve and publish").click()
                             await page.wait_for_selector("#notice")
                             notice = await page.inner_text("#notice")
-                            assert "Published to 1 channel(s)" in notice
+                            assert "Published to 1 channel in" in notice
                     finally:
                         await runner.cleanup()
                     published = "\n".join(m["content"] for m in fake.sent(PUB))

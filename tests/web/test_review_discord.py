@@ -81,7 +81,7 @@ def test_the_button_tells_the_presser_alone_and_the_page_acts_on_discord(session
             assert "updated (revision 1)" in await saved.text()
             assert "Edited on the page: 23% MFU." in side.thread_text()
             approved = await client.post(f"/review/{side.draft_id}/approve", data={"csrf": csrf})
-            assert "Published to 1 channel(s)" in await approved.text()
+            assert "Published to 1 channel in" in await approved.text()
         published = "\n".join(m["content"] for m in fake.sent(PUB))
         assert "Edited on the page: 23% MFU." in published
         assert "Approved" in side.header()["content"]

@@ -125,9 +125,10 @@ def test_an_editor_opens_edits_previews_and_approves(bot: Bot, sessions) -> None
         )
         assert saved.status == 200
         assert "updated (revision 1)" in await saved.text()
+        assert "History (1 revision)<" in await saved.text()
         assert any("Edited on the page: 23% MFU." in t for t in bot.thread_texts())
         approved = await client.post(f"/review/{bot.draft}/approve", data={"csrf": csrf})
-        assert "Published to 1 channel(s)" in await approved.text()
+        assert "Published to 1 channel in" in await approved.text()
         (published,) = bot.port.in_channel("pub")
         assert "Edited on the page: 23% MFU." in published.text
 
