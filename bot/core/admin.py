@@ -67,6 +67,21 @@ _AUDIT_VALUE_CHARS = 80
 _READ_ONLY = (ChannelsList, TopicsList, ScheduleShow, EditorsList, AdminsList)
 
 
+# The /summary verbs that change a setting (`summarybot settings set` takes only these).
+SETTING_VERBS = (
+    "channels",
+    "topics",
+    "schedule",
+    "review-channel",
+    "publish",
+    "editors",
+    "admins",
+    "repo",
+    "retention",
+    "summarizer",
+)
+
+
 def is_admin_command(command: Command) -> bool:
     """Whether `handle_admin` handles this command (the settings commands)."""
     return type(command) in _HANDLERS

@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 
 # Messages stored per round of a streamed file: bounds memory whatever the file's size.
 CHUNK_MESSAGES = 5_000
+# A JSON file up to this size that is no export (or that breaks) is parsed again, to say
+# where it breaks or that it is valid JSON of another shape.
+REPARSE_BYTES = 32 * 1024 * 1024
+EXPECTED = "DiscordChatExporter JSON, or a Slack export ZIP or folder with channels.json"
 _CONTROL = str.maketrans({c: " " for c in map(chr, [*range(32), 127])})
 
 
@@ -98,15 +102,44 @@ def json_problem(error: json.JSONDecodeError) -> str:
     return f"not valid JSON (line {error.lineno}, column {error.colno}): {what}"
 
 
+def json_file_problem(path: Path) -> str | None:
+    """Where the file at `path` breaks as JSON, in words that quote none of it; None when it
+    is valid JSON. Raises `OSError` when it cannot be read."""
+    try:
+        with path.open("rb") as stream:
+            json.load(stream)
+    except json.JSONDecodeError as error:
+        return json_problem(error)
+    except UnicodeDecodeError:
+        return "not valid JSON: the file is not UTF-8 text"
+    except RecursionError:
+        return "not valid JSON: nested too deeply"
+    except ValueError:
+        return "not valid JSON: a number too long to read"
+    return None
+
+
 def detect_format(path: Path, formats: Sequence[ExportFormat]) -> ExportFormat:
     """The first of `formats` whose export `path` holds, or `ImportFileError` saying why not."""
     for fmt in formats:
         if fmt.looks_like(path):
             return fmt
-    raise ImportFileError(
-        str(path),
-        "not a recognised export (expected DiscordChatExporter JSON, or a Slack export "
-        "ZIP or folder with channels.json)",
+    raise ImportFileError(str(path), _not_an_export(path))
+
+
+def _not_an_export(path: Path) -> str:
+    """Why `path` is no export: a JSON file is broken JSON, or valid JSON of another shape."""
+    unknown = f"not a recognised export (expected {EXPECTED})"
+    if not (path.is_file() and path.suffix.lower() == ".json"):
+        return unknown
+    try:
+        if path.stat().st_size > REPARSE_BYTES:
+            return unknown
+        problem = json_file_problem(path)
+    except OSError as error:
+        return f"cannot read the file: {error.strerror or error}"
+    return problem or (
+        f"valid JSON, but not a DiscordChatExporter or Slack export (expected {EXPECTED})"
     )
 
 

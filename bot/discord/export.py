@@ -24,7 +24,7 @@ from typing import Any
 
 import ijson
 
-from bot.core.ingest import ExportFormat, ImportFileError, Skipped, json_problem
+from bot.core.ingest import REPARSE_BYTES, ExportFormat, ImportFileError, Skipped, json_file_problem
 from storage.records import (
     ChannelRecord,
     ImportBatch,
@@ -47,8 +47,6 @@ ASSET_FOLDER_SUFFIX = "_Files"  # DCE's "export.json_Files" folders hold downloa
 # Files up to this size are parsed whole: a few hundred MB of objects at most, in exchange for
 # parsing at `json`'s speed, which is several times `ijson`'s.
 WHOLE_FILE_BYTES = 32 * 1024 * 1024
-# A broken file up to this size is parsed again to say where it breaks (line and column).
-REPARSE_BYTES = 32 * 1024 * 1024
 # JSON files in a folder up to this size are parsed to see whether they are exports at all.
 PROBE_BYTES = 1024 * 1024
 _CONTAINERS = {"start_map": 1, "start_array": 1, "end_map": -1, "end_array": -1}
@@ -224,18 +222,7 @@ def _json_problem(path: Path) -> str:
     parser's own message shows the text around the break)."""
     if path.stat().st_size > REPARSE_BYTES:
         return "not valid JSON (a large file; the first error is not located)"
-    try:
-        with path.open("rb") as stream:
-            json.load(stream)
-    except json.JSONDecodeError as error:
-        return json_problem(error)
-    except UnicodeDecodeError:
-        return "not valid JSON: the file is not UTF-8 text"
-    except RecursionError:
-        return "not valid JSON: nested too deeply"
-    except ValueError:
-        return "not valid JSON: a number too long to read"
-    return "not valid JSON"
+    return json_file_problem(path) or "not valid JSON"
 
 
 def _read_header(stream: Any, backend: Any, name: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from bot.core.port import Caller
 from bot.core.review import approve_draft, mark_published
 from bot.core.review_text import published_markdown
 from bot.core.settings import week_of, workspace_settings
+from bot.core.wording import counted
 from bot.drafting.compose import DraftingError, resolve_workspace
 from bot.drafting.config import Config
 from bot.drafting.llm.drafter import LLM
@@ -46,6 +47,11 @@ from storage.privacy import blocking_flags
 from summarizer.types import DraftSummary
 
 SAMPLE_WEEK = date(2026, 11, 16)
+POSTGRES_SUPPORT = "install it with pip install 'summarybot[postgres]'"
+SUPPORTED_DATABASES = (
+    "summarybot works with SQLite (sqlite:///summarybot.db) and PostgreSQL "
+    f"(postgresql+psycopg://user@host/dbname; for psycopg, {POSTGRES_SUPPORT})"
+)
 
 app = typer.Typer(
     help="Turn a week of Discord or Slack chat into a draft weekly summary.",
@@ -91,6 +97,9 @@ class Context:
     @property
     def sessions(self) -> sessionmaker[Session]:
         if self._sessions is None:
+            unsupported = _unsupported_database(self.database_url)
+            if unsupported:
+                fail(f"cannot open the database {self.safe_url}: {unsupported}")
             try:
                 self._engine = make_engine(self.database_url)
                 migrate(self._engine)
@@ -121,10 +130,25 @@ class Context:
             self._engine.dispose()
 
 
+def _unsupported_database(url: str) -> str | None:
+    """Why summarybot cannot use the database at `url`; None for SQLite and PostgreSQL with
+    psycopg (and for a URL that does not parse: opening it says why)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+    if backend == "sqlite" or (backend, driver) == ("postgresql", "psycopg"):
+        return None
+    if backend == "postgresql":
+        return f"the {driver} driver is not supported; {SUPPORTED_DATABASES}"
+    return f"{backend} is not supported; {SUPPORTED_DATABASES}"
+
+
 def _missing_driver(error: ImportError) -> str:
     """What to install for a database driver that is missing."""
     if "psycopg" in str(error):
-        return "PostgreSQL needs psycopg; install it with pip install 'summarybot[postgres]'"
+        return f"PostgreSQL needs psycopg; {POSTGRES_SUPPORT}"
     return str(error)
 
 
@@ -195,22 +219,31 @@ def _import(sessions: sessionmaker[Session], paths: list[Path], fmt: str | None)
         TextColumn("files"),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err, transient=True) as progress:
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
         return import_paths(sessions, paths, EXPORT_FORMATS, fmt, progress)
 
 
 def _print_report(report: ImportReport) -> None:
-    c = report.counts
-    say(
-        f"Imported {report.files} file(s): {c.new} new message(s), {c.updated} updated, "
-        f"{c.unchanged} unchanged."
-    )
+    """One line per skipped or failed file, then one saying what was imported."""
     for skipped in report.skipped:
         say(str(skipped), "skipped", "yellow")
     for error in report.errors:
         say(str(error), "failed", "bold red")
-    if report.errors:
-        say(f"{len(report.errors)} file(s) failed and were not imported; the others were.")
+    failed = len(report.errors)
+    failures = f"{counted(failed, 'file')} failed" if failed else ""
+    if not report.files:
+        say(f"Nothing was imported: {failures}." if failed else "Nothing was imported.")
+        return
+    c = report.counts
+    imported = (
+        f"Imported {counted(report.files, 'file')}: {counted(c.new, 'new message')}, "
+        f"{c.updated} updated, {c.unchanged} unchanged"
+    )
+    say(
+        f"{imported}; {failures} and {'was' if failed == 1 else 'were'} not imported."
+        if failed
+        else f"{imported}."
+    )
 
 
 @app.command("draft")

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 from sqlalchemy.orm import Session
 
-from bot.core.admin import handle_admin, is_admin_command, is_read_only
+from bot.core.admin import SETTING_VERBS, handle_admin, is_admin_command, is_read_only
 from bot.core.clock import utcnow
 from bot.core.command_parser import parse
 from bot.core.commands import CommandError
@@ -78,6 +78,8 @@ def settings_set(
 ) -> None:
     """Change a setting as the /summary command would; the change is audited."""
     text = shlex.join(words)
+    if words[0].lower() not in SETTING_VERBS:
+        fail(f"{words[0]!r} is not a setting; the settings are: {', '.join(SETTING_VERBS)}")
     if not is_admin_command(_parsed(text)):
         fail(f"{text!r} is not a settings command; `summarybot settings show` lists them")
     with ctx.obj.sessions.begin() as session:

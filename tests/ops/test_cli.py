@@ -83,7 +83,7 @@ def test_import_then_draft_json_follows_the_contract(tmp_path: Path, export_dir:
     db = f"sqlite:///{tmp_path / 'bot.db'}"
     result = invoke(db, "import", str(export_dir))
     assert result.exit_code == 0, result.output
-    assert "3 new message(s)" in result.stderr
+    assert "Imported 2 files: 3 new messages, 0 updated, 0 unchanged." in result.stderr
 
     result = invoke(db, "draft", "--week", "2026-11-20", "--format", "json")
     assert result.exit_code == 0, result.output
@@ -125,7 +125,7 @@ def test_importing_twice_changes_nothing(tmp_path: Path, export_dir: Path) -> No
     invoke(db, "import", str(export_dir))
     first = invoke(db, "draft", "--week", "2026-11-16", "--format", "json").stdout
     result = invoke(db, "import", str(export_dir))
-    assert "0 new message(s), 0 updated, 3 unchanged" in result.stderr
+    assert "0 new messages, 0 updated, 3 unchanged" in result.stderr
     assert stored(db, Message) == 3
     assert invoke(db, "draft", "--week", "2026-11-16", "--format", "json").stdout == first
     assert stored(db, DraftRow) == 1  # drafting the week again replaces its draft
@@ -153,7 +153,7 @@ def test_a_bad_file_is_named_rolled_back_and_the_others_import(
     result = invoke(db, "import", str(export_dir))
     assert result.exit_code == 1
     assert "zz-truncated.json: not valid JSON (line 1" in result.stderr
-    assert "1 file(s) failed" in result.stderr
+    assert "1 file failed and was not imported" in result.stderr
     assert stored(db, Message) == 3
 
 
@@ -215,9 +215,9 @@ def test_every_real_export_imports_and_reimports_as_unchanged(tmp_path: Path) ->
     assert result.exit_code == 0, result.stderr
     # 3 Discord files + 17 and 228 Slack day files; 12 + 147 + 628 messages, the Discord
     # thread's first message being the same message in two files.
-    assert "Imported 248 file(s): 787 new message(s), 0 updated, 1 unchanged." in result.stderr
+    assert "Imported 248 files: 787 new messages, 0 updated, 1 unchanged." in result.stderr
     result = invoke(db, "import", *map(str, paths))
-    assert "0 new message(s), 0 updated, 788 unchanged." in result.stderr
+    assert "0 new messages, 0 updated, 788 unchanged." in result.stderr
     assert stored(db, Message) == 787
 
 

@@ -116,3 +116,37 @@ def test_a_folder_import_names_a_json_file_that_is_not_an_export(tmp_path: Path)
     assert result.exit_code == 0, result.output
     assert "skipped:" in result.stderr and "provenance.json" in result.stderr
     assert "not a DiscordChatExporter export" in result.stderr
+
+
+def test_failed_imports_take_a_line_each_and_say_nothing_was_imported(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'bot.db'}"
+    broken, other = tmp_path / "broken.json", tmp_path / "other.json"
+    broken.write_text('{"guild": {"id": "1",\n')
+    other.write_text('{"name": "a package.json, say"}')
+    result = runner.invoke(app, ["--database", db, "import", str(broken), str(other)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"failed: {broken}: not valid JSON (line 2, column 1): Expecting property name "
+        "enclosed in double quotes",
+        f"failed: {other}: valid JSON, but not a DiscordChatExporter or Slack export (expected "
+        "DiscordChatExporter JSON, or a Slack export ZIP or folder with channels.json)",
+        "Nothing was imported: 2 files failed.",
+    ]
+
+
+def test_settings_set_lists_only_what_can_be_set(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'bot.db'}"
+    for word in ("bogus", "edit"):
+        result = runner.invoke(app, ["--database", db, "settings", "set", word, "1"])
+        assert result.exit_code == 2
+        assert f"'{word}' is not a setting; the settings are: channels, topics" in result.stderr
+        assert "edit," not in result.stderr and "approve" not in result.stderr
+
+
+def test_an_unsupported_database_names_the_supported_ones() -> None:
+    result = runner.invoke(app, ["--database", "mysql://u@127.0.0.1:1/x", "drafts", "list"])
+    assert result.exit_code == 2
+    assert "MySQLdb" not in result.stderr
+    assert "mysql is not supported" in result.stderr
+    assert "SQLite" in result.stderr and "PostgreSQL (postgresql+psycopg://" in result.stderr
+    assert "pip install 'summarybot[postgres]'" in result.stderr

@@ -68,7 +68,7 @@ def test_publish_to_stdout_and_what_it_refuses(tmp_path: Path) -> None:
     neither = runner.invoke(app, ["--database", db, "publish", "1"])
     assert neither.exit_code == 2 and "--to FILE" in neither.stderr
     setting = runner.invoke(app, ["--database", db, "settings", "set", "draft"])
-    assert setting.exit_code == 2 and "is not a settings command" in setting.stderr
+    assert setting.exit_code == 2 and "is not a setting" in setting.stderr
     bad = runner.invoke(app, ["--database", db, "settings", "set", "retention", "0"])
     assert bad.exit_code == 2 and "at least 1 day" in bad.stderr
 
