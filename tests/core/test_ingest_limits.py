@@ -94,7 +94,9 @@ def test_the_command_line_reports_each_bad_file_on_one_line(tmp_path) -> None:
     assert failed == [
         f"failed: {late}: message 1: the timestamp is in the year 1 (accepted: 2000 to 2099)"
     ]
-    assert "Imported 2 file(s): 2 new message(s)" in result.output
+    assert "Imported 2 files: 2 new messages, 0 updated, 0 unchanged; 1 file failed" in (
+        result.output
+    )
     assert SECRET not in result.output
 
 
