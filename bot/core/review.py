@@ -130,8 +130,9 @@ class ReviewWorkflow:
     async def draft_and_post(
         self, workspace_id: int, day: date, *, post_stored: bool = False
     ) -> Reply:
-        """Draft the week holding `day` (once: a week already drafted is left alone) and post
-        it for review. Safe to run from two processes at once: one draft results.
+        """Draft the week holding `day` (once: a week already drafted is left alone, unless
+        it was quiet and has messages now) and post it for review. Safe to run from two
+        processes at once: one draft results.
 
         `post_stored` (an editor asking) also posts the week's draft when it is stored but
         not yet up for review; the scheduler leaves it to the process that drafted it."""
@@ -144,14 +145,12 @@ class ReviewWorkflow:
             quiet = await self.db.run(lambda session: _quiet_but_logged(session, week))
             if quiet is not None:
                 return await self._draft_quiet_again(week, *quiet)
-            waiting = post_stored and await self.db.run(
-                lambda session: _unposted(get_draft(session, workspace_id, week.monday))
+            stored = await self.db.run(
+                lambda session: get_draft(session, workspace_id, week.monday)
             )
+            waiting = post_stored and _unposted(stored)
             if not waiting:
-                return Reply(
-                    f"The week of {week.monday} is already drafted; `/summary regenerate` "
-                    "drafts it again with the messages logged since, keeping edited sections."
-                )
+                return Reply(_already_drafted(week.monday, stored))
             return await self.post_for_review(waiting)
         self._count(drafted)
         return await self.post_for_review(drafted.draft_id)
@@ -723,6 +722,19 @@ def _quiet_but_logged(session: Session, week: Week) -> tuple[int, int] | None:
         return None
     logged = count_messages(session, week.workspace_id, (week.start, week.end))
     return (draft.id, logged) if logged else None
+
+
+def _already_drafted(monday: date, draft: DraftRow | None) -> str:
+    """What `/summary draft` says of a week it leaves alone, and what would draft it again."""
+    if draft is None:  # purged since: too old to draft
+        return f"The week of {monday} is already drafted."
+    said = f"The week of {monday} is already drafted (draft {draft.id}, "
+    if draft.status not in EDITABLE:
+        return said + f"{draft.status.words})."
+    return (
+        said + f"{draft.status.words}); `/summary regenerate` drafts it again with the messages "
+        "logged since, keeping edited sections."
+    )
 
 
 def _unposted(draft: DraftRow | None) -> int | None:

@@ -97,7 +97,7 @@ def test_a_week_up_for_review_is_not_posted_again(core, port) -> None:
     catch_up(core)
     assert command(core, ADMIN, "review-channel #review").ok
     assert command(core, ADMIN, "draft 2026-11-16").text.startswith(
-        "The week of 2026-11-16 is already drafted;"
+        "The week of 2026-11-16 is already drafted (draft "
     )
     assert len(port.in_channel("CREVIEW1")) == 1
 

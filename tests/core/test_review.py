@@ -382,7 +382,12 @@ def test_a_quiet_week_whose_messages_are_all_chatter_stays_quiet(sessions, port)
 
 def test_a_week_already_drafted_says_how_to_draft_it_again(flow, port, week) -> None:
     run(flow.draft_and_post(1, WEEK))
-    assert "`/summary regenerate` drafts it again" in run(flow.draft_and_post(1, WEEK)).text
+    again = run(flow.draft_and_post(1, WEEK)).text
+    draft_id = draft_of(week).id
+    assert f"drafted (draft {draft_id}, in review); `/summary regenerate` drafts it again" in again
+    run(flow.discard(1, EDITOR, draft_id))
+    gone = run(flow.draft_and_post(1, WEEK)).text
+    assert gone == f"The week of 2026-11-16 is already drafted (draft {draft_id}, discarded)."
 
 
 def test_the_header_counts_one_section_pr_and_person_in_the_singular(sessions, port) -> None:
