@@ -53,6 +53,8 @@ def settings_show(
     workspace: WorkspaceOption = None,
 ) -> None:
     """Show the settings (all of them, or one listing of the /summary grammar)."""
+    if what:
+        _check_setting(what[0])
     texts = [shlex.join(what)] if what else list(SHOW_ALL)
     for text in texts:
         command = _parsed(text)
@@ -78,14 +80,19 @@ def settings_set(
 ) -> None:
     """Change a setting as the /summary command would; the change is audited."""
     text = shlex.join(words)
-    if words[0].lower() not in SETTING_VERBS:
-        fail(f"{words[0]!r} is not a setting; the settings are: {', '.join(SETTING_VERBS)}")
+    _check_setting(words[0])
     if not is_admin_command(_parsed(text)):
         fail(f"{text!r} is not a settings command; `summarybot settings show` lists them")
     with ctx.obj.sessions.begin() as session:
         found = _workspace(session, workspace)
         reply = _handle(session, ctx.obj.config, found, by, text)
     sys.stdout.write(f"{reply}\n")
+
+
+def _check_setting(word: str) -> None:
+    """Stop, naming the settings, when `word` is not one (a command such as `edit`, say)."""
+    if word.lower() not in SETTING_VERBS:
+        fail(f"{word!r} is not a setting; the settings are: {', '.join(SETTING_VERBS)}")
 
 
 def _parsed(text: str):  # noqa: ANN202 (a bot.core.commands.Command)

@@ -136,8 +136,8 @@ def test_failed_imports_take_a_line_each_and_say_nothing_was_imported(tmp_path: 
 
 def test_settings_set_lists_only_what_can_be_set(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'bot.db'}"
-    for word in ("bogus", "edit"):
-        result = runner.invoke(app, ["--database", db, "settings", "set", word, "1"])
+    for command, word in [("set", "bogus"), ("set", "edit"), ("show", "edit")]:
+        result = runner.invoke(app, ["--database", db, "settings", command, word, "1"])
         assert result.exit_code == 2
         assert f"'{word}' is not a setting; the settings are: channels, topics" in result.stderr
         assert "edit," not in result.stderr and "approve" not in result.stderr
