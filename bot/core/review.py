@@ -187,13 +187,17 @@ class ReviewWorkflow:
 
     async def post_waiting(self, workspace_id: int) -> list[Reply]:
         """Post the workspace's drafts that are stored but not yet up for review (drafted
-        while no review channel was set): what an admin setting one wants to see."""
+        while no review channel was set): what an admin setting one wants to see. A quiet
+        one whose week has messages now is drafted again first."""
         waiting = await self.db.run(
             lambda session: [
-                d.id for d in list_drafts(session, workspace_id) if _unposted(d) is not None
+                d.week_start for d in list_drafts(session, workspace_id) if _unposted(d) is not None
             ]
         )
-        return [await self.post_for_review(draft_id) for draft_id in reversed(waiting)]
+        return [
+            await self.draft_and_post(workspace_id, monday, post_stored=True)
+            for monday in reversed(waiting)
+        ]
 
     def _week(self, session: Session, workspace_id: int, day: date) -> Week:
         workspace = session.get(Workspace, workspace_id)

@@ -397,3 +397,19 @@ def test_the_header_counts_one_section_pr_and_person_in_the_singular(sessions, p
     run(ReviewWorkflow(sessions, CONFIG, port).draft_and_post(1, WEEK))
     (header,) = port.in_channel("C-review")
     assert "Week 2026-11-16 to 2026-11-22: 1 section, 1 PR, 1 person." in header.text
+
+
+def test_setting_the_review_channel_posts_a_quiet_week_drafted_again(sessions, port) -> None:
+    """Drafted quiet before any set-up (no review channel either), the week's messages
+    logged since: the draft posted when the review channel is set is the real one."""
+    quiet_workspace(sessions, {})
+    flow = ReviewWorkflow(sessions, CONFIG, port)
+    assert "No review channel is set" in run(flow.draft_and_post(1, WEEK)).text
+    with sessions.begin() as session:
+        store_batch(session, say("hero-run", "1", "Ana Ruiz", "Hero run hit 22.4% MFU (#812)."))
+        change_setting(session, CONFIG, 1, "review_channel", "C-review", ADMIN, datetime.now(UTC))
+    (reply,) = run(flow.post_waiting(1))
+    assert "so it was drafted again" in reply.text and "up for review" in reply.text
+    (header,) = port.in_channel("C-review")
+    assert "1 section" in header.text
+    assert "22.4% MFU" in port.thread(header.posted)[0].text
