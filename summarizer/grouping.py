@@ -36,8 +36,8 @@ MARGIN = 1.0  # a confidently placed conversation leads the runner-up topic by t
 # never outweighs a channel.
 LEARNT_WEIGHT = 0.3
 LEARNT_CAP = 2.0
-EARLIER_PR_WEIGHT = 1.0  # a PR earlier drafts cited under a topic: as good as a keyword
-EARLIER_PERSON_WEIGHT = 0.5
+EARLIER_PR_WEIGHT = 2.5  # a PR earlier drafts cited under one topic: as good as a channel
+EARLIER_PERSON_WEIGHT = 1.0  # a person's earlier topics: more than this week's alone
 INTRODUCTIONS = "introductions"
 INTRO_SCORE = 3
 
@@ -402,20 +402,21 @@ def _learn_from_week(
 
 
 class _Earlier:
-    """Earlier weeks' placements of PRs and people, as shares per topic of this week."""
+    """Earlier weeks' placements of PRs and people, as shares per topic of this week (an
+    introduction says who someone is, not what they work on: it is left out)."""
 
     def __init__(self, priors: TopicPriors, topic_ids: Sequence[str]) -> None:
-        self.index = {topic: t for t, topic in enumerate(topic_ids)}
+        self.index = {topic: t for t, topic in enumerate(topic_ids) if topic != INTRODUCTIONS}
+        self.none = [0.0] * len(topic_ids)
         self.prs = {ref: self._shares(row) for ref, row in priors.prs.items()}
         self.people = {name: self._shares(row) for name, row in priors.people.items()}
-        self.none = [0.0] * len(topic_ids)
 
     def _shares(self, row: Mapping[str, float]) -> list[float]:
-        shares = [0.0] * len(self.index)
-        total = sum(row.values())
-        for topic, count in row.items():
-            if topic in self.index and total > 0:
-                shares[self.index[topic]] += count / total
+        shares = list(self.none)
+        counted = {self.index[topic]: count for topic, count in row.items() if topic in self.index}
+        total = sum(counted.values())
+        for t, count in counted.items():
+            shares[t] = count / total
         return shares
 
     def leaning(

@@ -119,6 +119,7 @@ class DraftingService:
                 deadline=llm.week_deadline_seconds,
                 default_repo=week.default_repo or None,
                 repo_aliases=self.config.repos,
+                priors=composed.priors,
             )
         drafted.llm_requests = client.requests_made
         drafted.llm_misses = sum(1 for s in draft.sections if s.drafter != LLM)

@@ -24,7 +24,7 @@ from typing import Any
 from bot.drafting.collector import collector_paused
 from bot.drafting.llm.client import LLMClient, TokenBudget, estimate_tokens
 from summarizer.grounding import ground
-from summarizer.grouping import group_by_topic
+from summarizer.grouping import TopicPriors, group_by_topic
 from summarizer.items import WorkItem, work_items
 from summarizer.prrefs import normalise, parse_pr_refs
 from summarizer.types import DraftSummary, Section, SourceMessage, Topic
@@ -66,13 +66,15 @@ async def rewrite_draft(
     deadline: float = WEEK_DEADLINE,
     default_repo: str | None = None,
     repo_aliases: Mapping[str, str] | None = None,
+    priors: TopicPriors | None = None,
 ) -> DraftSummary:
     """The draft with each section rewritten by the model where it could be, grounded.
+    `priors` are the earlier weeks' placements the extractive draft was grouped with.
 
     All sections are asked for at once and must be done within `deadline` seconds in all;
     a section still waiting then keeps its extractive text, with a warning."""
     with collector_paused():
-        grouped = group_by_topic(messages, topics)
+        grouped = group_by_topic(messages, topics, priors)
         items = work_items(grouped, topics)
     tasks = [
         asyncio.create_task(
