@@ -30,10 +30,10 @@ AUTHOR_WEIGHT = 0.75  # less than one keyword: words the conversation says come 
 CHANNEL_PRIOR_WEIGHT = 1.5  # a channel whose conversations go to one topic (#evals: other)
 WEAK_EVIDENCE = 2.0
 MAX_LENDING_PRS = 3
-MARGIN = 1.0  # a confidently placed conversation leads the runner-up topic by this much
-# What the week's term model adds per log-likelihood ratio of a topic's own features, and at
-# most: one strongly topical word is worth about half a keyword, and the most the model adds
-# never outweighs a channel.
+# The week's term model speaks for conversations with less than one keyword of their own. It
+# adds this much per log-likelihood ratio of a topic's own features (one strongly topical
+# word is worth about half a keyword), and at most as much as two keywords.
+ONE_KEYWORD = 1.0
 LEARNT_WEIGHT = 0.3
 LEARNT_CAP = 2.0
 EARLIER_PR_WEIGHT = 2.5  # a PR earlier drafts cited under one topic: as good as a channel
@@ -360,19 +360,14 @@ def _assign(
     return [decided[root] for root in root_of]
 
 
-def _confident(scores: Sequence[float]) -> bool:
-    """Whether a conversation's evidence is strong and points to one topic."""
-    ranked = sorted(scores, reverse=True)
-    return ranked[0] >= WEAK_EVIDENCE and ranked[0] - ranked[1] >= MARGIN
-
-
 def _learn_from_week(
     messages: Sequence[SourceMessage],
     members_of: dict[int, list[int]],
     evidence: dict[int, list[float]],
 ) -> None:
-    """Add to the evidence of each conversation not confidently placed what a term model
-    learnt from the week's placed conversations says about it.
+    """Add to the evidence of each conversation without a keyword of its own what a term
+    model learnt from the week's placed conversations says about it (one with a keyword
+    keeps its word: a guess from the week's vocabulary flips more right ones than wrong).
 
     A conversation teaches the topic its evidence points to, fully when the evidence is
     confident and in proportion to its lead over the runner-up below that.
@@ -393,7 +388,7 @@ def _learn_from_week(
         lead = ranked[0] - ranked[1]
         if lead > 0:
             model.learn(found[root], scores.index(ranked[0]), min(1.0, lead / WEAK_EVIDENCE))
-        if not _confident(scores):
+        if ranked[0] < ONE_KEYWORD:
             weak.append(root)
     for root in weak:
         scores = evidence[root]
