@@ -9,7 +9,7 @@ evidence goes to the catch-all topic, which is the last one configured.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
@@ -369,25 +369,25 @@ def _learn_from_week(
     model learnt from the week's placed conversations says about it (one with a keyword
     keeps its word: a guess from the week's vocabulary flips more right ones than wrong).
 
-    A conversation teaches the topic its evidence points to, fully when the evidence is
-    confident and in proportion to its lead over the runner-up below that.
+    A conversation teaches the topic its evidence points to: fully when it leads the
+    runner-up by `WEAK_EVIDENCE`, half below that.
     """
     n_topics = len(next(iter(evidence.values()), ()))
     if n_topics < 2:
         return
     model = TermModel(n_topics)
-    found: dict[int, Counter[str]] = {}
+    found: dict[int, set[str]] = {}
     for root, members in members_of.items():
-        counted = found[root] = Counter()
-        for i in members:
-            counted.update(features(messages[i]))
-        model.observe(counted)
+        said = found[root] = features(messages[root])
+        for i in members[1:]:
+            said |= features(messages[i])
+        model.observe(said)
     weak = []
     for root, scores in evidence.items():
         ranked = sorted(scores, reverse=True)
         lead = ranked[0] - ranked[1]
         if lead > 0:
-            model.learn(found[root], scores.index(ranked[0]), min(1.0, lead / WEAK_EVIDENCE))
+            model.learn(found[root], scores.index(ranked[0]), confident=lead >= WEAK_EVIDENCE)
         if ranked[0] < ONE_KEYWORD:
             weak.append(root)
     for root in weak:

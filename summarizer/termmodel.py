@@ -21,8 +21,9 @@ from summarizer.types import SourceMessage
 MIN_RATIO = 5.0  # a topic's own feature: this many times likelier under it than in the week
 MIN_CONVERSATIONS = 2  # ... in at least this many of its placed conversations
 MIN_SEEN = 2  # a feature the week used once says nothing about any other conversation
+LEANING_WEIGHT = 0.5  # what a conversation placed on thin evidence teaches, against a sure one
 
-_WORD_RE = re.compile(r"[^\W\d_][\w'.-]*[^\W_]|[^\W\d_]{2,}")
+_WORD_RE = re.compile(r"[^\W\d_]\w+")
 _URL_RE = re.compile(r"https?://\S+")
 # English words that say nothing about a topic in any community.
 _STOPWORDS = """a about above after again against all also am an and any anyone anything are
@@ -41,43 +42,45 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 def features(message: SourceMessage) -> set[str]:
     """The distinct features of one message: its words (lower case, links and stop words
     left out) and the PRs it cites."""
-    words = set(_WORD_RE.findall(_URL_RE.sub(" ", message.text.lower())))
+    text = message.text.lower()
+    if "://" in text:
+        text = _URL_RE.sub(" ", text)
+    words = set(_WORD_RE.findall(text))
     words -= STOPWORDS
-    words.update(f"pr:{mention.ref}" for mention in message.prs)
+    if message.prs:
+        words.update(f"pr:{mention.ref}" for mention in message.prs)
     return words
 
 
 class TermModel:
-    """Feature counts per topic, learnt from placed conversations, against the week's."""
+    """In how many conversations each feature appears: per topic, among the conversations
+    placed there, and in the whole week."""
 
     def __init__(self, n_topics: int) -> None:
-        self.counts = [Counter[str]() for _ in range(n_topics)]
-        self.totals = [0.0] * n_topics
-        self.conversations = [Counter[str]() for _ in range(n_topics)]
-        self.background = Counter[str]()
-        self.background_total = 0
+        self.placed = [Counter[str]() for _ in range(n_topics)]
+        self.leaning = [Counter[str]() for _ in range(n_topics)]  # placed on thin evidence
+        self.sizes = [[0, 0] for _ in range(n_topics)]  # placed, leaning
+        self.week = Counter[str]()
+        self.week_size = 0
         self._own: dict[str, list[tuple[int, float]]] | None = None
 
-    def observe(self, found: Counter[str]) -> None:
-        """Count a conversation's features (one count per message) in the week's background."""
-        self.background.update(found)
-        self.background_total += found.total()
+    def observe(self, found: set[str]) -> None:
+        """Count a conversation's features in the week."""
+        self.week.update(found)
+        self.week_size += 1
 
-    def learn(self, found: Counter[str], topic: int, weight: float = 1.0) -> None:
-        """Count a placed conversation's features under `topic`, `weight` times (less than
-        once for a conversation placed on thin evidence)."""
-        counts = self.counts[topic]
-        for feature, n in found.items():
-            counts[feature] += weight * n
-        self.totals[topic] += weight * found.total()
-        self.conversations[topic].update(found.keys())
+    def learn(self, found: set[str], topic: int, *, confident: bool) -> None:
+        """Count a conversation's features under the topic it was placed in; one placed on
+        thin evidence (not `confident`) counts half."""
+        (self.placed if confident else self.leaning)[topic].update(found)
+        self.sizes[topic][0 if confident else 1] += 1
         self._own = None
 
     def evidence(self, found: Iterable[str]) -> list[float]:
         """Per topic, the sum of the log-likelihood ratios of the topic's own features
         among `found`."""
         own = self._own if self._own is not None else self._own_features()
-        scores = [0.0] * len(self.counts)
+        scores = [0.0] * len(self.placed)
         for feature in found:
             for topic, weight in own.get(feature, ()):
                 scores[topic] += weight
@@ -87,14 +90,15 @@ class TermModel:
         """Feature -> [(topic, log-likelihood ratio)] for the topics it is one of the own
         features of."""
         own: dict[str, list[tuple[int, float]]] = {}
-        total = self.background_total
-        for topic, (counts, learnt) in enumerate(zip(self.counts, self.totals, strict=True)):
-            placed = self.conversations[topic]
-            for feature, count in counts.items():
-                seen = self.background[feature]
-                if seen < MIN_SEEN or placed[feature] < MIN_CONVERSATIONS:
+        for topic, (placed, leaning) in enumerate(zip(self.placed, self.leaning, strict=True)):
+            full, thin = self.sizes[topic]
+            size = full + LEANING_WEIGHT * thin
+            for feature in placed.keys() | leaning.keys():
+                seen = self.week[feature]
+                if seen < MIN_SEEN or placed[feature] + leaning[feature] < MIN_CONVERSATIONS:
                     continue
-                ratio = (count / learnt) / (seen / total)
+                share = (placed[feature] + LEANING_WEIGHT * leaning[feature]) / size
+                ratio = share / (seen / self.week_size)
                 if ratio >= MIN_RATIO:
                     own.setdefault(feature, []).append((topic, math.log(ratio)))
         self._own = own

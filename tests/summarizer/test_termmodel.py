@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from factories import msg
 
 from summarizer.termmodel import TermModel, features
@@ -11,8 +9,8 @@ from summarizer.termmodel import TermModel, features
 IRIS, DATA = 0, 1
 
 
-def counted(text: str) -> Counter[str]:
-    return Counter(features(msg(text)))
+def counted(text: str) -> set[str]:
+    return features(msg(text))
 
 
 def test_features_are_words_and_prs_without_links_or_stop_words() -> None:
@@ -24,7 +22,7 @@ def model_of(placed: list[tuple[str, int]], unplaced: list[str]) -> TermModel:
     model = TermModel(2)
     for text, topic in placed:
         model.observe(counted(text))
-        model.learn(counted(text), topic)
+        model.learn(counted(text), topic, confident=True)
     for text in unplaced:
         model.observe(counted(text))
     return model
@@ -32,7 +30,8 @@ def model_of(placed: list[tuple[str, int]], unplaced: list[str]) -> TermModel:
 
 WEEK_CHATTER = [
     f"{day} plans: lunch, errands, a walk by the river with friends"
-    for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
+    for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    for _ in range(2)
 ] + ["quota of coffee reached, team sync moved to the afternoon"]
 
 
