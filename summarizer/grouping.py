@@ -376,23 +376,22 @@ def _learn_from_week(
     if n_topics < 2:
         return
     model = TermModel(n_topics)
-    found: dict[int, set[str]] = {}
+    weak: dict[int, set[str]] = {}  # only these are kept: a week's features are many
     for root, members in members_of.items():
-        said = found[root] = features(messages[root])
+        said = features(messages[root])
         for i in members[1:]:
             said |= features(messages[i])
         model.observe(said)
-    weak = []
-    for root, scores in evidence.items():
+        scores = evidence[root]
         ranked = sorted(scores, reverse=True)
         lead = ranked[0] - ranked[1]
         if lead > 0:
-            model.learn(found[root], scores.index(ranked[0]), confident=lead >= WEAK_EVIDENCE)
+            model.learn(said, scores.index(ranked[0]), confident=lead >= WEAK_EVIDENCE)
         if ranked[0] < ONE_KEYWORD:
-            weak.append(root)
-    for root in weak:
+            weak[root] = said
+    for root, said in weak.items():
         scores = evidence[root]
-        for t, gained in enumerate(model.evidence(found[root])):
+        for t, gained in enumerate(model.evidence(said)):
             scores[t] += min(LEARNT_CAP, LEARNT_WEIGHT * gained)
 
 
