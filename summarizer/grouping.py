@@ -1,9 +1,13 @@
 """Assigning a week's messages to the community's standing topics.
 
-Evidence, in the order it is weighed: the message's own words and channel; the conversation it
-belongs to (a thread, or a chain of replies), which goes to one topic as a whole; and the PRs it
-shares with other conversations. Self-introductions are recognised on their own. What has no
-evidence goes to the catch-all topic, which is the last one configured.
+Evidence, in the order it is weighed: the message's own words and channel (or a channel name
+that speaks of a topic); the conversation it belongs to (a thread, or a chain of replies),
+which goes to one topic as a whole; and the PRs it shares with other conversations. A
+conversation without a keyword of its own is scored by what the week's placed conversations
+taught a term model (`summarizer.termmodel`); one with little evidence leans towards what its
+author and channel were about that week and where earlier weeks' drafts placed its PRs and
+people. Self-introductions are recognised on their own. What has no evidence goes to the
+catch-all topic, which is the last one configured.
 """
 
 from __future__ import annotations
