@@ -32,7 +32,7 @@ _DISCORD = (
 
 _FENCE_RE = re.compile(r"```(.*?)```", re.DOTALL)
 _CODE_RE = re.compile(r"`([^`\n]+)`")
-_LINK_RE = re.compile(r"<(https?://[^|>\s]+)\|([^>]*)>")
+_LINK_RE = re.compile(r"<(https?://[^|<>\s]++)\|([^<>]*+)>")
 _STYLES = [
     (re.compile(rf"(?<![\w{mark}])\{mark}(?=\S)([^{mark}\n]+?)(?<=\S)\{mark}(?![\w{mark}])"), tag)
     for mark, tag in (("*", "strong"), ("_", "em"), ("~", "del"))
