@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from bot.core import mrkdwn
 from bot.core.mrkdwn import escape, to_mrkdwn
 from bot.web.preview import discord_html, slack_html
+from summarizer.newsletter import tidy
 from summarizer.prrefs import parse_pr_refs
+from summarizer.text import chat_lines, visible_length
 from tests.hostile.text_shapes import SCALE, Shape, growth, worst_shapes
 
 # Linear growth is SCALE (4); quadratic is SCALE ** 2 (16). Between them, room for noise.
@@ -28,7 +30,11 @@ _OLD_LINK_RE = re.compile(
 )
 
 
-@pytest.mark.parametrize("func", [parse_pr_refs, to_mrkdwn, slack_html], ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "func",
+    [parse_pr_refs, to_mrkdwn, slack_html, visible_length, chat_lines, tidy],
+    ids=lambda f: f.__name__,
+)
 def test_no_adversarial_shape_makes_a_text_function_superlinear(func) -> None:  # noqa: ANN001
     slow = worst_shapes(func, N, LIMIT)
     assert not slow, f"{func.__name__} grows faster than linear on: {slow}"
