@@ -37,7 +37,7 @@ _FILE_NOTICE_RE = re.compile(
 )
 # "@Ana Ruiz: here's the layout": who a reply is addressed to is not part of the news.
 _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
-_PLAIN_WORD_RE = re.compile(r"[a-z]+(?:-[a-z]+)*")
+_PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 _SPACES_RE = re.compile(r"\s{2,}")
 _SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,.;:!?)])")
