@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Protocol
 
@@ -89,6 +90,39 @@ def list_drafts(session: Session, workspace_id: int | None = None) -> list[Draft
     if workspace_id is not None:
         stmt = stmt.where(DraftRow.workspace_id == workspace_id)
     return list(session.scalars(stmt))
+
+
+@dataclass(slots=True)
+class EarlierCitations:
+    """Per PR ref and per person, how many sections of each topic id cited them."""
+
+    prs: dict[str, dict[str, int]] = field(default_factory=dict)
+    people: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def earlier_citations(
+    session: Session, workspace_id: int, since: date, before: date
+) -> EarlierCitations:
+    """The topics under which the workspace's drafts of the weeks from `since` up to (not
+    including) `before` cited each PR and person."""
+    rows = session.execute(
+        select(DraftSection.topic, DraftSection.prs, DraftSection.people)
+        .join(DraftRow, DraftSection.draft_id == DraftRow.id)
+        .where(
+            DraftRow.workspace_id == workspace_id,
+            DraftRow.week_start >= since,
+            DraftRow.week_start < before,
+        )
+    )
+    found = EarlierCitations()
+    for topic, prs, people in rows:
+        for ref in prs:
+            row = found.prs.setdefault(ref, {})
+            row[topic] = row.get(topic, 0) + 1
+        for person in people:
+            row = found.people.setdefault(person, {})
+            row[topic] = row.get(topic, 0) + 1
+    return found
 
 
 def save_draft(

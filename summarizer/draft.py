@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 
 from summarizer.extractive import add_merged, draft_sections
-from summarizer.grouping import group_by_topic, place_merged
+from summarizer.grouping import TopicPriors, group_by_topic, place_merged
 from summarizer.types import DraftSummary, PRMention, SourceMessage, Topic
 
 
@@ -36,10 +36,12 @@ def make_draft(
     max_chars: int,
     merged: Sequence[PRMention] = (),
     notes: Sequence[str] = (),
+    priors: TopicPriors | None = None,
 ) -> DraftSummary:
     """The extractive draft of one week's `messages` (already limited to that week), with
-    `merged`: PRs merged that week that chat never cited, and `notes` for the editor."""
-    grouped = group_by_topic(messages, topics)
+    `merged`: PRs merged that week that chat never cited, `notes` for the editor and
+    `priors`: where earlier weeks' drafts placed PRs and people."""
+    grouped = group_by_topic(messages, topics, priors)
     sections = draft_sections(grouped, topics, max_chars)
     if merged:
         sections = add_merged(sections, place_merged(merged, topics), topics)

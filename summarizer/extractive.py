@@ -63,6 +63,9 @@ _is_decision = any_phrase((
     "replaced", "launched", "started", "resolved", "filed", "opened", "closed", "validated",
     "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",
     r"now (?:\w+s|runs|has|is|uses)",
+    # what a community announces: events, talks, openings
+    "announced", "posted", "scheduled", "presenting", "presented", "showed", "hiring",
+    "looking for an?",
 ))  # fmt: skip
 # Openers of opinion and agreement: such a sentence is news only with a PR or a figure.
 _WEAK_OPENER_RE = re.compile(
@@ -91,6 +94,8 @@ _LOWER_START_RE = re.compile(
 # Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
 _REF = r"(?:\[[^\]\n]*\]\([^()\n]*\)|[\w/.-]*#\d+)"
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
+# A letter's sign-off ("Best,") or an address on a line of its own.
+_SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 # Where a long sentence splits into clauses that stand on their own.
 _CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
@@ -496,6 +501,8 @@ def _sentences(text: str) -> Iterable[str]:
                 links.append(sentence.rstrip("."))
                 continue
             if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
+                continue
+            if _SIGN_OFF_RE.fullmatch(sentence):
                 continue
             if is_review_chatter(sentence):
                 continue

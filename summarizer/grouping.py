@@ -1,20 +1,26 @@
 """Assigning a week's messages to the community's standing topics.
 
-Evidence, in the order it is weighed: the message's own words and channel; the conversation it
-belongs to (a thread, or a chain of replies), which goes to one topic as a whole; and the PRs it
-shares with other conversations. Self-introductions are recognised on their own. What has no
-evidence goes to the catch-all topic, which is the last one configured.
+Evidence, in the order it is weighed: the message's own words and channel (or a channel name
+that speaks of a topic); the conversation it belongs to (a thread, or a chain of replies),
+which goes to one topic as a whole; and the PRs it shares with other conversations. A
+conversation without a keyword of its own is scored by what the week's placed conversations
+taught a term model (`summarizer.termmodel`); one with little evidence leans towards what its
+author and channel were about that week and where earlier weeks' drafts placed its PRs and
+people. Self-introductions are recognised on their own. What has no evidence goes to the
+catch-all topic, which is the last one configured.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
 from summarizer.conversations import conversations
 from summarizer.noise import is_noise
+from summarizer.termmodel import TermModel, features
 from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
@@ -28,6 +34,14 @@ AUTHOR_WEIGHT = 0.75  # less than one keyword: words the conversation says come 
 CHANNEL_PRIOR_WEIGHT = 1.5  # a channel whose conversations go to one topic (#evals: other)
 WEAK_EVIDENCE = 2.0
 MAX_LENDING_PRS = 3
+# The week's term model speaks for conversations with less than one keyword of their own. It
+# adds this much per log-likelihood ratio of a topic's own features (one strongly topical
+# word is worth about half a keyword), and at most as much as two keywords.
+ONE_KEYWORD = 1.0
+LEARNT_WEIGHT = 0.3
+LEARNT_CAP = 2.0
+EARLIER_PR_WEIGHT = 2.5  # a PR earlier drafts cited under one topic: as good as a channel
+EARLIER_PERSON_WEIGHT = 1.0  # a person's earlier topics: more than this week's alone
 INTRODUCTIONS = "introductions"
 INTRO_SCORE = 3
 
@@ -104,11 +118,29 @@ class TopicScorer:
         self._add_hits(title, scores, TITLE_WEIGHT)
 
     def _topics_of_channel(self, channel: str) -> list[int]:
+        """The topics a channel belongs to: those that list it, or else the one topic its
+        name speaks of (#hero-run-2026 for a topic with channel #hero-run, #k8s-alerts for
+        one with the keyword "k8s")."""
         found = self._channel_topics.get(channel)
         if found is None:
             found = [i for i, channels in enumerate(self.channels) if channel in channels]
+            if not found:
+                named = self._named_topics(channel)
+                found = named if len(named) == 1 else []
             self._channel_topics[channel] = found
         return found
+
+    def _named_topics(self, channel: str) -> list[int]:
+        name = f" {_spaced(channel)} "
+        return [
+            index
+            for index, topic in enumerate(self.topics[:-1])  # the catch-all has no name
+            if any(
+                f" {_spaced(word)} " in name
+                for word in (topic.id, *topic.channels, *topic.keywords)
+                if _spaced(word)
+            )
+        ]
 
     def _add_hits(self, text: str, scores: list[float], weight: float) -> None:
         """Add `weight` per keyword and pattern of each topic in `text`, at most
@@ -135,6 +167,11 @@ class TopicScorer:
             PR_WEIGHT * (bool(labels & wanted) + _touches(mention.paths, globs))
             for wanted, globs in zip(self.labels, self.paths, strict=True)
         ]
+
+
+def _spaced(name: str) -> str:
+    """A channel name, id or keyword as lower-case words separated by single spaces."""
+    return " ".join(re.findall(r"[^\W_]+", name.lower()))
 
 
 def _keywords_regex(words: Sequence[str]) -> re.Pattern[str]:
@@ -211,13 +248,25 @@ def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] =
     return score >= INTRO_SCORE
 
 
+@dataclass(frozen=True, slots=True)
+class TopicPriors:
+    """What earlier weeks' drafts said: per PR ref and per person, how often each topic id
+    cited them. A conversation with little evidence of its own leans towards them."""
+
+    prs: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    people: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+
+
 def group_by_topic(
-    messages: Sequence[SourceMessage], topics: Sequence[Topic]
+    messages: Sequence[SourceMessage],
+    topics: Sequence[Topic],
+    priors: TopicPriors | None = None,
 ) -> dict[str, list[SourceMessage]]:
     """The non-noise messages of `messages` under each topic id, in time order.
 
     Every topic id is a key (empty topics map to an empty list). The last topic is the
-    catch-all for conversations without evidence.
+    catch-all for conversations without evidence. `priors` are earlier weeks' placements of
+    the week's PRs and people.
     """
     if not topics:
         raise ValueError("at least one topic is needed")
@@ -237,19 +286,24 @@ def group_by_topic(
         else:
             rest.append(message)
 
-    for message, topic_id in zip(rest, _assign(rest, scorer, catch_all), strict=True):
+    assigned = _assign(rest, scorer, catch_all, priors or TopicPriors())
+    for message, topic_id in zip(rest, assigned, strict=True):
         grouped[topic_id].append(message)
     return grouped
 
 
-def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: str) -> list[str]:
+def _assign(
+    messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: str, priors: TopicPriors
+) -> list[str]:
     """The topic id of each message, decided per conversation."""
     n_topics = len(scorer.topics)
     root_of = [0] * len(messages)
+    members_of: dict[int, list[int]] = {}
     totals: dict[int, list[float]] = {}
     prs_of: dict[int, set[str]] = {}
     for members in conversations(messages):
         root = members[0]
+        members_of[root] = members
         row = totals[root] = [0.0] * n_topics
         refs = prs_of[root] = set()
         titles = set()
@@ -287,23 +341,96 @@ def _assign(messages: Sequence[SourceMessage], scorer: TopicScorer, catch_all: s
         evidence[root] = scores
 
     first = {root: _best(scores) for root, scores in evidence.items()}
+    strength = {root: max(scores) for root, scores in evidence.items()}
+    _learn_from_week(messages, members_of, evidence)
     by_author = _shares(first, lambda m: m.author_id, messages, n_topics)
     by_channel = _shares(first, lambda m: m.channel, messages, n_topics)
     topic_ids = [topic.id for topic in scorer.topics]
+    earlier = _Earlier(priors, topic_ids)
     decided: dict[int, str] = {}
     for root, scores in evidence.items():
-        strongest = max(scores)
-        if 0 < strongest < WEAK_EVIDENCE or (strongest == 0 and prs_of[root]):
-            # Little to go on: lean towards what its author and its channel were about.
+        if strength[root] < WEAK_EVIDENCE and (max(scores) > 0 or prs_of[root]):
+            # Little to go on: lean towards what its author and its channel were about this
+            # week, and where earlier weeks placed its PRs and people.
             author = by_author[messages[root].author_id]
             channel = by_channel[messages[root].channel]
+            before = earlier.leaning(messages, members_of[root], prs_of[root])
             scores = [
-                s + AUTHOR_WEIGHT * a + CHANNEL_PRIOR_WEIGHT * c
-                for s, a, c in zip(scores, author, channel, strict=True)
+                s + AUTHOR_WEIGHT * a + CHANNEL_PRIOR_WEIGHT * c + e
+                for s, a, c, e in zip(scores, author, channel, before, strict=True)
             ]
-            strongest = max(scores)
+        strongest = max(scores)
         decided[root] = topic_ids[scores.index(strongest)] if strongest > 0 else catch_all
     return [decided[root] for root in root_of]
+
+
+def _learn_from_week(
+    messages: Sequence[SourceMessage],
+    members_of: dict[int, list[int]],
+    evidence: dict[int, list[float]],
+) -> None:
+    """Add to the evidence of each conversation without a keyword of its own what a term
+    model learnt from the week's placed conversations says about it (one with a keyword
+    keeps its word: a guess from the week's vocabulary flips more right ones than wrong).
+
+    A conversation teaches the topic its evidence points to: fully when it leads the
+    runner-up by `WEAK_EVIDENCE`, half below that.
+    """
+    n_topics = len(next(iter(evidence.values()), ()))
+    if n_topics < 2:
+        return
+    model = TermModel(n_topics)
+    weak: dict[int, set[str]] = {}  # only these are kept: a week's features are many
+    for root, members in members_of.items():
+        said = features(messages[root])
+        for i in members[1:]:
+            said |= features(messages[i])
+        model.observe(said)
+        scores = evidence[root]
+        ranked = sorted(scores, reverse=True)
+        lead = ranked[0] - ranked[1]
+        if lead > 0:
+            model.learn(said, scores.index(ranked[0]), confident=lead >= WEAK_EVIDENCE)
+        if ranked[0] < ONE_KEYWORD:
+            weak[root] = said
+    for root, said in weak.items():
+        scores = evidence[root]
+        for t, gained in enumerate(model.evidence(said)):
+            scores[t] += min(LEARNT_CAP, LEARNT_WEIGHT * gained)
+
+
+class _Earlier:
+    """Earlier weeks' placements of PRs and people, as shares per topic of this week (an
+    introduction says who someone is, not what they work on: it is left out)."""
+
+    def __init__(self, priors: TopicPriors, topic_ids: Sequence[str]) -> None:
+        self.index = {topic: t for t, topic in enumerate(topic_ids) if topic != INTRODUCTIONS}
+        self.none = [0.0] * len(topic_ids)
+        self.prs = {ref: self._shares(row) for ref, row in priors.prs.items()}
+        self.people = {name: self._shares(row) for name, row in priors.people.items()}
+
+    def _shares(self, row: Mapping[str, float]) -> list[float]:
+        shares = list(self.none)
+        counted = {self.index[topic]: count for topic, count in row.items() if topic in self.index}
+        total = sum(counted.values())
+        for t, count in counted.items():
+            shares[t] = count / total
+        return shares
+
+    def leaning(
+        self, messages: Sequence[SourceMessage], members: Sequence[int], refs: set[str]
+    ) -> list[float]:
+        """The evidence earlier weeks give a conversation: its PRs', then its authors'."""
+        if not self.prs and not self.people:
+            return self.none
+        scores = list(self.none)
+        for ref in refs:
+            for t, share in enumerate(self.prs.get(ref, self.none)):
+                scores[t] += EARLIER_PR_WEIGHT * share
+        for author in {messages[i].author for i in members}:
+            for t, share in enumerate(self.people.get(author, self.none)):
+                scores[t] += EARLIER_PERSON_WEIGHT * share
+        return scores
 
 
 def _best(scores: Sequence[float]) -> int:

@@ -37,6 +37,7 @@ _FILE_NOTICE_RE = re.compile(
 )
 # "@Ana Ruiz: here's the layout": who a reply is addressed to is not part of the news.
 _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
+_PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 _SPACES_RE = re.compile(r"\s{2,}")
 _SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,.;:!?)])")
@@ -83,9 +84,21 @@ def _sentences(text: str) -> list[str]:
         text = _FILE_NOTICE_RE.sub(r"\g<title>: ", text)
     if text.startswith("@"):
         text = _ADDRESS_RE.sub("", text)
-    text = _MENTION_RE.sub("", _EMOJI_RE.sub("", text))
+    # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
+    text = _MENTION_RE.sub("", _EMOJI_RE.sub(_emoji_gone, text))
     cleaned = (_REPLY_OPENER_RE.sub("", clean_sentence(s)) for s in _SENTENCE_RE.split(text))
     return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]
+
+
+def _emoji_gone(match: re.Match[str]) -> str:
+    before = match.string[match.start() - 1 : match.start()]
+    after = match.string[match.end() : match.end() + 2]
+    ends = (
+        before.isalnum()
+        or before == " "
+        and match.string[match.start() - 2 : match.start() - 1].isalnum()
+    )
+    return ". " if ends and after[:1] == " " and after[1:].isupper() else ""
 
 
 def _tidy_sentence(sentence: str, *, third: bool) -> str:
@@ -95,10 +108,11 @@ def _tidy_sentence(sentence: str, *, third: bool) -> str:
 
 
 def capitalised(text: str) -> str:
-    """`text` with its first letter in upper case, when it starts with a plain word (a ref
-    such as "quill-orm#90", a path or a name such as "iOS" stays as it is)."""
+    """`text` with its first letter in upper case, when it starts with a plain word such as
+    "replica-aware" (a ref such as "quill-orm#90", a path or a name such as "iOS" stays as
+    it is)."""
     first = text.split(" ", 1)[0].rstrip(",;:.!?")
-    if not (first.isalpha() and first.islower()):
+    if not _PLAIN_WORD_RE.fullmatch(first):
         return text
     return text[:1].upper() + text[1:]
 

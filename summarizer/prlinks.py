@@ -42,8 +42,9 @@ def link_prs(text: str, mentions: Sequence[PRMention]) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _ref_pattern(raw: str) -> re.Pattern[str]:
-    """`raw` as written, not inside a word, a link label or a path."""
-    return re.compile(r"(?<![\w\[/])" + re.escape(raw) + r"(?![\w\]])")
+    """`raw` as written, not inside a word, a link label or a path (with the angle brackets
+    of an autolink around it, which the link replaces)."""
+    return re.compile(r"<?(?<![\w\[/])" + re.escape(raw) + r"(?![\w\]])>?")
 
 
 def with_refs(text: str, links: Sequence[str]) -> str:

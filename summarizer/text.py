@@ -19,11 +19,11 @@ _NOT_PROSE_RE = re.compile(
     r"^\s*(?:[-*•+]\s|\d{1,2}[.)]\s|#\d{1,2}\s|>|\||\S+ (?:uploaded|shared) a file\b)"
 )
 # Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
-_EMOJI_CODE_RE = re.compile(r":[a-z0-9_+-]*[a-z_][a-z0-9_+-]*:")
+_EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")
 _MASS_MENTION_RE = re.compile(
     r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b"
 )
-_MARKDOWN_LINK_RE = re.compile(r"\[([^\]\n]*)\]\([^)\s]*(?:\s\"[^\"]*\")?\)")
+_MARKDOWN_LINK_RE = re.compile(r"\[([^\[\]\n]*+)\]\([^()\[\]\s]*+(?:\s\"[^\"\n]*+\")?\)")
 
 # Anything that would notify people if published as-is on Discord or Slack.
 _PING_RES = (

@@ -62,6 +62,7 @@ from storage.messages import (
     upsert_workspace,
 )
 from storage.models import UNFINISHED, DraftStatus, Workspace
+from storage.normalise import TEXT_MAX
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, WorkspaceRecord
 from summarizer.prrefs import parse_pr_refs
 
@@ -197,8 +198,9 @@ class Core:
         )
         if not logged:
             return None
-        # Other bots' chatter is kept only when it carries a PR reference.
-        kept = [m for m in messages if not m.author.is_bot or parse_pr_refs(m.text)]
+        # Other bots' chatter is kept only when it carries a PR reference (looked for in the
+        # text as it will be stored: cut to the message cap).
+        kept = [m for m in messages if not m.author.is_bot or parse_pr_refs(m.text[:TEXT_MAX])]
         batch = ImportBatch("live", workspace, channel, kept)
         return store_batch(
             session, batch, workspace_id=workspace_id, written=written, known=self._known

@@ -8,8 +8,10 @@ into words.
 A file up to `WHOLE_FILE_BYTES` is parsed at once with `json`, the fastest way to read it.
 Larger files are streamed (`ijson`): the header first, then one quick pass for the threads
 started from messages, then the messages one at a time as they are stored, so a 1 GB export
-needs no more memory than a small one. A file the fast path refuses (broken, nested too
-deeply, a number too long) is streamed too, which reads what it can and says what is wrong.
+needs no more memory than a small one. A file the fast path refuses (broken, a number too
+long) is streamed too, which reads what it can and says what is wrong. Before either, one
+flat pass over the bytes refuses a file nested deeper than any export
+(`bot.core.json_depth`): streaming one nested 20,000 deep took 1 GB.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import ijson
 
 from bot.core.ingest import REPARSE_BYTES, ExportFormat, ImportFileError, Skipped, json_file_problem
+from bot.core.json_depth import file_chunks, refuse_too_deep
 from storage.records import (
     ChannelRecord,
     ImportBatch,
@@ -79,6 +82,11 @@ class DiscordExportSource:
     def read(self) -> ImportBatch:
         """The file's batch, or `ImportFileError` saying why not. Its messages are read as
         they are iterated (once), and raise `ImportFileError` when one is broken."""
+        try:
+            refuse_too_deep(self.name, file_chunks(self.path))
+        except OSError as error:
+            problem = f"cannot read the file: {error.strerror or error}"
+            raise ImportFileError(self.name, problem) from error
         whole = _load_whole(self.path)
         if whole is not None:
             return _whole_batch(self.name, self.path, whole)

@@ -6,23 +6,26 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
 from bot.drafting.collector import collector_paused
 from bot.drafting.config import Config
 from bot.drafting.week import Week
-from storage.drafts import get_draft
+from storage.drafts import earlier_citations, get_draft
 from storage.github import cached_items, merged_between
 from storage.messages import find_workspaces
 from storage.models import LOCKED, GitHubItemRow, Workspace
 from storage.privacy import forgotten_names, unnamer
 from storage.week_rows import week_messages, week_refs
 from summarizer.draft import format_title, make_draft
+from summarizer.grouping import TopicPriors
 from summarizer.integrations import post_repo
 from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
 from summarizer.types import DraftSummary, PRMention, SourceMessage
+
+PRIOR_WEEKS = 8  # how many earlier weeks' drafts say where the week's PRs and people belong
 
 
 class DraftingError(Exception):
@@ -181,12 +184,21 @@ def missing_details(messages: list[SourceMessage]) -> list[str]:
     return [f"GitHub details are missing for {len(missing)} PR(s): {', '.join(missing)}."]
 
 
+def topic_priors(session: Session, week: Week) -> TopicPriors:
+    """Where the drafts of the `PRIOR_WEEKS` weeks before `week` placed PRs and people."""
+    since = week.monday - timedelta(weeks=PRIOR_WEEKS)
+    cited = earlier_citations(session, week.workspace_id, since, week.monday)
+    return TopicPriors(prs=cited.prs, people=cited.people)
+
+
 @dataclass(slots=True)
 class Composed:
-    """A week drafted but not stored yet: the draft and the messages it came from."""
+    """A week drafted but not stored yet: the draft, the messages it came from and the
+    earlier weeks' placements its grouping leaned on."""
 
     draft: DraftSummary
     messages: list[SourceMessage]
+    priors: TopicPriors
 
 
 def compose(session: Session, config: Config, week: Week) -> Composed:
@@ -200,6 +212,7 @@ def compose(session: Session, config: Config, week: Week) -> Composed:
     use_github = config.github.enabled
     with collector_paused():
         messages = load_week(session, config, week)
+        priors = topic_priors(session, week)
         draft = make_draft(
             messages,
             list(week.topics),
@@ -213,5 +226,6 @@ def compose(session: Session, config: Config, week: Week) -> Composed:
             if use_github
             else (),
             notes=missing_details(messages) if use_github else (),
+            priors=priors,
         )
-    return Composed(draft, messages)
+    return Composed(draft, messages, priors)

@@ -143,6 +143,7 @@ class DraftingService:
                         until=until,
                         default_repo=week.default_repo or None,
                         repo_aliases=self.config.repos,
+                        priors=composed.priors,
                     )
         except TimeoutError:
             draft = ran_out(composed.draft, llm.week_deadline_seconds)

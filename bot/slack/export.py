@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
 from bot.core.ingest import ExportFormat, ImportFileError, ImportSource, json_problem
+from bot.core.json_depth import in_chunks, refuse_too_deep
 from bot.slack.messages import (
     SlackConverter,
     parse_ts,
@@ -419,6 +420,7 @@ def _load_list(files: _ExportFiles, filename: str, *, required: bool) -> list[di
 
 
 def _parse_json(name: str, data: bytes) -> Any:
+    refuse_too_deep(name, in_chunks(data))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

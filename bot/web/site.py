@@ -18,6 +18,7 @@ large, a failure), carries the same security headers (`_guard`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import defaultdict, deque
@@ -30,7 +31,7 @@ from aiohttp import web
 
 from bot.core.clock import Clock, utcnow
 from bot.core.port import Caller, Reply
-from bot.core.review import ReviewWorkflow
+from bot.core.review import MAX_SECTION_CHARS, ReviewWorkflow
 from bot.core.review_links import BadToken, PageGrant, PageSigner
 from bot.core.review_page import DraftPage
 from bot.web.proxies import TrustedProxies
@@ -240,7 +241,16 @@ class ReviewSite:
         refusal = await desk.review.may_view(session.workspace_id, caller, session.draft_id)
         if refusal is not None:
             raise Refused(refusal.text)
-        return web.json_response(self.render.previews(str(form.get("text", ""))))
+        text = str(form.get("text", ""))
+        if len(text) > MAX_SECTION_CHARS:
+            raise Refused(
+                f"The text is {len(text):,} characters, over the {MAX_SECTION_CHARS:,} a "
+                "section may hold; it is not previewed.",
+                status=413,
+            )
+        # Off the event loop: a long section takes a while to render, and the bot's other
+        # work (events, the schedule) must not wait for it.
+        return web.json_response(await asyncio.to_thread(self.render.previews, text))
 
     async def static(self, request: web.Request) -> web.Response:
         found = self.render.static(request.match_info["name"])

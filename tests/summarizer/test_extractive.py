@@ -346,3 +346,19 @@ def test_bullets_read_as_a_newsletter_not_as_pasted_chat() -> None:
     text = "\n".join(s.markdown for s in d.sections)
     assert chat_voice(text).chat == []
     assert "**" not in text
+
+
+def test_a_letter_s_sign_off_is_not_part_of_the_item() -> None:
+    d = draft(
+        [
+            msg(
+                "Folks,\n\nWe are hiring a pandas intern to wrangle energy time series."
+                "\n\nBest,\nPavan\nlead@example.invalid",
+                channel="general",
+                author="Pavan",
+            )
+        ]
+    )
+    text = "\n".join(s.markdown for s in d.sections)
+    assert "pandas intern" in text
+    assert "Best" not in text and "example.invalid" not in text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from factories import TOPICS, msg
 
-from summarizer.grouping import group_by_topic
+from summarizer.grouping import TopicPriors, group_by_topic
 from summarizer.types import Topic
 
 
@@ -130,3 +130,75 @@ def test_of_two_keywords_matching_at_one_place_the_earlier_topics_counts() -> No
     message = msg("new reward model checkpoint is up")
     grouped = group_by_topic([message], topics)
     assert topic_of(grouped, message) == "rl"  # "reward", not "reward model"
+
+
+def one_channel_week() -> list:
+    """A week in one channel: the admin's keywords place some conversations confidently;
+    the words they share ("quota", "queue", "gang", "drain") are the week's own vocabulary
+    for Iris."""
+    return [
+        msg("scheduler now enforces the gang quota per queue; scheduler drain is clean"),
+        msg("preemption respects the queue quota now, preemption drains the gang first"),
+        msg("dedup of the tokenizer shards finished, dedup ratio is 12%", author="Ben Cho"),
+        msg("tokenizer dedup pass on the crawl is done, corpus ready", author="Ben Cho"),
+        msg("MFU is up to 41% on the hero run after the checkpoint fix", author="Li Wei"),
+        msg("hero run checkpoint restore works again, MFU holds", author="Li Wei"),
+        msg("lunch at noon anyone? the new place downstairs opened", author="Sam Poe"),
+        msg("anyone going to the meetup on Thursday evening?", author="Sam Poe"),
+        msg("the office printer is jammed again, facilities are on it", author="Ola Berg"),
+        msg("reminder: retro slides due Friday, template in the drive", author="Ola Berg"),
+        *(msg(text, author="Sam Poe") for text in CHATTER),
+    ]
+
+
+CHATTER = [
+    "happy birthday Priya, cake in the kitchen at three",
+    "the wifi on the fourth floor keeps dropping, IT ticket filed",
+    "who left an umbrella in meeting room B?",
+    "great talk yesterday, the slides were really clear",
+    "parking garage closes early on Friday for maintenance",
+    "book club picks a mystery novel this month",
+    "reminder to submit travel receipts before the end of the month",
+    "the team photo is on the shared drive, please check your name",
+    "sunny weekend ahead, bike ride on Saturday morning?",
+    "new hires get their laptops on Monday from the front desk",
+]
+
+
+def test_the_week_teaches_words_beyond_the_admins_keywords() -> None:
+    vague = msg("#812 fixes the quota shown for each gang queue")
+    unrelated = msg("#813 fixes the colours of the office wiki")
+    chatter = msg("the coffee machine on floor two is fixed, enjoy", author="Kim Ito")
+    grouped = group_by_topic([*one_channel_week(), vague, unrelated, chatter], TOPICS)
+    assert topic_of(grouped, vague) == "iris"
+    assert topic_of(grouped, unrelated) == "other"
+    assert topic_of(grouped, chatter) == "other"
+
+
+def test_a_channel_no_topic_lists_goes_to_the_topic_its_name_speaks_of() -> None:
+    yearly = msg("launched at 09:00, loss looks sane", channel="hero-run-2026")
+    by_keyword = msg("two new hosts joined the pool", channel="scheduler-alerts")
+    ambiguous = msg("looking at the numbers from yesterday", channel="iris-data")
+    grouped = group_by_topic([yearly, by_keyword, ambiguous], TOPICS)
+    assert topic_of(grouped, yearly) == "hero-run"
+    assert topic_of(grouped, by_keyword) == "iris"
+    assert topic_of(grouped, ambiguous) == "other"
+
+
+def test_earlier_weeks_place_a_vague_prs_conversation() -> None:
+    vague = msg("#812 is ready for another look")
+    priors = TopicPriors(prs={"lab/main#812": {"iris": 2}})
+    assert topic_of(group_by_topic([vague], TOPICS), vague) == "other"
+    assert topic_of(group_by_topic([vague], TOPICS, priors), vague) == "iris"
+
+
+def test_earlier_weeks_place_a_persons_vague_conversation_but_not_a_clear_one() -> None:
+    vague = msg("#900 follows up on last week's fix", author="Ben Cho")
+    clear = msg("#901: scheduler preemption now waits for checkpoints", author="Li Wei")
+    other = msg("#903: dedup of the tokenizer shards is done")
+    people = {"Ben Cho": {"data": 3, "introductions": 5}, "Li Wei": {"data": 4}}
+    week = [vague, clear, other]
+    assert topic_of(group_by_topic(week, TOPICS), vague) == "other"
+    grouped = group_by_topic(week, TOPICS, TopicPriors(people=people))
+    assert topic_of(grouped, vague) == "data"
+    assert topic_of(grouped, clear) == "iris"

@@ -70,3 +70,18 @@ def test_reply_addresses_file_notices_and_apologies_are_not_news() -> None:
     assert tidy("Hi. I am interested in HDF5 and I was at the meetup.") == (
         "Hi. They are interested in HDF5 and they were at the meetup."
     )
+
+
+def test_hyphenated_starts_are_capitalised_and_an_emoji_can_end_a_sentence() -> None:
+    assert tidy("replica-aware restore is up (#8589)") == "Replica-aware restore is up (#8589)"
+    assert tidy("quill-orm#90 adds lookups") == "quill-orm#90 adds lookups"
+    assert tidy("We're live 🚀 The run is training") == "They're live. The run is training"
+
+
+def test_a_pr_link_written_as_an_autolink_becomes_one_link() -> None:
+    from summarizer.prlinks import link_prs
+    from summarizer.types import PRMention
+
+    url = "https://github.com/o/r/pull/5"
+    linked = link_prs(f"The writeup is up: <{url}>.", [PRMention(url, "o/r#5", url)])
+    assert linked == f"The writeup is up: [o/r#5]({url})."

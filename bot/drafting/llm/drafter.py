@@ -33,7 +33,7 @@ from bot.drafting.collector import collector_paused
 from bot.drafting.llm.client import LLMClient, TokenBudget, estimate_tokens
 from summarizer.addressed import is_addressed
 from summarizer.grounding import ground
-from summarizer.grouping import group_by_topic
+from summarizer.grouping import TopicPriors, group_by_topic
 from summarizer.items import WorkItem, work_items
 from summarizer.prrefs import normalise, parse_pr_refs
 from summarizer.types import DraftSummary, Section, SourceMessage, Topic
@@ -77,8 +77,10 @@ async def rewrite_draft(
     until: float | None = None,
     default_repo: str | None = None,
     repo_aliases: Mapping[str, str] | None = None,
+    priors: TopicPriors | None = None,
 ) -> DraftSummary:
     """The draft with each section rewritten by the model where it could be, grounded.
+    `priors` are the earlier weeks' placements the extractive draft was grouped with.
 
     All sections are asked for at once and must be done by `until` (the event loop's time;
     default: `deadline` seconds from now, which the editor is told ran out); a section still
@@ -86,7 +88,7 @@ async def rewrite_draft(
     loop = asyncio.get_running_loop()
     until = loop.time() + deadline if until is None else until
     # Off the loop, so that the deadline holds however long a big week takes here.
-    flagged, items, grouped = await asyncio.to_thread(_prepare, messages, topics)
+    flagged, items, grouped = await asyncio.to_thread(_prepare, messages, topics, priors)
     tasks = [
         asyncio.create_task(
             rewrite_section(
@@ -118,15 +120,15 @@ async def rewrite_draft(
 
 
 def _prepare(
-    messages: Sequence[SourceMessage], topics: Sequence[Topic]
+    messages: Sequence[SourceMessage], topics: Sequence[Topic], priors: TopicPriors | None
 ) -> tuple[list[SourceMessage], dict[str, list[WorkItem]], dict[str, list[SourceMessage]]]:
     """The week's messages addressed to the summary, and the work items and messages of
-    each topic without them."""
+    each topic without them (grouped with the earlier weeks' `priors`)."""
     with collector_paused():
         addressed = [is_addressed(m.text) for m in messages]
         flagged = [m for m, a in zip(messages, addressed, strict=True) if a]
         kept = [m for m, a in zip(messages, addressed, strict=True) if not a]
-        grouped = group_by_topic(kept, topics)
+        grouped = group_by_topic(kept, topics, priors)
         return flagged, work_items(grouped, topics), grouped
 
 
