@@ -1,13 +1,15 @@
 """The default drafter: offline and deterministic, one bullet per work item.
 
 A work item is a conversation (a thread, a reply chain, or conversations citing the same PR)
-that changed something: a PR, a figure, a decision. Its bullet is led by who did it and says
-what changed in one or two of the item's own sentences, turned to the third person, with the
-item's figures and every PR it cites. Within the length budget the drafter picks the bullets
-that cover the most PRs and figures per word, so a busy week cites nearly all its PRs instead
-of quoting a few conversations at length. Integration bots are never quoted as people: their
-posts lend PR titles, and a PR only a bot mentions gets a short line from its title.
-Introductions get one complete line per newcomer.
+that changed or announced something: a PR, a figure, a decision, or a message people took as
+news (`summarizer.signals`). Its bullet says what happened in one or two of the item's own
+sentences in a newsletter's voice (`summarizer.newsletter`): who did it as the subject or as
+the credit, with the item's figures and every PR it cites; what would still read as chat is
+left out, never quoted. Within the length budget the drafter picks the bullets that cover the
+most PRs, figures and signals per word; every PR the budget left out then gets one short line,
+so no PR the week cites is dropped to fit. Integration bots are never quoted as people: their
+posts lend titles and credit the person they name (`summarizer.integrations`).
+Introductions get one line per newcomer.
 """
 
 from __future__ import annotations
