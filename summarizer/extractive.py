@@ -28,7 +28,7 @@ from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import clean_sentence, is_fallback, third_person
 from summarizer.prlinks import label, link, link_prs, with_refs
-from summarizer.signals import has_signal, social_gain, text_gain
+from summarizer.signals import social_gain, text_gain
 from summarizer.text import (
     any_phrase,
     chat_lines,
@@ -110,6 +110,10 @@ CHARS_PER_SIGNAL = 60  # an announcement, a link or a date people reacted to
 RECAP_PRS = 3
 RECAP_PR_GAIN = 1.0
 FULL_SHARE = 0.85
+# Short lines for the PRs the budget left out: at most one per this many characters of the
+# draft's size, and never fewer than MIN_SHORT_LINES.
+CHARS_PER_SHORT_LINE = 60
+MIN_SHORT_LINES = 50
 FILLER_SHARE = 0.5  # bullets with no new PR or figure fill at most this share of the budget
 
 
@@ -215,7 +219,7 @@ def draft_sections(
             candidates += bullets(topic.id, messages)
     # Full bullets take most of the room; the PRs they leave out get a short line each.
     chosen = _choose(candidates, int(FULL_SHARE * min(remaining, _news_budget(candidates))))
-    _cover_the_rest(candidates, chosen)
+    _cover_the_rest(candidates, chosen, max(MIN_SHORT_LINES, max_chars // CHARS_PER_SHORT_LINE))
     for topic in topics:
         if topic.id == INTRODUCTIONS or topic.id not in chosen:
             continue
@@ -295,18 +299,43 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
     return chosen
 
 
-def _cover_the_rest(candidates: Sequence[_Bullet], chosen: dict[str, list[_Bullet]]) -> None:
+def _cover_the_rest(
+    candidates: Sequence[_Bullet], chosen: dict[str, list[_Bullet]], max_lines: int
+) -> None:
     """Every PR the week cites is in the draft: the items the budget left out that cite a PR
-    no chosen bullet cites get one short line each (`_compact`), whatever the length."""
+    no chosen bullet cites get one short line each (`_compact`), the most valuable first. A
+    week citing more than `max_lines` such items (a giant one) lists the rest's PRs in one
+    "Also cited" line per topic."""
     taken = {id(b) for bullets in chosen.values() for b in bullets}
     covered = {ref for bullets in chosen.values() for b in bullets for ref in b.prs}
+    listed: dict[str, dict[str, PRMention]] = {}
     for bullet in sorted(candidates, key=lambda b: -b.value):
         if id(bullet) in taken or not bullet.prs.keys() - covered:
             continue
-        short = _compact(bullet, covered)
+        short = _compact(bullet, covered) if max_lines > 0 else None
         if short is not None and short.markdown:
             chosen.setdefault(bullet.topic, []).append(short)
             covered.update(short.prs)
+            max_lines -= 1
+        elif max_lines <= 0:
+            rest = listed.setdefault(bullet.topic, {})
+            rest.update((ref, m) for ref, m in bullet.prs.items() if ref not in covered)
+            covered.update(bullet.prs)
+    for topic, prs in listed.items():
+        # (plain refs: a giant week's list stays a fraction of its size with links)
+        line = "- Also cited: " + ", ".join(label(m) for m in prs.values()) + "."
+        listing = _Bullet(
+            topic=topic,
+            text=line,
+            prs=prs,
+            figures=frozenset(),
+            people=[],
+            sources=[],
+            signal=0.0,
+            time=0.0,
+            author=None,
+        )
+        chosen.setdefault(topic, []).append(listing)
 
 
 def _compact(bullet: _Bullet, covered: set[str]) -> _Bullet | None:
@@ -446,17 +475,20 @@ def _facts(
     follows. `times` and `signals` are the messages' (see `summarizer.signals`)."""
     facts = []
     for message, time, signal in zip(item, times, signals, strict=True):
-        if message.is_bot or not (_may_hold_a_fact(message) or signal or has_signal(message)):
+        if message.is_bot:
+            continue
+        shows = text_gain(message.text) > 0  # a link, a day, a release somewhere in it
+        if not (shows or signal or _may_hold_a_fact(message)):
             continue
         found = [
             fact
             for sentence in _sentences(message.text)
-            if (fact := _fact(sentence, message, time, signal=signal)) is not None
+            if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
         ]
         said = " ".join(f.text for f in found)
         missing = [p for p in message.prs if p.raw not in said]
         for line, cited in _pr_lines(message.text, missing).items():
-            fact = _fact(line, message, time, signal=signal, cited=cited)
+            fact = _fact(line, message, time, signal=signal, shows=shows, cited=cited)
             if fact is not None:
                 found.append(fact)
         facts += found
@@ -525,12 +557,14 @@ def _fact(
     time: float,
     *,
     signal: float,
+    shows: bool,
     cited: tuple[PRMention, ...] = (),
 ) -> _Fact | None:
     """The sentence as a fact, or None: too short or too long, nothing it cites, measures
     or settles and no sign that people took it as news (`signal`, see
-    `summarizer.signals`), or an opinion or a request without a PR or a figure. `cited`:
-    the PRs it stands for, where they are not written in it (a link on the next line)."""
+    `summarizer.signals`; `shows`: whether its message has a link, a day or a release
+    anywhere), or an opinion or a request without a PR or a figure. `cited`: the PRs it
+    stands for, where they are not written in it (a link on the next line)."""
     text = clean_sentence(sentence)
     n_words = len(text.split())
     prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
@@ -543,7 +577,7 @@ def _fact(
     # reactions to a question or a poll are answers, not a sign of news (its first line
     # asks; a link's preview on the lines after it may quote a question).
     asks = "?" in message.text.partition("\n")[0]
-    signal = (0.0 if asks else signal) + text_gain(sentence)
+    signal = (0.0 if asks else signal) + (text_gain(sentence) if shows else 0.0)
     if not (prs or figures) and (
         not (decision or signal and _words_but_links(text) >= SIGNAL_FACT_WORDS)
         or _WEAK_OPENER_RE.match(text)

@@ -19,15 +19,15 @@ _ANNOUNCEMENT_RE = re.compile(r"<!(?:here|channel|everyone)|@(?:here|channel|eve
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WHEN_RE = re.compile(
     rf"\b(?:(?:on|this|next|until|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    rf"{_MONTH} \d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH})",
-    re.IGNORECASE,
-)
+    rf"{_MONTH} \d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH})"
+)  # searched in the lower-cased text: a case-sensitive search is several times faster
 # A version or a release: "v2.1", "3.2.0rc1", "released", "is out".
 _RELEASE_RE = re.compile(
     r"\bv?\d+\.\d+(?:\.\d+)?(?:[ab]|rc)?\d*\b(?=.{0,40}\b(?:release|out|available|ship))"
-    r"|\b(?:released|is out|now available|new release)\b",
-    re.IGNORECASE,
-)
+    r"|\b(?:released|is out|now available|new release)\b"
+)  # (lower-cased text too)
+
+_RELEASE_HINT_RE = re.compile(r"release| out|available|ship")
 
 LINK_GAIN = 1.0
 WHEN_GAIN = 1.0
@@ -56,5 +56,9 @@ def social_gain(message: SourceMessage) -> float:
 def text_gain(text: str) -> float:
     """What the text itself shows: a link, a day, a release."""
     gain = LINK_GAIN * bool("http" in text and _LINK_RE.search(text))
-    gain += WHEN_GAIN * bool(_WHEN_RE.search(text))
-    return gain + RELEASE_GAIN * bool(_RELEASE_RE.search(text))
+    lower = text.lower()
+    # Most chat names no release: that pattern runs only where its words are.
+    gain += WHEN_GAIN * bool(_WHEN_RE.search(lower))
+    if _RELEASE_HINT_RE.search(lower):
+        gain += RELEASE_GAIN * bool(_RELEASE_RE.search(lower))
+    return gain

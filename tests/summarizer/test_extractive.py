@@ -362,3 +362,14 @@ def test_a_letter_s_sign_off_is_not_part_of_the_item() -> None:
     text = "\n".join(s.markdown for s in d.sections)
     assert "pandas intern" in text
     assert "Best" not in text and "example.invalid" not in text
+
+
+def test_a_giant_week_lists_what_its_short_lines_cannot_hold_but_drops_no_pr() -> None:
+    messages = [
+        msg(f"Run {i} finished on the new racks, see #{2000 + i}.", channel="hero-run")
+        for i in range(120)
+    ]
+    hero = section(draft(messages, max_chars=600), "hero-run")
+    assert sorted(hero.prs) == sorted(f"lab/main#{2000 + i}" for i in range(120))
+    also = [line for line in hero.markdown.splitlines() if line.startswith("- Also cited: ")]
+    assert len(also) == 1 and len(hero.markdown.splitlines()) < 120
