@@ -366,7 +366,11 @@ def test_a_letter_s_sign_off_is_not_part_of_the_item() -> None:
 
 def test_a_giant_week_lists_what_its_short_lines_cannot_hold_but_drops_no_pr() -> None:
     messages = [
-        msg(f"Run {i} finished on the new racks, see #{2000 + i}.", channel="hero-run")
+        msg(
+            f"Run {i} finished on the new racks, see #{2000 + i}.",
+            channel="hero-run",
+            author=f"Person {i}",
+        )
         for i in range(120)
     ]
     hero = section(draft(messages, max_chars=600), "hero-run")
