@@ -683,9 +683,10 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
 def _credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
     """`text` with its further PR links and its people's names in closing parentheses, in
     the ones that already close it when they hold a PR ("... ([#12](...), Ana Ruiz).")."""
-    if not links and people and text.endswith(").") and _CLOSING_REFS_RE.search(text):
-        return f"{text[:-2]}, {', '.join(people)})."
-    text = with_refs(text, [*links, *people])
+    extra = [*links, *people]
+    if extra and text.endswith(").") and _CLOSING_REFS_RE.search(text):
+        return f"{text[:-2]}, {', '.join(extra)})."
+    text = with_refs(text, extra)
     return text if text.endswith(".") else text + "."
 
 

@@ -377,3 +377,21 @@ def test_a_giant_week_lists_what_its_short_lines_cannot_hold_but_drops_no_pr() -
     assert sorted(hero.prs) == sorted(f"lab/main#{2000 + i}" for i in range(120))
     also = [line for line in hero.markdown.splitlines() if line.startswith("- Also cited: ")]
     assert len(also) == 1 and len(hero.markdown.splitlines()) < 120
+
+
+def test_further_prs_and_the_credit_join_the_parentheses_that_close_the_item() -> None:
+    d = draft(
+        [
+            msg(
+                "The dedup audit found 98.7% precision on 600 pairs (#9128).",
+                channel="data",
+                id="a1",
+                thread_id="a1",
+            ),
+            msg("#9200", channel="data", author="Ben Cho", thread_id="a1"),
+        ]
+    )
+    assert section(d, "data").markdown.endswith(
+        "([#9128](https://github.com/lab/main/pull/9128), "
+        "[#9200](https://github.com/lab/main/pull/9200), Ana Ruiz)."
+    )
