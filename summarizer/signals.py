@@ -19,7 +19,7 @@ _ANNOUNCEMENT_RE = re.compile(r"<!(?:here|channel|everyone)|@(?:here|channel|eve
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WHEN_RE = re.compile(
     rf"\b(?:(?:on|this|next|until|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    rf"{_MONTH} \d{{1,2}}\b|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH})"
+    rf"{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?\b|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH})"
 )  # searched in the lower-cased text: a case-sensitive search is several times faster
 # A version or a release: "v2.1", "3.2.0rc1", "released", "is out".
 _RELEASE_RE = re.compile(

@@ -48,6 +48,7 @@ def test_us_the_country_is_not_a_pronoun() -> None:
         ("New data jam posted, come join this Saturday", {}, True),
         ("I picked that color at 2am", {}, False),
         ("Slides from the talk: https://example.org/slides", {}, True),
+        ("Visualized 2015 - October 8th & 9th", {}, True),
         ("The venue moved to the library", {"pinned": True}, True),
         ("<!channel> the venue moved to the library", {}, True),
         ("Run finished overnight", {"reactions": 4}, True),
