@@ -120,8 +120,3 @@ def capitalised(text: str) -> str:
 def clean_sentences(text: str) -> list[str]:
     """The sentences of `text` that carry no chat marker and ask nothing."""
     return [s for s in _SENTENCE_RE.split(text) if s and not s.endswith("?") and not markers(s)]
-
-
-def reads_as_chat(text: str) -> bool:
-    """Whether `text` still carries a chat marker (see `summarizer.voice`)."""
-    return bool(markers(text))

@@ -36,11 +36,6 @@ ANNOUNCEMENT_GAIN = 2.0
 PIN_GAIN = 2.0
 
 
-def has_signal(message: SourceMessage) -> bool:
-    """Whether the message shows any sign of being news (see `social_gain`, `text_gain`)."""
-    return social_gain(message) + text_gain(message.text) > 0
-
-
 def social_gain(message: SourceMessage) -> float:
     """What people made of the message: reactions and replies (each more worth less), a
     pin, an announcement to the whole channel."""
