@@ -38,6 +38,7 @@ from summarizer.text import (
     similarity,
     strip_code_blocks,
     visible_length,
+    without_list_mark,
     words,
 )
 from summarizer.types import PRMention, Section, SourceMessage, Topic
@@ -101,7 +102,6 @@ _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 # Where a long sentence splits into clauses that stand on their own.
 _CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
-_LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
 # About 18 words per PR and 5 per figure, on top of a few sentences.
 BASE_CHARS = 1000
 CHARS_PER_PR = 95
@@ -503,7 +503,7 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
     found: dict[str, list[PRMention]] = {}
     previous = ""
     for raw_line in strip_code_blocks(text).splitlines():
-        line = _LIST_MARK_RE.sub("", raw_line).strip().rstrip(":").strip()
+        line = without_list_mark(raw_line).strip().rstrip(":").strip()
         cited = [p for p in mentions if p.raw in line]
         if cited:
             rest = line

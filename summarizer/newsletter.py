@@ -11,12 +11,9 @@ from __future__ import annotations
 import re
 
 from summarizer.phrasing import clean_sentence, is_fallback, plural_pronouns, third_person
-from summarizer.voice import markers
+from summarizer.voice import EMOJI_RE, markers
 
-_EMOJI_RE = re.compile(
-    r"[\u2600-\u27bf\u2b50\u2b55\ufe0f\u200d\U0001f000-\U0001faff]+"
-    r"|(?<![\w:]):[a-z0-9_+-]{1,40}:(?![\w:])"
-)
+_EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
 _MENTION_RE = re.compile(r"(?<![\w.])@(?=[A-Za-z0-9_])")
 # Reply openers: words a reply starts with that say nothing in a summary. The second group
 # only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).
@@ -85,7 +82,7 @@ def _sentences(text: str) -> list[str]:
     if text.startswith("@"):
         text = _ADDRESS_RE.sub("", text)
     # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
-    text = _MENTION_RE.sub("", _EMOJI_RE.sub(_emoji_gone, text))
+    text = _MENTION_RE.sub("", _EMOJI_RUN_RE.sub(_emoji_gone, text))
     cleaned = (_REPLY_OPENER_RE.sub("", clean_sentence(s)) for s in _SENTENCE_RE.split(text))
     return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]
 

@@ -13,7 +13,7 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['.][a-z0-9]+)*")
 _WS_RE = re.compile(r"[ \t]+")
-_LIST_MARK_RE = re.compile(r"^\s*(?:[-*•]|\d+[.)]|#{1,6})\s+")
+_LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+")
 # Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices.
 _NOT_PROSE_RE = re.compile(
     r"^\s*(?:[-*•+]\s|\d{1,2}[.)]\s|#\d{1,2}\s|>|\||\S+ (?:uploaded|shared) a file\b)"
@@ -69,6 +69,11 @@ def sentences(text: str) -> list[str]:
     parts = _SENTENCE_END_RE.split(strip_code_blocks(text))
     cleaned = (_single_spaced(_LIST_MARK_RE.sub("", part)).strip() for part in parts)
     return [part for part in cleaned if part]
+
+
+def without_list_mark(line: str) -> str:
+    """The line without its list marker ("- ", "• ", "2. ") or heading marks."""
+    return _LIST_MARK_RE.sub("", line)
 
 
 def words(text: str) -> frozenset[str]:
