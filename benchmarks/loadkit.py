@@ -61,10 +61,10 @@ from sqlalchemy import create_engine, func, select, text  # noqa: E402
 from sqlalchemy.exc import OperationalError  # noqa: E402
 from sqlalchemy.orm import Session, sessionmaker  # noqa: E402
 
+from bot.config import Config  # noqa: E402
 from bot.core.port import Caller  # noqa: E402
 from bot.core.router import Core  # noqa: E402
 from bot.core.settings import change_setting  # noqa: E402
-from bot.drafting.config import Config  # noqa: E402
 from bot.ops.config import load_config  # noqa: E402
 from storage.db import make_engine, make_sessionmaker, migrate  # noqa: E402
 from storage.messages import upsert_workspace  # noqa: E402

@@ -14,9 +14,9 @@ from enum import StrEnum
 
 from sqlalchemy.orm import Session
 
+from bot.config import Config
 from bot.core.port import Caller, Reply
 from bot.core.settings import WorkspaceSettings, workspace_settings
-from bot.drafting.config import Config
 from storage.drafts import get_draft_by_id, get_section, list_drafts
 from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus
 

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from bot.config import CATCH_ALL, Config, TopicConfig, valid_repo, valid_timezone
 from bot.core.commands import (
     AdminsAdd,
     AdminsList,
@@ -52,7 +53,6 @@ from bot.core.settings import (
     defaults,
     workspace_settings,
 )
-from bot.drafting.config import CATCH_ALL, Config, TopicConfig, valid_repo, valid_timezone
 from storage.models import SettingChange
 from storage.settings import setting_changes
 

@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.core import metrics
 from bot.core.access import Action, Granted, authorize
 from bot.core.chunking import chunk
@@ -37,7 +38,6 @@ from bot.core.review_text import (
 from bot.core.settings import week_of, workspace_settings
 from bot.core.wording import counted
 from bot.drafting.compose import DraftingError
-from bot.drafting.config import Config
 from bot.drafting.service import Drafted, DraftingService
 from bot.drafting.week import Week
 from storage.drafts import (

@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.core import commands as cmd
 from bot.core import metrics, privacy
 from bot.core.admin import handle_admin, is_admin_command, setup_todo
@@ -47,7 +48,6 @@ from bot.core.scheduler import WeeklyScheduler
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.core.suggest import Kind, suggestions
 from bot.core.wording import counted
-from bot.drafting.config import Config
 from bot.drafting.service import DraftingService, MakeGitHub, MakeLLM
 from bot.drafting.week import week_start
 from storage.drafts import list_drafts

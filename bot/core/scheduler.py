@@ -22,9 +22,9 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.core.clock import Clock, utcnow
 from bot.core.settings import WorkspaceSettings, cron_trigger, workspace_settings
-from bot.drafting.config import Config
 from bot.drafting.week import week_start
 from storage.drafts import get_draft
 from storage.messages import find_workspaces

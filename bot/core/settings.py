@@ -15,8 +15,8 @@ from apscheduler.triggers.cron import CronTrigger
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlalchemy.orm import Session
 
+from bot.config import Config, TopicConfig, topic_list, valid_repo, valid_timezone
 from bot.core.port import Caller
-from bot.drafting.config import Config, TopicConfig, topic_list, valid_repo, valid_timezone
 from bot.drafting.week import Week
 from storage.settings import load_settings, save_setting
 from summarizer.types import Topic

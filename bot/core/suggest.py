@@ -8,8 +8,8 @@ from typing import Literal
 
 from sqlalchemy.orm import Session
 
+from bot.config import Config
 from bot.core.settings import workspace_settings
-from bot.drafting.config import Config
 from storage.drafts import list_drafts
 from storage.models import UNFINISHED
 

@@ -10,8 +10,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from bot.config import Config
 from bot.drafting.collector import collector_paused
-from bot.drafting.config import Config
 from bot.drafting.week import Week
 from storage.drafts import earlier_citations, get_draft
 from storage.github import cached_items, merged_between

@@ -20,8 +20,8 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.drafting.compose import Composed, compose
-from bot.drafting.config import Config
 from bot.drafting.github.client import GitHubClient
 from bot.drafting.github.refresh import RefreshReport, refresh_week
 from bot.drafting.llm.client import LLMClient, TokenBudget

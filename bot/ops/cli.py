@@ -19,6 +19,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.core.chunking import chunk
 from bot.core.clock import utcnow
 from bot.core.ingest import ImportReport, import_paths
@@ -28,7 +29,6 @@ from bot.core.review_text import published_markdown
 from bot.core.settings import week_of, workspace_settings
 from bot.core.wording import counted
 from bot.drafting.compose import DraftingError, resolve_workspace
-from bot.drafting.config import Config
 from bot.drafting.llm.drafter import LLM
 from bot.drafting.service import DraftingService
 from bot.drafting.store import as_summary

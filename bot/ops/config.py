@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.drafting.config import Config
+from bot.config import Config
 
 
 class ConfigError(Exception):

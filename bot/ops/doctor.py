@@ -22,13 +22,13 @@ from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from bot.config import Config
 from bot.core import checks as checking
 from bot.core.checks import FAIL, OK, WARN, Check, json_of, reason, unreachable
 from bot.core.clock import utcnow
 from bot.core.settings import SettingsError, cron_trigger, workspace_settings
 from bot.core.wording import counted
 from bot.discord.doctor import check_discord
-from bot.drafting.config import Config
 from bot.ops.config import ConfigError, load_config
 from bot.slack.doctor import check_slack
 from storage.db import is_current, make_engine, make_sessionmaker

@@ -13,9 +13,9 @@ from collections.abc import Awaitable, Callable, Iterator
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.core.review_links import PageLinks, PageSigner
 from bot.core.router import Core
-from bot.drafting.config import Config
 from bot.drafting.github.client import GitHubClient
 from bot.drafting.llm.client import LLMClient
 from bot.drafting.service import MakeGitHub, MakeLLM

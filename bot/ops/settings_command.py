@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 from sqlalchemy.orm import Session
 
+from bot.config import Config
 from bot.core.admin import SETTING_VERBS, handle_admin, is_admin_command, is_read_only
 from bot.core.clock import utcnow
 from bot.core.command_parser import parse
@@ -24,7 +25,6 @@ from bot.core.names import StoredNames, channel_ref, with_names
 from bot.core.port import Caller
 from bot.core.settings import workspace_settings
 from bot.drafting.compose import DraftingError, resolve_workspace
-from bot.drafting.config import Config
 from bot.ops.console import fail
 from storage.models import Workspace
 from storage.records import WorkspaceRecord

@@ -15,10 +15,10 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.core.port import Caller
 from bot.core.scheduler import WeeklyScheduler, last_fire_before, week_to_draft
 from bot.core.settings import WorkspaceSettings, change_setting, cron_trigger
-from bot.drafting.config import Config
 from bot.ops.config import load_config
 from storage.messages import upsert_workspace
 from storage.models import DraftRow, Workspace

@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.core.settings import week_of, workspace_settings
-from bot.drafting.config import Config
 from bot.drafting.service import DraftingService, MakeGitHub, MakeLLM
 from bot.drafting.week import Week
 from storage.drafts import get_draft_by_id

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.config import Config
 from bot.drafting.compose import load_week, pr_key
-from bot.drafting.config import Config
 from bot.drafting.github.client import Fetched, GitHubClient, GitHubItem
 from bot.drafting.week import Week
 from storage.github import Key, cached_items, mark_fresh, merged_between, save_item, save_paths
