@@ -87,6 +87,10 @@ _is_request = any_phrase((
     "could", "should", "would you", "please", "can someone", "anyone", "use your eyes",
     "let me know",
 ))  # fmt: skip
+_ASKS_RE = re.compile(
+    r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
+    re.IGNORECASE,
+)
 WEAK_PENALTY = 2.0
 SIGNAL_WEIGHT = 1.0
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
@@ -100,6 +104,8 @@ _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 # A letter's sign-off ("Best,") or an address on a line of its own.
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
+_LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
+_ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
 # Where a long sentence splits into clauses that stand on their own.
 _CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
 # About 18 words per PR and 5 per figure, on top of a few sentences.
@@ -534,16 +540,36 @@ def _sentences(text: str) -> Iterable[str]:
             if _BARE_LINK_RE.fullmatch(sentence):
                 links.append(sentence.rstrip("."))
                 continue
+            if kept and (leading := _LEADING_LINK_RE.match(sentence)):
+                # "I made this: <url> Let me know": the link shows what came before it.
+                kept[-1] = f"{kept[-1].rstrip('.')} {leading.group(1)}"
+                sentence = sentence[leading.end() :]
             if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
                 continue
             if _SIGN_OFF_RE.fullmatch(sentence):
+                return _with_links(kept, links)  # what follows a sign-off is a signature
+            if is_review_chatter(sentence) or _asks_only(sentence):
                 continue
-            if is_review_chatter(sentence):
-                continue
-            if kept and len(sentence.split()) < MIN_FACT_WORDS:
-                kept[-1] = f"{full_stop(kept[-1])} {sentence}"
+            after_link = kept and _ENDS_WITH_LINK_RE.search(kept[-1])
+            if kept and len(sentence.split()) < (
+                SIGNAL_FACT_WORDS if after_link else MIN_FACT_WORDS
+            ):
+                # A short line after a link is its title ("Visualized 2015 - October 8th").
+                kept[-1] = f"{kept[-1] if after_link else full_stop(kept[-1])} {sentence}"
             else:
                 kept.append(sentence)
+    return _with_links(kept, links)
+
+
+def _asks_only(sentence: str) -> bool:
+    """A sentence that opens with a request and cites and measures nothing ("Let me know
+    what you think.")."""
+    return bool(_ASKS_RE.match(sentence)) and not ("#" in sentence or FIGURE_RE.search(sentence))
+
+
+def _with_links(kept: list[str], links: list[str]) -> list[str]:
+    """The statements with the message's bare links after the last; a short message's
+    statements as one."""
     if links and kept:
         kept[-1] = f"{kept[-1].rstrip('.')} {' '.join(links)}"
     if len(kept) > 1 and sum(len(k.split()) for k in kept) <= BULLET_WORDS:

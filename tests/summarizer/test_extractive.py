@@ -362,6 +362,31 @@ def test_a_letter_s_sign_off_is_not_part_of_the_item() -> None:
     text = "\n".join(s.markdown for s in d.sections)
     assert "pandas intern" in text
     assert "Best" not in text and "example.invalid" not in text
+    assert text.count("Pavan") == 1  # the signature's name is not a sentence of the item
+
+
+def test_a_link_belongs_to_what_it_shows_and_its_title_line_to_the_link() -> None:
+    d = draft(
+        [
+            msg(
+                "btw, I am learning Shiny and I made this to practice. "
+                "https://example.org/mls-salary Let me know what you think.",
+                channel="general",
+                author="Jo Kim",
+            ),
+            msg(
+                "We've been hard at work on the launch of https://example.org/\n"
+                "Viz Conf 2015 - October 8th & 9th",
+                channel="general",
+                author="Javi Ruiz",
+            ),
+        ]
+    )
+    text = "\n".join(s.markdown for s in d.sections)
+    assert "Shiny" in text and "<https://example.org/mls-salary>" in text
+    assert "Let me know" not in text
+    launch = next(line for line in text.splitlines() if "launch" in line)
+    assert "Viz Conf 2015 - October 8th" in launch
 
 
 def test_a_giant_week_lists_what_its_short_lines_cannot_hold_but_drops_no_pr() -> None:
