@@ -6,12 +6,12 @@ database."""
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from bot.core.word_diff import DiffPart, word_diff
 from storage.github import cached_items
 from storage.messages import messages_by_ids
 from storage.models import EDITABLE, DraftRow, DraftSection
@@ -39,13 +39,14 @@ class PRView:
 
 @dataclass(frozen=True, slots=True)
 class RevisionView:
-    """One edit: who, when, the text, and how it differs from the text before it."""
+    """One edit: who, when, the text, and how it differs word by word from the text before
+    it (empty when that text is not known)."""
 
     number: int
     editor: str
     at: datetime
     markdown: str
-    diff: str
+    diff: list[DiffPart]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,8 @@ class SectionPage:
     sources: list[SourceView]
     prs: list[PRView]
     revisions: list[RevisionView]
-    since_draft: str | None  # the diff from the drafted text to the current one, once edited
+    # the word diff from the drafted text to the current one, once edited
+    since_draft: list[DiffPart] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +175,7 @@ def _revisions(section: DraftSection) -> list[RevisionView]:
     views = []
     before = section.drafted_markdown
     for number, revision in enumerate(section.revisions, start=1):
-        diff = _diff(before, revision.markdown) if before is not None else ""
+        diff = word_diff(before, revision.markdown) if before is not None else []
         views.append(
             RevisionView(number, revision.editor_name, revision.created_at, revision.markdown, diff)
         )
@@ -186,10 +188,4 @@ def _since_draft(section: DraftSection) -> str | None:
     edited, or the drafted text is not known."""
     if not section.revisions or section.drafted_markdown is None:
         return None
-    return _diff(section.drafted_markdown, section.markdown)
-
-
-def _diff(before: str, after: str) -> str:
-    """A unified diff of two texts by line, one line of context, without the file header."""
-    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=1)
-    return "\n".join(list(lines)[2:])
+    return word_diff(section.drafted_markdown, section.markdown)

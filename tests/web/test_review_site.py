@@ -309,7 +309,7 @@ def test_the_open_page_learns_that_text_was_removed_and_shows_it_no_more(bot: Bo
     scenario(bot, body)
 
 
-def test_the_history_shows_the_change_from_the_first_draft(bot: Bot) -> None:
+def test_the_history_shows_the_change_from_the_first_draft_word_by_word(bot: Bot) -> None:
     async def body(client: TestClient) -> None:
         for text in ("First edit: 23% MFU.", "Second edit: 23.1% MFU."):
             edit = CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} {text}", "c")
@@ -317,13 +317,15 @@ def test_the_history_shows_the_change_from_the_first_draft(bot: Bot) -> None:
         _, html = await open_page(client, bot.link(EDITOR.user_id))
         since = re.search(r"Since the first draft</h4>\s*<pre[^>]*>(.*?)</pre>", html, re.S)
         assert since is not None
-        lines = since.group(1).splitlines()
-        assert any(line.startswith("-") and "22.4% MFU" in line for line in lines)
-        assert "+Second edit: 23.1% MFU." in lines
-        assert not any("First edit" in line for line in lines)  # not edit by edit
-        # The first edit's own diff is from the drafted text too, not its whole text.
-        first = re.search(r"<li>Ann of A.*?<pre class=\"diff\">(.*?)</pre>", html, re.S)
-        assert first is not None and "+First edit: 23% MFU." in first.group(1)
-        assert any(line.startswith("-") for line in first.group(1).splitlines())
+        assert "@@" not in html  # no whole-line hunks
+        removed = re.findall(r"<del>.*?\[removed: </span>(.*?)<span", since.group(1), re.S)
+        added = re.findall(r"<ins>.*?\[added: </span>(.*?)<span", since.group(1), re.S)
+        assert "22.4% MFU " in "".join(removed) and "23.1% MFU." in "".join(added)
+        assert "First edit" not in since.group(1)  # not edit by edit
+        # The second edit's own diff: only the words that changed from the first edit.
+        second = re.findall(r'<li>Ann of A.*?<pre class="diff">(.*?)</pre>', html, re.S)[1]
+        assert re.findall(r"\[removed: </span>(.*?)<span", second) == ["First ", "23% "]
+        assert re.findall(r"\[added: </span>(.*?)<span", second) == ["Second ", "23.1% "]
+        assert "edit: " in second and "MFU." in second  # unchanged words shown plainly
 
     scenario(bot, body)
