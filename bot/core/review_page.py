@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
+from bot.config import Config
+from bot.core.settings import workspace_settings
 from bot.core.word_diff import DiffPart, word_diff
 from storage.github import cached_items
 from storage.messages import messages_by_ids
 from storage.models import EDITABLE, DraftRow, DraftSection
-from summarizer.prrefs import parse_pr_refs
+from summarizer.prrefs import github_url, parse_pr_refs
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,8 @@ class SectionPage:
 
 @dataclass(frozen=True, slots=True)
 class DraftPage:
-    """A draft as the page shows it."""
+    """A draft as the page shows it: its times in the workspace's `timezone`, and `repo` the
+    repository a bare `#N` is in (empty when none is configured)."""
 
     id: int
     title: str
@@ -79,6 +83,8 @@ class DraftPage:
     editable: bool
     notes: list[str]
     sections: list[SectionPage]
+    timezone: str
+    repo: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +127,11 @@ def draft_state(session: Session, draft: DraftRow) -> DraftState:
     )
 
 
-def draft_page(session: Session, draft: DraftRow) -> DraftPage:
+def draft_page(session: Session, config: Config, draft: DraftRow) -> DraftPage:
     """The page of a draft the caller was authorized to see."""
+    settings = workspace_settings(session, config, draft.workspace_id)
+    zone = ZoneInfo(settings.timezone)
+    repo = settings.default_repo
     return DraftPage(
         draft.id,
         draft.title,
@@ -130,13 +139,22 @@ def draft_page(session: Session, draft: DraftRow) -> DraftPage:
         draft.status.words,
         draft.status in EDITABLE,
         list(draft.notes),
-        [_section(session, draft.workspace_id, s) for s in draft.sections],
+        [_section(session, draft.workspace_id, s, zone, repo) for s in draft.sections],
+        settings.timezone,
+        repo,
     )
 
 
-def _section(session: Session, workspace_id: int, section: DraftSection) -> SectionPage:
+def _section(
+    session: Session, workspace_id: int, section: DraftSection, zone: ZoneInfo, repo: str
+) -> SectionPage:
     sources = [
-        SourceView(person.display_name, message.created_at, message.text, message.permalink)
+        SourceView(
+            person.display_name,
+            message.created_at.astimezone(zone),
+            message.text,
+            message.permalink,
+        )
         for message, person in messages_by_ids(session, workspace_id, section.sources)
     ]
     return SectionPage(
@@ -148,14 +166,15 @@ def _section(session: Session, workspace_id: int, section: DraftSection) -> Sect
         list(section.flags),
         list(section.warnings),
         sources,
-        _prs(session, section.prs),
-        _revisions(section),
+        _prs(session, section.prs, repo),
+        _revisions(section, zone),
         _since_draft(section),
     )
 
 
-def _prs(session: Session, refs: list[str]) -> list[PRView]:
-    """The section's PRs with their cached GitHub titles (a bare `#N` has no known repo)."""
+def _prs(session: Session, refs: list[str], repo: str) -> list[PRView]:
+    """The section's PRs with their cached GitHub titles; a bare `#N` links to `repo`
+    (when one is configured)."""
     keys = {}
     for ref in refs:
         parsed = parse_pr_refs(ref)
@@ -165,11 +184,14 @@ def _prs(session: Session, refs: list[str]) -> list[PRView]:
     views = []
     for ref in refs:
         item = cached.get(keys[ref]) if ref in keys else None
-        views.append(PRView(ref, item.title if item else None, item.url if item else None))
+        url = item.url if item else None
+        if url is None and repo and ref.startswith("#"):
+            url = github_url(f"{repo}{ref}", "issues")  # GitHub redirects it to the PR
+        views.append(PRView(ref, item.title if item else None, url))
     return views
 
 
-def _revisions(section: DraftSection) -> list[RevisionView]:
+def _revisions(section: DraftSection, zone: ZoneInfo) -> list[RevisionView]:
     """Each edit with its diff from the text before it (for the first edit, the drafted text
     when it is known)."""
     views = []
@@ -177,7 +199,13 @@ def _revisions(section: DraftSection) -> list[RevisionView]:
     for number, revision in enumerate(section.revisions, start=1):
         diff = word_diff(before, revision.markdown) if before is not None else []
         views.append(
-            RevisionView(number, revision.editor_name, revision.created_at, revision.markdown, diff)
+            RevisionView(
+                number,
+                revision.editor_name,
+                revision.created_at.astimezone(zone),
+                revision.markdown,
+                diff,
+            )
         )
         before = revision.markdown
     return views

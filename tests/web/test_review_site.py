@@ -329,3 +329,35 @@ def test_the_history_shows_the_change_from_the_first_draft_word_by_word(bot: Bot
         assert "edit: " in second and "MFU." in second  # unchanged words shown plainly
 
     scenario(bot, body)
+
+
+def test_times_are_in_the_workspaces_timezone_and_bare_refs_link_to_its_repo(bot: Bot) -> None:
+    assert command(bot.core, GUILD_A, ADMIN_A, "schedule 0 9 * * 1 Europe/Amsterdam").ok
+    assert command(bot.core, GUILD_A, ADMIN_A, "repo marin-community/marin").ok
+    assert command(bot.core, GUILD_A, ADMIN_A, f"edit {bot.section} Now 23% MFU.").ok
+
+    async def body(client: TestClient) -> None:
+        _, html = await open_page(client, bot.link(EDITOR.user_id))
+        assert "Times are in Europe/Amsterdam." in html
+        # Logged at 10:00 UTC on Monday the 16th, edited at 09:00 UTC on the 23rd.
+        assert ">Mon 16 Nov 11:00 CET</time>" in html
+        assert ">2026-11-23 10:00 CET</time>" in html
+        assert "UTC" not in html
+        issue = "https://github.com/marin-community/marin/issues/812"
+        assert f'after <a href="{issue}" rel="noreferrer noopener" target="_blank">#812</a>' in html
+        assert f'<a href="{issue}" rel="noreferrer noopener" target="_blank">#812</a></li>' in html
+
+    scenario(bot, body)
+
+
+def test_refs_are_linked_only_where_a_repository_is_known() -> None:
+    from bot.web.ref_links import link_refs
+
+    text = "Fixed in #12 and o-x/r.y#7, see page#3, it's <b>#5</b>"
+    assert link_refs(text, "") == (
+        'Fixed in #12 and <a href="https://github.com/o-x/r.y/issues/7" '
+        'rel="noreferrer noopener" target="_blank">o-x/r.y#7</a>, see page#3, it&#39;s '
+        "&lt;b&gt;#5&lt;/b&gt;"
+    )
+    linked = link_refs(text, "marin-community/marin")
+    assert linked.count("<a ") == 3 and "issues/12" in linked and "issues/5" in linked
