@@ -13,6 +13,7 @@ from bot.core.port import Reply
 from bot.core.review_page import DraftPage
 from bot.core.wording import counted
 from bot.web.preview import discord_html, slack_html
+from bot.web.ref_links import link_refs
 
 STATIC = {"review.js": "application/javascript", "review.css": "text/css"}
 
@@ -29,6 +30,7 @@ class Renderer:
             lstrip_blocks=True,
         )
         self.env.filters["counted"] = counted
+        self.env.filters["refs"] = link_refs
         self.env.filters["previews"] = lambda text: {
             platform: Markup(html) for platform, html in self.previews(text).items()
         }
