@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.orm import Session
 
 from bot.config import Config
+from bot.core.review_text import post_text
 from bot.core.settings import workspace_settings
 from bot.core.word_diff import DiffPart, word_diff
 from storage.github import cached_items
@@ -85,6 +86,7 @@ class DraftPage:
     sections: list[SectionPage]
     timezone: str
     repo: str
+    post: str  # the whole summary as Approve would publish it now, before `published_section`
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,7 @@ def draft_page(session: Session, config: Config, draft: DraftRow) -> DraftPage:
         [_section(session, draft.workspace_id, s, zone, repo) for s in draft.sections],
         settings.timezone,
         repo,
+        post_text(draft.title, ((s.title, s.markdown) for s in draft.sections)),
     )
 
 

@@ -3,6 +3,7 @@ the quiet-week note and the published summary. Pure functions of a stored draft.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 
 from bot.core.chunking import chunk
@@ -95,9 +96,15 @@ def published_section(markdown: str) -> str:
     return defuse_pings(disclose(markdown))
 
 
+def post_text(title: str, sections: Iterable[tuple[str, str]]) -> str:
+    """The summary as its editors wrote it: the title, then each (title, text) section."""
+    return "\n\n".join([f"# {title}", *(f"## {name}\n\n{text}" for name, text in sections)])
+
+
 def published_markdown(draft: DraftRow) -> str:
-    """The summary as published: title, then each section's current text; nobody pinged,
-    and every link shows where it goes."""
-    parts = [f"# {draft.title}"]
-    parts += [f"## {s.title}\n\n{disclose(s.markdown)}" for s in draft.sections]
-    return defuse_pings("\n\n".join(parts)) + "\n"
+    """The summary as published: title, then each section's current text, in their order;
+    nobody pinged, and every link shows where it goes."""
+    return (
+        published_section(post_text(draft.title, ((s.title, s.markdown) for s in draft.sections)))
+        + "\n"
+    )

@@ -361,3 +361,24 @@ def test_refs_are_linked_only_where_a_repository_is_known() -> None:
     )
     linked = link_refs(text, "marin-community/marin")
     assert linked.count("<a ") == 3 and "issues/12" in linked and "issues/5" in linked
+
+
+def post_preview(html: str, platform: str) -> str:
+    """The whole-post preview of one platform on the page."""
+    return re.search(f'id="post-{platform}">(.*?)</div>', html, re.S).group(1)
+
+
+def test_the_whole_post_is_previewed_as_each_platform_shows_it(bot: Bot) -> None:
+    assert command(bot.core, GUILD_A, ADMIN_A, f"edit {bot.section} Now **23%** MFU.").ok
+
+    async def body(client: TestClient) -> None:
+        _, html = await open_page(client, bot.link(EDITOR.user_id))
+        assert "Preview the whole post" in html
+        discord = post_preview(html, "discord")
+        assert re.match(r"<h1>.+: Week of November 16th summary</h1>\n<h2>Hero run</h2>", discord)
+        assert "<p>Now <strong>23%</strong> MFU.</p>" in discord
+        slack = post_preview(html, "slack")  # mrkdwn has no headings: bold lines
+        assert re.match(r"<strong>.+: Week of November 16th summary</strong>\n\n", slack)
+        assert "<strong>Hero run</strong>\n\nNow <strong>23%</strong> MFU." in slack
+
+    scenario(bot, body)
