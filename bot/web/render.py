@@ -47,10 +47,13 @@ class Renderer:
         *,
         notice: Reply | None = None,
         kept: dict[int, str] | None = None,
+        focus: int | None = None,
         status: int = 200,
     ) -> web.Response:
+        """The page; `notice` says how an action went, beside section `focus` when it was
+        that section's; `kept` is text refused by a save, shown beside the saved text."""
         html = self.env.get_template("page.html").render(
-            page=page, csrf=csrf, notice=notice, kept=kept or {}, base=self.base
+            page=page, csrf=csrf, notice=notice, kept=kept or {}, focus=focus, base=self.base
         )
         return web.Response(text=html, content_type="text/html", status=status)
 

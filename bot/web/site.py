@@ -222,7 +222,7 @@ class ReviewSite:
                 raise
             return saved
         kept = {} if reply.ok else {section_id: text}
-        return await self._after(desk, session, caller, reply, kept)
+        return await self._after(desk, session, caller, reply, kept, focus=section_id)
 
     async def act(self, request: web.Request) -> web.Response:
         session, desk, caller, _form = await self._posted(request)
@@ -326,16 +326,25 @@ class ReviewSite:
             "review thread could not be updated (it may have been deleted): the thread still "
             "shows the earlier text."
         )
-        return self.render.page(page, self.signer.csrf(session), notice=notice, status=200)
+        csrf = self.signer.csrf(session)
+        return self.render.page(page, csrf, notice=notice, focus=section_id, status=200)
 
     async def _after(
-        self, desk: Desk, session: PageGrant, caller: Caller, reply: Reply, kept: dict[int, str]
+        self,
+        desk: Desk,
+        session: PageGrant,
+        caller: Caller,
+        reply: Reply,
+        kept: dict[int, str],
+        *,
+        focus: int | None = None,
     ) -> web.Response:
-        """The page again, saying how the action went; a refused edit keeps its text."""
+        """The page again, saying how the action went (beside section `focus`, when it
+        acted on one); a refused edit keeps its text."""
         page = await self._page(desk, session, caller)
         status = 200 if reply.ok else 409
         csrf = self.signer.csrf(session)
-        return self.render.page(page, csrf, notice=reply, kept=kept, status=status)
+        return self.render.page(page, csrf, notice=reply, kept=kept, focus=focus, status=status)
 
 
 async def _text_form(request: web.Request) -> dict[str, str]:

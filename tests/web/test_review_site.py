@@ -162,6 +162,15 @@ def test_a_second_saver_is_told_and_their_text_is_kept(bot: Bot, sessions) -> No
         assert "was edited by Eve of A while you were editing it" in text
         assert "Second saver&#39;s text." in text  # kept in the textarea
         assert snapshot(sessions) == before
+        # Side by side in the section, where the notice is too; the form brings the browser
+        # back to the section, not the top of the page.
+        clash = re.search(r'<div class="clash">(.*?)</section>\s*</div>', text, re.S).group(1)
+        assert "Your text, not saved" in clash and ">Second saver&#39;s text.</textarea>" in clash
+        assert "Saved now (revision 1, by Eve of A)" in clash
+        assert f'<pre id="saved-{bot.section}">First saver&#39;s text.</pre>' in clash
+        section = text[text.index(f'id="section-{bot.section}"') :]
+        assert "was edited by Eve of A" in section
+        assert f'action="/review/{bot.draft}/sections/{bot.section}#section-{bot.section}"' in text
 
     scenario(bot, body)
 
