@@ -73,6 +73,17 @@ class SectionPage:
 
 
 @dataclass(frozen=True, slots=True)
+class DeletedView:
+    """A section an editor deleted: who, when, and its text then."""
+
+    title: str
+    by: str
+    at: datetime
+    markdown: str
+    revisions: int
+
+
+@dataclass(frozen=True, slots=True)
 class DraftPage:
     """A draft as the page shows it: its times in the workspace's `timezone`, and `repo` the
     repository a bare `#N` is in (empty when none is configured)."""
@@ -87,6 +98,7 @@ class DraftPage:
     timezone: str
     repo: str
     post: str  # the whole summary as Approve would publish it now, before `published_section`
+    deleted: list[DeletedView]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +157,17 @@ def draft_page(session: Session, config: Config, draft: DraftRow) -> DraftPage:
         settings.timezone,
         repo,
         post_text(draft.title, ((s.title, s.markdown) for s in draft.sections)),
+        [
+            DeletedView(
+                s.title,
+                s.deleted_by or "",
+                s.deleted_at.astimezone(zone),
+                s.markdown,
+                len(s.revisions),
+            )
+            for s in draft.deleted_sections
+            if s.deleted_at is not None
+        ],
     )
 
 

@@ -11,6 +11,7 @@ from bot.core.links import disclose
 from bot.core.port import Button
 from bot.core.wording import counted
 from storage.models import DraftRow, DraftSection, DraftStatus
+from storage.sections import ADDED_BY_EDITOR
 from summarizer.text import defuse_pings
 
 MAX_LINKS_SHOWN = 10
@@ -68,7 +69,11 @@ def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[
     """The section as thread messages: its text, then links to its sources, chunked to
     `limit` characters; the buttons go on the last chunk."""
     edited = f", edited {len(section.revisions)}x" if section.revisions else ""
-    drafter = f", drafted by the {section.drafter} drafter"
+    drafter = (
+        ", added by an editor"
+        if section.drafter == ADDED_BY_EDITOR
+        else f", drafted by the {section.drafter} drafter"
+    )
     parts = [
         f"**{section.title}** (section {section.id}{drafter}{edited})",
         disclose(section.markdown),

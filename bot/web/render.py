@@ -48,12 +48,20 @@ class Renderer:
         notice: Reply | None = None,
         kept: dict[int, str] | None = None,
         focus: int | None = None,
+        title: str = "",
         status: int = 200,
     ) -> web.Response:
         """The page; `notice` says how an action went, beside section `focus` when it was
-        that section's; `kept` is text refused by a save, shown beside the saved text."""
+        that section's; `kept` is text refused by a save, shown beside the saved text (under
+        0, with `title`, a new section's)."""
         html = self.env.get_template("page.html").render(
-            page=page, csrf=csrf, notice=notice, kept=kept or {}, focus=focus, base=self.base
+            page=page,
+            csrf=csrf,
+            notice=notice,
+            kept=kept or {},
+            focus=focus,
+            title=title,
+            base=self.base,
         )
         return web.Response(text=html, content_type="text/html", status=status)
 

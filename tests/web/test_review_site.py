@@ -15,6 +15,7 @@ from bot.core.port import ButtonPress, Caller, CommandEvent, DeleteEvent
 from bot.core.review_links import PageLinks, PageSigner
 from bot.core.router import Core
 from bot.web.site import COOKIE, Desk, ReviewSite
+from storage.drafts import get_draft_by_id
 from storage.models import UsedPageLink
 from tests.core.test_access import (
     ADMIN_A,
@@ -389,5 +390,111 @@ def test_the_whole_post_is_previewed_as_each_platform_shows_it(bot: Bot) -> None
         slack = post_preview(html, "slack")  # mrkdwn has no headings: bold lines
         assert re.match(r"<strong>.+: Week of November 16th summary</strong>\n\n", slack)
         assert "<strong>Hero run</strong>\n\nNow <strong>23%</strong> MFU." in slack
+
+    scenario(bot, body)
+
+
+def titles_in_order(html: str) -> list[str]:
+    return re.findall(r'<h2 id="title-\d+">\d+\. (.*?)</h2>', html)
+
+
+def test_sections_are_added_moved_and_deleted_and_publishing_follows(bot: Bot, sessions) -> None:
+    async def body(client: TestClient) -> None:
+        _, html = await open_page(client, bot.link(EDITOR.user_id))
+        csrf = csrf_of(html)
+        base = f"/review/{bot.draft}"
+        for title in ("Events", "Thanks"):
+            added = await client.post(
+                f"{base}/sections", data={"csrf": csrf, "title": title, "text": f"{title} text."}
+            )
+            assert added.status == 200 and f"{title} added as the last section." in (
+                await added.text()
+            )
+        html = await (await client.get(base)).text()
+        assert titles_in_order(html) == ["Hero run", "Events", "Thanks"]
+        assert "added by an editor" in html
+        assert any("Thanks text." in t for t in bot.thread_texts())  # posted in the thread
+        thanks = int(re.search(r'id="title-(\d+)">3\. Thanks', html).group(1))
+        moved = await client.post(
+            f"{base}/sections/{thanks}/move", data={"csrf": csrf, "offset": "-1"}
+        )
+        assert "Thanks moved up: now section 2 of 3." in await moved.text()
+        assert titles_in_order(await moved.text()) == ["Hero run", "Thanks", "Events"]
+        first = await client.post(
+            f"{base}/sections/{bot.section}/move", data={"csrf": csrf, "offset": "-1"}
+        )
+        assert first.status == 409 and "Hero run is already first." in await first.text()
+        before = snapshot(sessions)
+        unconfirmed = await client.post(
+            f"{base}/sections/{bot.section}/delete", data={"csrf": csrf}
+        )
+        assert unconfirmed.status == 409 and "Tick the box" in await unconfirmed.text()
+        assert snapshot(sessions) == before
+        deleted = await client.post(
+            f"{base}/sections/{bot.section}/delete", data={"csrf": csrf, "confirm": "yes"}
+        )
+        html = await deleted.text()
+        assert "Hero run was deleted" in html
+        assert titles_in_order(html) == ["Thanks", "Events"]
+        gone = re.search(r'id="deleted".*?</section>', html, re.S).group(0)
+        assert "<strong>Hero run</strong>, deleted by Eve of A" in gone
+        assert "22.4% MFU" in gone  # its text stays, in the page's history
+        assert "This section is gone" in "\n".join(bot.thread_texts())
+        # A deleted section is edited nowhere, and drafting again does not bring it back.
+        edit = await bot.core.on_command(
+            CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} Back again.", "c")
+        )
+        assert not edit.ok and "was deleted from the draft by Eve of A" in edit.text
+        assert (
+            await bot.core.on_command(
+                CommandEvent(GUILD_A, ADMIN_A, f"regenerate {bot.draft}", "c")
+            )
+        ).ok
+        html = await (await client.get(base)).text()
+        assert titles_in_order(html) == ["Thanks", "Events"]
+        approved = await client.post(f"{base}/approve", data={"csrf": csrf})
+        assert "Published to 1 channel" in await approved.text()
+        (published,) = bot.port.in_channel("pub")
+        assert "Hero run" not in published.text and "22.4%" not in published.text
+        assert published.text.index("## Thanks") < published.text.index("## Events")
+
+    scenario(bot, body)
+
+
+@pytest.mark.parametrize("who", ["removed editor", "another workspace's section"])
+def test_arranging_is_refused_and_changes_nothing(bot: Bot, sessions, who: str) -> None:
+    """Through the one check: an editor removed since the page opened, and a section id of
+    another workspace's draft (answered as one that does not exist)."""
+    with sessions() as session:
+        (other,) = get_draft_by_id(session, bot.draft_b).sections
+        other_id = other.id
+
+    async def body(client: TestClient) -> None:
+        _, html = await open_page(client, bot.link(EDITOR.user_id))
+        csrf = csrf_of(html)
+        base = f"/review/{bot.draft}"
+        if who == "removed editor":
+            assert (
+                await bot.core.on_command(
+                    CommandEvent(GUILD_A, ADMIN_A, f"editors remove <@{EDITOR.user_id}>", "c")
+                )
+            ).ok
+            posts = [
+                (f"{base}/sections", {"title": "X", "text": "Y."}),
+                (f"{base}/sections/{bot.section}/move", {"offset": "1"}),
+                (f"{base}/sections/{bot.section}/delete", {"confirm": "yes"}),
+            ]
+            said = "Only editors"
+        else:
+            posts = [
+                (f"{base}/sections/{other_id}/move", {"offset": "1"}),
+                (f"{base}/sections/{other_id}/delete", {"confirm": "yes"}),
+            ]
+            said = f"There is no section {other_id}."
+        before = snapshot(sessions)
+        for path, data in posts:
+            response = await client.post(path, data={"csrf": csrf, **data})
+            assert response.status in (403, 409) and said in await response.text()
+        assert snapshot(sessions) == before
 
     scenario(bot, body)
