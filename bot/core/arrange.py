@@ -12,8 +12,10 @@ from typing import TypeVar
 from sqlalchemy.orm import Session
 
 from bot.core.access import Action, authorize, no_such
+from bot.core.left_out import left_out, newsletter_line
 from bot.core.port import Caller, Posted, Reply
 from bot.core.review import GONE, MAX_SECTION_CHARS, ReviewWorkflow
+from storage.drafts import add_revision
 from storage.models import DraftSection
 from storage.sections import add_section as store_section
 from storage.sections import delete_section as drop_section
@@ -115,6 +117,70 @@ async def move_section(
 
     done = await _on_section(review, workspace_id, caller, draft_id, section_id, move)
     return done if isinstance(done, Reply) else done[0]
+
+
+async def pull_in(
+    review: ReviewWorkflow,
+    workspace_id: int,
+    caller: Caller,
+    draft_id: int,
+    section_id: int,
+    message_id: str,
+    text: str,
+    revision: int,
+) -> Reply:
+    """Add a message the drafter left out of the section's topic to `text` (the section's
+    text as the editor has it, unsaved changes included) as a newsletter line, and save
+    that as a new revision; the message becomes one of the section's sources. `revision`
+    is the number of edits the editor saw: if someone edited the section since, nothing
+    changes."""
+
+    def pull(session: Session, section: DraftSection) -> tuple[Reply, None]:
+        if revision != len(section.revisions):
+            return Reply.refuse(
+                f"{section.title} was edited by {section.revisions[-1].editor_name} "
+                f"meanwhile (it is now at revision {len(section.revisions)}); nothing was "
+                "added. Your text is kept below: merge it and try again."
+            ), None
+        message = left_out(session, review.config, section.draft).find(section.topic, message_id)
+        if message is None:
+            return Reply.refuse(
+                f"That message is no longer left out of {section.title} (it was added, "
+                "deleted, or its author opted out); nothing was added."
+            ), None
+        body = text.strip()
+        gap = "\n" if body.splitlines() and body.splitlines()[-1].startswith("- ") else "\n\n"
+        markdown = f"{body}{gap}{newsletter_line(message)}" if body else newsletter_line(message)
+        if len(markdown) > MAX_SECTION_CHARS:
+            return Reply.refuse(
+                f"{section.title} would be over the {MAX_SECTION_CHARS:,} characters a "
+                "section holds; nothing was added."
+            ), None
+        add_revision(
+            session,
+            section,
+            editor_id=caller.user_id,
+            editor_name=caller.display_name,
+            at=review.clock(),
+            markdown=markdown,
+        )
+        section.sources = [*section.sources, message.id]
+        if message.permalink:
+            section.links = [*section.links, message.permalink]
+        if message.author not in section.people:
+            section.people = [*section.people, message.author]
+        section.prs = list(dict.fromkeys([*section.prs, *(p.ref for p in message.prs)]))
+        return Reply(
+            f"{message.author}'s message added to {section.title} "
+            f"(revision {len(section.revisions)})."
+        ), None
+
+    done = await _on_section(review, workspace_id, caller, draft_id, section_id, pull)
+    if isinstance(done, Reply):
+        return done
+    if done[0].ok:
+        await review.show_drafts([draft_id])
+    return done[0]
 
 
 async def _on_section(

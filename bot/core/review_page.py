@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.orm import Session
 
 from bot.config import Config
+from bot.core.left_out import Candidates, left_out
 from bot.core.review_text import post_text
 from bot.core.settings import workspace_settings
 from bot.core.word_diff import DiffPart, word_diff
@@ -30,6 +31,21 @@ class SourceView:
     at: datetime
     text: str
     permalink: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LeftOutView:
+    """A message of the section's topic that no section draws on, which an editor may pull
+    in (by its platform id)."""
+
+    id: str
+    author: str
+    at: datetime
+    text: str
+    permalink: str | None
+
+
+MAX_LEFT_OUT_SHOWN = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +86,8 @@ class SectionPage:
     revisions: list[RevisionView]
     # the word diff from the drafted text to the current one, once edited
     since_draft: list[DiffPart] | None
+    left_out: list[LeftOutView]  # the first `MAX_LEFT_OUT_SHOWN`
+    more_left_out: int  # how many more there are
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +164,7 @@ def draft_page(session: Session, config: Config, draft: DraftRow) -> DraftPage:
     settings = workspace_settings(session, config, draft.workspace_id)
     zone = ZoneInfo(settings.timezone)
     repo = settings.default_repo
+    candidates = left_out(session, config, draft)
     return DraftPage(
         draft.id,
         draft.title,
@@ -153,7 +172,7 @@ def draft_page(session: Session, config: Config, draft: DraftRow) -> DraftPage:
         draft.status.words,
         draft.status in EDITABLE,
         list(draft.notes),
-        [_section(session, draft.workspace_id, s, zone, repo) for s in draft.sections],
+        [_section(session, draft.workspace_id, s, zone, repo, candidates) for s in draft.sections],
         settings.timezone,
         repo,
         post_text(draft.title, ((s.title, s.markdown) for s in draft.sections)),
@@ -172,7 +191,12 @@ def draft_page(session: Session, config: Config, draft: DraftRow) -> DraftPage:
 
 
 def _section(
-    session: Session, workspace_id: int, section: DraftSection, zone: ZoneInfo, repo: str
+    session: Session,
+    workspace_id: int,
+    section: DraftSection,
+    zone: ZoneInfo,
+    repo: str,
+    candidates: Candidates,
 ) -> SectionPage:
     sources = [
         SourceView(
@@ -195,6 +219,11 @@ def _section(
         _prs(session, section.prs, repo),
         _revisions(section, zone),
         _since_draft(section),
+        [
+            LeftOutView(m.id, m.author, m.created_at.astimezone(zone), m.text, m.permalink)
+            for m in candidates.of(section.topic)[:MAX_LEFT_OUT_SHOWN]
+        ],
+        max(0, len(candidates.of(section.topic)) - MAX_LEFT_OUT_SHOWN),
     )
 
 

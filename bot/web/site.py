@@ -119,6 +119,7 @@ class ReviewSite:
         app.router.add_post(
             "/review/{draft:\\d+}/sections/{section:\\d+}/{change:move|delete}", self.rearrange
         )
+        app.router.add_post("/review/{draft:\\d+}/sections/{section:\\d+}/pull", self.pull_in)
         app.router.add_post("/review/{draft:\\d+}/preview", self.preview)
         app.router.add_post("/review/{draft:\\d+}/{action:approve|regenerate|discard}", self.act)
         return app
@@ -254,6 +255,29 @@ class ReviewSite:
         offset = int(form["offset"])
         reply = await arrange.move_section(desk.review, ws, caller, draft, section_id, offset)
         return await self._after(desk, session, caller, reply, {}, focus=section_id)
+
+    async def pull_in(self, request: web.Request) -> web.Response:
+        """Add a left-out message to the section: the section's form, posted by the
+        message's Add button, carries the editor's text (unsaved changes too)."""
+        session, desk, caller, form = await self._posted(request)
+        section_id = int(request.match_info["section"])
+        text = form.get("text", "")
+        try:
+            revision = int(form.get("revision", ""))
+        except ValueError as error:
+            raise Refused("The form is missing its revision number.", status=400) from error
+        reply = await arrange.pull_in(
+            desk.review,
+            session.workspace_id,
+            caller,
+            session.draft_id,
+            section_id,
+            form.get("message", ""),
+            text,
+            revision,
+        )
+        kept = {} if reply.ok else {section_id: text}
+        return await self._after(desk, session, caller, reply, kept, focus=section_id)
 
     async def act(self, request: web.Request) -> web.Response:
         session, desk, caller, _form = await self._posted(request)

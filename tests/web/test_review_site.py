@@ -6,23 +6,27 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func, select
 
-from bot.core.port import ButtonPress, Caller, CommandEvent, DeleteEvent
+from bot.core.port import ButtonPress, Caller, CommandEvent, DeleteEvent, MessageEvent
 from bot.core.review_links import PageLinks, PageSigner
 from bot.core.router import Core
 from bot.web.site import COOKIE, Desk, ReviewSite
 from storage.drafts import get_draft_by_id
 from storage.models import UsedPageLink
+from storage.records import MessageRecord, PersonRecord
 from tests.core.test_access import (
     ADMIN_A,
     ADMIN_B,
     CONFIG,
     GUILD_A,
     GUILD_B,
+    HERO,
+    MONDAY,
     NOW,
     command,
     draft_week,
@@ -496,5 +500,53 @@ def test_arranging_is_refused_and_changes_nothing(bot: Bot, sessions, who: str) 
             response = await client.post(path, data={"csrf": csrf, **data})
             assert response.status in (403, 409) and said in await response.text()
         assert snapshot(sessions) == before
+
+    scenario(bot, body)
+
+
+def log_late(bot: Bot, key: str, who: PersonRecord, text: str, hours: int = 30) -> None:
+    """A message logged in the hero-run channel after the week was drafted."""
+    record = MessageRecord(key, who, MONDAY + timedelta(hours=hours), text)
+    assert asyncio.run(bot.core.on_message(MessageEvent(GUILD_A, HERO, record)))
+
+
+def test_a_left_out_message_is_pulled_in_with_the_editors_unsaved_text(bot: Bot) -> None:
+    bo, cy = PersonRecord("bo", "Bo Chen"), PersonRecord("cy", "Cy Diaz")
+    log_late(bot, "m2", bo, "I fixed the loader stall in #815, throughput up 12%.")
+    log_late(bot, "m3", PersonRecord("ci", "CI", is_bot=True), "Build green for #815: 3.1x faster")
+    log_late(bot, "m4", bo, "thanks!")
+    log_late(bot, "m5", cy, "I tuned the LR schedule, loss is 2.31 now.")
+    forgot = asyncio.run(
+        bot.core.on_command(CommandEvent(GUILD_A, Caller("cy", "Cy"), "forget-me", "c"))
+    )
+    assert forgot.ok
+
+    async def body(client: TestClient) -> None:
+        _, html = await open_page(client, bot.link(EDITOR.user_id))
+        shown = re.search(r'<ol class="left-out".*?</ol>', html, re.S).group(0)
+        assert "Left out (1)" in html
+        assert "loader stall" in shown  # not the bot's post, the thanks, or Cy's message
+        assert "Build green" not in shown and "thanks!" not in shown and "LR schedule" not in html
+        form = {"csrf": csrf_of(html), "revision": "0", "text": "Edited, not saved: 23% MFU."}
+        path = f"/review/{bot.draft}/sections/{bot.section}/pull"
+        pulled = await client.post(path, data={**form, "message": "m2"})
+        html = await pulled.text()
+        assert (
+            pulled.status == 200 and "Bo Chen&#39;s message added to Hero run (revision 1)" in html
+        )
+        expected = (
+            "Edited, not saved: 23% MFU.\n\n"
+            "- Bo Chen fixed the loader stall in #815, throughput up 12%."
+        )
+        assert f">{expected}</textarea>" in html
+        assert "Left out (0)" in html
+        assert any(expected in t for t in bot.thread_texts())
+        sources = re.search(r'class="sources".*?</ol>', html, re.S).group(0)
+        assert "Bo Chen" in sources and "loader stall" in sources
+        again = await client.post(path, data={**form, "revision": "1", "message": "m2"})
+        assert again.status == 409 and "no longer left out of Hero run" in await again.text()
+        stale = await client.post(path, data={**form, "message": "m2"})
+        assert stale.status == 409 and "nothing was added" in await stale.text()
+        assert "Edited, not saved: 23% MFU.</textarea>" in await stale.text()  # kept
 
     scenario(bot, body)
