@@ -4,8 +4,8 @@ the link they are told, edits a section (both platforms' previews follow), saves
 approves; the thread message and the publish channel show it. An edit made in the thread
 shows on the open page without a reload, except over the editor's unsaved text, which is
 kept with a notice. The editor's desk: the whole post previewed, a section added and moved
-from the keyboard, a message the drafter left out pulled in. The same journey on Discord, against the real discord.py client on the
-fake Discord. Skipped when no chromium is installed
+from the keyboard, a message the drafter left out pulled in. The same journey on Discord,
+against the real discord.py client on the fake Discord. Skipped when no chromium is installed
 (`apt-get install chromium`; `.ci/run` does). Set REVIEW_PAGE_SCREENSHOT=PATH to keep a
 screenshot (the README's is docs/review-page.png)."""
 
