@@ -159,8 +159,10 @@ def save_draft(
     for offset, section in enumerate(kept.values()):
         section.position = 10_000 + offset  # out of the way of the new positions
     session.flush()
-    new = {s.topic: s for s in sections}
-    order = [s.topic for s in sections] + [t for t in kept if t not in new]
+    # A topic whose section an editor deleted stays deleted.
+    deleted = {s.topic for s in draft.deleted_sections}
+    new = {s.topic: s for s in sections if s.topic not in deleted}
+    order = list(new) + [t for t in kept if t not in new]
     for position, topic in enumerate(order):
         if topic in kept:
             kept[topic].position = position

@@ -214,11 +214,22 @@ class DraftRow(Base):
     # For the editor, e.g. which cited PRs GitHub told nothing about.
     notes: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
 
+    # The sections in their order. A section an editor deleted is not among them (nothing
+    # shows, counts or publishes it) but stays stored, with its revisions, in
+    # `deleted_sections`.
     sections: Mapped[list[DraftSection]] = relationship(
         back_populates="draft",
+        primaryjoin="and_(DraftRow.id == DraftSection.draft_id, DraftSection.deleted_at.is_(None))",
         cascade="all, delete-orphan",
         passive_deletes=True,
         order_by="DraftSection.position",
+    )
+    deleted_sections: Mapped[list[DraftSection]] = relationship(
+        primaryjoin=(
+            "and_(DraftRow.id == DraftSection.draft_id, DraftSection.deleted_at.is_not(None))"
+        ),
+        viewonly=True,
+        order_by="DraftSection.deleted_at",
     )
 
 
@@ -251,6 +262,10 @@ class DraftSection(Base):
     # The text as drafted, before any edit (the review page diffs from it); None for a
     # section edited before it was kept (migration 0010).
     drafted_markdown: Mapped[str | None] = mapped_column(Text, default=None)
+    # Who deleted the section on the review page, and when (None: it is in the draft). A
+    # deleted section's position is minus its id, out of the way of the others.
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
+    deleted_by: Mapped[str | None] = mapped_column(String(200), default=None)
 
     draft: Mapped[DraftRow] = relationship(back_populates="sections")
     revisions: Mapped[list[SectionRevision]] = relationship(

@@ -31,6 +31,7 @@ class Action(StrEnum):
     DISCARD = "discard"
     PUBLISH = "publish"
     VIEW = "view"  # open the review page of a draft, whatever its status
+    ADD_SECTION = "add section"  # to a draft, on the review page
 
     @property
     def on_section(self) -> bool:
@@ -45,6 +46,7 @@ _NOT_EDITOR = {
     Action.DISCARD: "Only editors can discard the draft.",
     Action.PUBLISH: "Only editors can publish.",
     Action.VIEW: "Only editors can open the review page.",
+    Action.ADD_SECTION: "Only editors can add a section.",
 }
 
 
@@ -110,6 +112,11 @@ def authorize(
     settings = workspace_settings(session, config, workspace_id)
     if not settings.is_editor(caller):
         return Reply.refuse(_NOT_EDITOR[action])
+    if section is not None and section.deleted_at is not None and action is Action.EDIT:
+        return Reply.refuse(
+            f"{section.title} was deleted from the draft by {section.deleted_by}; it can no "
+            "longer be edited."
+        )
     refusal = _state_refusal(draft, action)
     return refusal or Granted(draft, section, settings)
 

@@ -444,7 +444,9 @@ class ReviewWorkflow:
 
     async def page(self, workspace_id: int, caller: Caller, draft_id: int) -> DraftPage | Reply:
         """What the review page shows of the draft, if the caller may see it now."""
-        return await self._viewed(workspace_id, caller, draft_id, draft_page)
+        return await self._viewed(
+            workspace_id, caller, draft_id, lambda s, d: draft_page(s, self.config, d)
+        )
 
     async def page_state(
         self, workspace_id: int, caller: Caller, draft_id: int

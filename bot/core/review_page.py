@@ -6,16 +6,21 @@ database."""
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from sqlalchemy.orm import Session
 
+from bot.config import Config
+from bot.core.left_out import Candidates, left_out
+from bot.core.review_text import post_text
+from bot.core.settings import workspace_settings
+from bot.core.word_diff import DiffPart, word_diff
 from storage.github import cached_items
 from storage.messages import messages_by_ids
 from storage.models import EDITABLE, DraftRow, DraftSection
-from summarizer.prrefs import parse_pr_refs
+from summarizer.prrefs import github_url, parse_pr_refs
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +34,21 @@ class SourceView:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftOutView:
+    """A message of the section's topic that no section draws on, which an editor may pull
+    in (by its platform id)."""
+
+    id: str
+    author: str
+    at: datetime
+    text: str
+    permalink: str | None
+
+
+MAX_LEFT_OUT_SHOWN = 20
+
+
+@dataclass(frozen=True, slots=True)
 class PRView:
     """A PR a section cites, with what GitHub said about it (when it was asked)."""
 
@@ -39,13 +59,14 @@ class PRView:
 
 @dataclass(frozen=True, slots=True)
 class RevisionView:
-    """One edit: who, when, the text, and how it differs from the text before it."""
+    """One edit: who, when, the text, and how it differs word by word from the text before
+    it (empty when that text is not known)."""
 
     number: int
     editor: str
     at: datetime
     markdown: str
-    diff: str
+    diff: list[DiffPart]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +84,27 @@ class SectionPage:
     sources: list[SourceView]
     prs: list[PRView]
     revisions: list[RevisionView]
-    since_draft: str | None  # the diff from the drafted text to the current one, once edited
+    # the word diff from the drafted text to the current one, once edited
+    since_draft: list[DiffPart] | None
+    left_out: list[LeftOutView]  # the first `MAX_LEFT_OUT_SHOWN`
+    more_left_out: int  # how many more there are
+
+
+@dataclass(frozen=True, slots=True)
+class DeletedView:
+    """A section an editor deleted: who, when, and its text then."""
+
+    title: str
+    by: str
+    at: datetime
+    markdown: str
+    revisions: int
 
 
 @dataclass(frozen=True, slots=True)
 class DraftPage:
-    """A draft as the page shows it."""
+    """A draft as the page shows it: its times in the workspace's `timezone`, and `repo` the
+    repository a bare `#N` is in (empty when none is configured)."""
 
     id: int
     title: str
@@ -77,6 +113,10 @@ class DraftPage:
     editable: bool
     notes: list[str]
     sections: list[SectionPage]
+    timezone: str
+    repo: str
+    post: str  # the whole summary as Approve would publish it now, before `published_section`
+    deleted: list[DeletedView]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +159,12 @@ def draft_state(session: Session, draft: DraftRow) -> DraftState:
     )
 
 
-def draft_page(session: Session, draft: DraftRow) -> DraftPage:
+def draft_page(session: Session, config: Config, draft: DraftRow) -> DraftPage:
     """The page of a draft the caller was authorized to see."""
+    settings = workspace_settings(session, config, draft.workspace_id)
+    zone = ZoneInfo(settings.timezone)
+    repo = settings.default_repo
+    candidates = left_out(session, config, draft)
     return DraftPage(
         draft.id,
         draft.title,
@@ -128,13 +172,39 @@ def draft_page(session: Session, draft: DraftRow) -> DraftPage:
         draft.status.words,
         draft.status in EDITABLE,
         list(draft.notes),
-        [_section(session, draft.workspace_id, s) for s in draft.sections],
+        [_section(session, draft.workspace_id, s, zone, repo, candidates) for s in draft.sections],
+        settings.timezone,
+        repo,
+        post_text(draft.title, ((s.title, s.markdown) for s in draft.sections)),
+        [
+            DeletedView(
+                s.title,
+                s.deleted_by or "",
+                s.deleted_at.astimezone(zone),
+                s.markdown,
+                len(s.revisions),
+            )
+            for s in draft.deleted_sections
+            if s.deleted_at is not None
+        ],
     )
 
 
-def _section(session: Session, workspace_id: int, section: DraftSection) -> SectionPage:
+def _section(
+    session: Session,
+    workspace_id: int,
+    section: DraftSection,
+    zone: ZoneInfo,
+    repo: str,
+    candidates: Candidates,
+) -> SectionPage:
     sources = [
-        SourceView(person.display_name, message.created_at, message.text, message.permalink)
+        SourceView(
+            person.display_name,
+            message.created_at.astimezone(zone),
+            message.text,
+            message.permalink,
+        )
         for message, person in messages_by_ids(session, workspace_id, section.sources)
     ]
     return SectionPage(
@@ -146,14 +216,20 @@ def _section(session: Session, workspace_id: int, section: DraftSection) -> Sect
         list(section.flags),
         list(section.warnings),
         sources,
-        _prs(session, section.prs),
-        _revisions(section),
+        _prs(session, section.prs, repo),
+        _revisions(section, zone),
         _since_draft(section),
+        [
+            LeftOutView(m.id, m.author, m.created_at.astimezone(zone), m.text, m.permalink)
+            for m in candidates.of(section.topic)[:MAX_LEFT_OUT_SHOWN]
+        ],
+        max(0, len(candidates.of(section.topic)) - MAX_LEFT_OUT_SHOWN),
     )
 
 
-def _prs(session: Session, refs: list[str]) -> list[PRView]:
-    """The section's PRs with their cached GitHub titles (a bare `#N` has no known repo)."""
+def _prs(session: Session, refs: list[str], repo: str) -> list[PRView]:
+    """The section's PRs with their cached GitHub titles; a bare `#N` links to `repo`
+    (when one is configured)."""
     keys = {}
     for ref in refs:
         parsed = parse_pr_refs(ref)
@@ -163,19 +239,28 @@ def _prs(session: Session, refs: list[str]) -> list[PRView]:
     views = []
     for ref in refs:
         item = cached.get(keys[ref]) if ref in keys else None
-        views.append(PRView(ref, item.title if item else None, item.url if item else None))
+        url = item.url if item else None
+        if url is None and repo and ref.startswith("#"):
+            url = github_url(f"{repo}{ref}", "issues")  # GitHub redirects it to the PR
+        views.append(PRView(ref, item.title if item else None, url))
     return views
 
 
-def _revisions(section: DraftSection) -> list[RevisionView]:
+def _revisions(section: DraftSection, zone: ZoneInfo) -> list[RevisionView]:
     """Each edit with its diff from the text before it (for the first edit, the drafted text
     when it is known)."""
     views = []
     before = section.drafted_markdown
     for number, revision in enumerate(section.revisions, start=1):
-        diff = _diff(before, revision.markdown) if before is not None else ""
+        diff = word_diff(before, revision.markdown) if before is not None else []
         views.append(
-            RevisionView(number, revision.editor_name, revision.created_at, revision.markdown, diff)
+            RevisionView(
+                number,
+                revision.editor_name,
+                revision.created_at.astimezone(zone),
+                revision.markdown,
+                diff,
+            )
         )
         before = revision.markdown
     return views
@@ -186,10 +271,4 @@ def _since_draft(section: DraftSection) -> str | None:
     edited, or the drafted text is not known."""
     if not section.revisions or section.drafted_markdown is None:
         return None
-    return _diff(section.drafted_markdown, section.markdown)
-
-
-def _diff(before: str, after: str) -> str:
-    """A unified diff of two texts by line, one line of context, without the file header."""
-    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=1)
-    return "\n".join(list(lines)[2:])
+    return word_diff(section.drafted_markdown, section.markdown)

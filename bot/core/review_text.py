@@ -3,6 +3,7 @@ the quiet-week note and the published summary. Pure functions of a stored draft.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 
 from bot.core.chunking import chunk
@@ -10,6 +11,7 @@ from bot.core.links import disclose
 from bot.core.port import Button
 from bot.core.wording import counted
 from storage.models import DraftRow, DraftSection, DraftStatus
+from storage.sections import ADDED_BY_EDITOR
 from summarizer.text import defuse_pings
 
 MAX_LINKS_SHOWN = 10
@@ -67,7 +69,11 @@ def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[
     """The section as thread messages: its text, then links to its sources, chunked to
     `limit` characters; the buttons go on the last chunk."""
     edited = f", edited {len(section.revisions)}x" if section.revisions else ""
-    drafter = f", drafted by the {section.drafter} drafter"
+    drafter = (
+        ", added by an editor"
+        if section.drafter == ADDED_BY_EDITOR
+        else f", drafted by the {section.drafter} drafter"
+    )
     parts = [
         f"**{section.title}** (section {section.id}{drafter}{edited})",
         disclose(section.markdown),
@@ -95,9 +101,15 @@ def published_section(markdown: str) -> str:
     return defuse_pings(disclose(markdown))
 
 
+def post_text(title: str, sections: Iterable[tuple[str, str]]) -> str:
+    """The summary as its editors wrote it: the title, then each (title, text) section."""
+    return "\n\n".join([f"# {title}", *(f"## {name}\n\n{text}" for name, text in sections)])
+
+
 def published_markdown(draft: DraftRow) -> str:
-    """The summary as published: title, then each section's current text; nobody pinged,
-    and every link shows where it goes."""
-    parts = [f"# {draft.title}"]
-    parts += [f"## {s.title}\n\n{disclose(s.markdown)}" for s in draft.sections]
-    return defuse_pings("\n\n".join(parts)) + "\n"
+    """The summary as published: title, then each section's current text, in their order;
+    nobody pinged, and every link shows where it goes."""
+    return (
+        published_section(post_text(draft.title, ((s.title, s.markdown) for s in draft.sections)))
+        + "\n"
+    )

@@ -13,6 +13,7 @@ from bot.core.port import Reply
 from bot.core.review_page import DraftPage
 from bot.core.wording import counted
 from bot.web.preview import discord_html, slack_html
+from bot.web.ref_links import link_refs
 
 STATIC = {"review.js": "application/javascript", "review.css": "text/css"}
 
@@ -29,6 +30,7 @@ class Renderer:
             lstrip_blocks=True,
         )
         self.env.filters["counted"] = counted
+        self.env.filters["refs"] = link_refs
         self.env.filters["previews"] = lambda text: {
             platform: Markup(html) for platform, html in self.previews(text).items()
         }
@@ -45,10 +47,21 @@ class Renderer:
         *,
         notice: Reply | None = None,
         kept: dict[int, str] | None = None,
+        focus: int | None = None,
+        title: str = "",
         status: int = 200,
     ) -> web.Response:
+        """The page; `notice` says how an action went, beside section `focus` when it was
+        that section's; `kept` is text refused by a save, shown beside the saved text (under
+        0, with `title`, a new section's)."""
         html = self.env.get_template("page.html").render(
-            page=page, csrf=csrf, notice=notice, kept=kept or {}, base=self.base
+            page=page,
+            csrf=csrf,
+            notice=notice,
+            kept=kept or {},
+            focus=focus,
+            title=title,
+            base=self.base,
         )
         return web.Response(text=html, content_type="text/html", status=status)
 

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from bot.core import arrange
 from bot.core.clock import Clock, utcnow
 from bot.core.port import Caller, Reply
 from bot.core.review import MAX_SECTION_CHARS, ReviewWorkflow
@@ -113,7 +114,12 @@ class ReviewSite:
         app.router.add_get("/review/static/{name}", self.static)
         app.router.add_get("/review/{draft:\\d+}", self.show)
         app.router.add_get("/review/{draft:\\d+}/state", self.state)
+        app.router.add_post("/review/{draft:\\d+}/sections", self.add_section)
         app.router.add_post("/review/{draft:\\d+}/sections/{section:\\d+}", self.save)
+        app.router.add_post(
+            "/review/{draft:\\d+}/sections/{section:\\d+}/{change:move|delete}", self.rearrange
+        )
+        app.router.add_post("/review/{draft:\\d+}/sections/{section:\\d+}/pull", self.pull_in)
         app.router.add_post("/review/{draft:\\d+}/preview", self.preview)
         app.router.add_post("/review/{draft:\\d+}/{action:approve|regenerate|discard}", self.act)
         return app
@@ -222,7 +228,56 @@ class ReviewSite:
                 raise
             return saved
         kept = {} if reply.ok else {section_id: text}
-        return await self._after(desk, session, caller, reply, kept)
+        return await self._after(desk, session, caller, reply, kept, focus=section_id)
+
+    async def add_section(self, request: web.Request) -> web.Response:
+        session, desk, caller, form = await self._posted(request)
+        title, text = form.get("title", ""), form.get("text", "")
+        reply = await arrange.add_section(
+            desk.review, session.workspace_id, caller, session.draft_id, title, text
+        )
+        kept = {} if reply.ok else {0: text}  # 0: the new section's form
+        return await self._after(desk, session, caller, reply, kept, title=title)
+
+    async def rearrange(self, request: web.Request) -> web.Response:
+        """Move a section up or down (`offset` -1 or 1), or delete it (`confirm` ticked)."""
+        session, desk, caller, form = await self._posted(request)
+        section_id = int(request.match_info["section"])
+        ws, draft = session.workspace_id, session.draft_id
+        if request.match_info["change"] == "delete":
+            if form.get("confirm") != "yes":
+                reply = Reply.refuse("Tick the box to confirm the deletion; nothing was deleted.")
+            else:
+                reply = await arrange.delete_section(desk.review, ws, caller, draft, section_id)
+            return await self._after(desk, session, caller, reply, {})
+        if form.get("offset") not in ("-1", "1"):
+            raise Refused("A section moves up or down one place.", status=400)
+        offset = int(form["offset"])
+        reply = await arrange.move_section(desk.review, ws, caller, draft, section_id, offset)
+        return await self._after(desk, session, caller, reply, {}, focus=section_id)
+
+    async def pull_in(self, request: web.Request) -> web.Response:
+        """Add a left-out message to the section: the section's form, posted by the
+        message's Add button, carries the editor's text (unsaved changes too)."""
+        session, desk, caller, form = await self._posted(request)
+        section_id = int(request.match_info["section"])
+        text = form.get("text", "")
+        try:
+            revision = int(form.get("revision", ""))
+        except ValueError as error:
+            raise Refused("The form is missing its revision number.", status=400) from error
+        reply = await arrange.pull_in(
+            desk.review,
+            session.workspace_id,
+            caller,
+            session.draft_id,
+            section_id,
+            form.get("message", ""),
+            text,
+            revision,
+        )
+        kept = {} if reply.ok else {section_id: text}
+        return await self._after(desk, session, caller, reply, kept, focus=section_id)
 
     async def act(self, request: web.Request) -> web.Response:
         session, desk, caller, _form = await self._posted(request)
@@ -326,16 +381,29 @@ class ReviewSite:
             "review thread could not be updated (it may have been deleted): the thread still "
             "shows the earlier text."
         )
-        return self.render.page(page, self.signer.csrf(session), notice=notice, status=200)
+        csrf = self.signer.csrf(session)
+        return self.render.page(page, csrf, notice=notice, focus=section_id, status=200)
 
     async def _after(
-        self, desk: Desk, session: PageGrant, caller: Caller, reply: Reply, kept: dict[int, str]
+        self,
+        desk: Desk,
+        session: PageGrant,
+        caller: Caller,
+        reply: Reply,
+        kept: dict[int, str],
+        *,
+        focus: int | None = None,
+        title: str = "",
     ) -> web.Response:
-        """The page again, saying how the action went; a refused edit keeps its text."""
+        """The page again, saying how the action went (beside section `focus`, when it
+        acted on one); a refused edit keeps its text (and a refused new section its
+        `title`)."""
         page = await self._page(desk, session, caller)
         status = 200 if reply.ok else 409
         csrf = self.signer.csrf(session)
-        return self.render.page(page, csrf, notice=reply, kept=kept, status=status)
+        return self.render.page(
+            page, csrf, notice=reply, kept=kept, focus=focus, title=title, status=status
+        )
 
 
 async def _text_form(request: web.Request) -> dict[str, str]:

@@ -3,8 +3,9 @@ real Slack adapter on the fake Slack. An editor presses Open review page in the 
 the link they are told, edits a section (both platforms' previews follow), saves, and
 approves; the thread message and the publish channel show it. An edit made in the thread
 shows on the open page without a reload, except over the editor's unsaved text, which is
-kept with a notice. The same journey on Discord, against the real discord.py client on the
-fake Discord. Skipped when no chromium is installed
+kept with a notice. The editor's desk: the whole post previewed, a section added and moved
+from the keyboard, a message the drafter left out pulled in. The same journey on Discord,
+against the real discord.py client on the fake Discord. Skipped when no chromium is installed
 (`apt-get install chromium`; `.ci/run` does). Set REVIEW_PAGE_SCREENSHOT=PATH to keep a
 screenshot (the README's is docs/review-page.png)."""
 
@@ -17,11 +18,12 @@ import re
 import shutil
 import socket
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 from aiohttp import web
 
-from bot.core.port import Caller, DeleteEvent
+from bot.core.port import Caller, DeleteEvent, MessageEvent
 from bot.core.review_links import PageLinks, PageSigner
 from bot.core.router import Core
 from bot.ops.config import load_config
@@ -30,7 +32,8 @@ from bot.slack.app import SlackBot
 from bot.slack.port import SlackPort
 from bot.slack.run import slack_client
 from bot.web.site import Desk, ReviewSite
-from tests.core.test_access import NOW, draft_week
+from storage.records import MessageRecord, PersonRecord
+from tests.core.test_access import HERO, MONDAY, NOW, draft_week
 from tests.fakes.fakediscord import EPHEMERAL, FakeDiscord
 from tests.fakes.fakeslack import FakeSlack
 from tests.slack.test_access import SECRET, SLACK, SlackSide
@@ -270,5 +273,67 @@ def test_an_editor_finishes_the_summary_on_the_page_on_discord(sessions) -> None
                     assert "Approved" in side.header()["content"]
             finally:
                 undo()
+
+    asyncio.run(asyncio.wait_for(scenario(), 90))
+
+
+def test_the_editors_desk_previews_the_post_pulls_in_a_left_out_message_and_reorders(
+    sessions,
+) -> None:
+    """The whole post previewed, a section added and moved up from the keyboard, a message
+    the drafter left out pulled into its section; what is published follows."""
+
+    async def scenario() -> None:
+        async with slack_page(sessions) as (slack, _draft_id, section_id, url):
+            late = MessageRecord(
+                "1700000000.000200",
+                PersonRecord("UBO", "Bo Chen"),
+                MONDAY + timedelta(hours=30),
+                "I fixed the loader stall in #815, throughput up 12%.",
+            )
+            assert await slack.core.on_message(MessageEvent(SLACK, HERO, late))
+            async with browser_page() as page:
+                await page.goto(url)
+                await page.get_by_role("button", name="Continue to the review page").click()
+                await page.wait_for_selector("h1")
+                await page.get_by_text("Preview the whole post").click()
+                for platform in ("slack", "discord"):
+                    post = await page.inner_text(f"#post-{platform}")
+                    assert "Week of November 16th summary" in post and "Hero run" in post
+                    assert "22.4% MFU" in post
+                await page.get_by_label("Title").fill("Thanks")
+                await page.get_by_label("Markdown", exact=True).fill("Thanks to every reviewer.")
+                await page.get_by_role("button", name="Add the section at the end").click()
+                await page.wait_for_selector("#notice")
+                assert "Thanks added as the last section." in await page.inner_text("#notice")
+                await page.get_by_role("button", name="Move Thanks up").focus()
+                await page.keyboard.press("Enter")
+                await page.wait_for_selector("#notice")
+                assert "now section 1 of 2" in await page.inner_text("#notice")
+                titles = await page.locator("h2[id^=title-]").all_inner_texts()
+                assert titles == ["1. Thanks", "2. Hero run"]
+                box = page.get_by_label("Markdown of Hero run")
+                await box.fill("Hero run reached 22.4% MFU after #812 (unsaved).")
+                await page.get_by_role("button", name="Add Bo Chen's message to Hero run").click()
+                await page.wait_for_selector("#notice")
+                assert "Bo Chen's message added to Hero run" in await page.inner_text("#notice")
+                text = await box.input_value()
+                assert text.endswith(
+                    "(unsaved).\n\n- Bo Chen fixed the loader stall in #815, throughput up 12%."
+                )
+                assert "Nothing: the draft draws on" in await page.inner_text(
+                    f"#section-{section_id} .left-out"
+                )
+                await page.get_by_text("Preview the whole post").click()
+                discord = await page.inner_text("#post-discord")
+                assert discord.index("Thanks") < discord.index("Hero run")
+                assert "loader stall" in discord
+                await page.get_by_role("button", name="Approve and publish").click()
+                await page.wait_for_selector("#notice")
+                assert "Published to 1 channel in" in await page.inner_text("#notice")
+            fake = slack.fake
+            await eventually(lambda: fake.messages_in("C0PUB"))
+            published = "\n".join(m["text"] for m in fake.messages_in("C0PUB"))
+            assert published.index("Thanks to every reviewer.") < published.index("loader stall")
 
     asyncio.run(asyncio.wait_for(scenario(), 90))
