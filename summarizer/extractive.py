@@ -110,7 +110,7 @@ _ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
 _CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
 # About 18 words per PR and 5 per figure, on top of a few sentences.
 BASE_CHARS = 1000
-CHARS_PER_PR = 95
+CHARS_PER_PR = 80
 CHARS_PER_FIGURE = 30
 CHARS_PER_SIGNAL = 60  # an announcement, a link or a date people reacted to
 RECAP_PRS = 3

@@ -25,6 +25,11 @@ _REPLY_OPENER_RE = re.compile(
     r"thx|ty)[,.!]\s*)+",
     re.IGNORECASE,
 )
+# Thanks that close a sentence: "#2439 is merged, thanks for the fast review."
+_THANKS_TAIL_RE = re.compile(
+    r"(?:[,;]|\s[—–-])\s*(?:thanks|thank you|thx|ty)\b(?! to\b)[^.!?]{0,60}(?=[.!?]*$)",
+    re.IGNORECASE,
+)
 # "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
 _SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
 MAX_OPENING_WORDS = 6
@@ -83,7 +88,10 @@ def _sentences(text: str) -> list[str]:
         text = _ADDRESS_RE.sub("", text)
     # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
     text = _MENTION_RE.sub("", _EMOJI_RUN_RE.sub(_emoji_gone, text))
-    cleaned = (_REPLY_OPENER_RE.sub("", clean_sentence(s)) for s in _SENTENCE_RE.split(text))
+    cleaned = (
+        _THANKS_TAIL_RE.sub("", _REPLY_OPENER_RE.sub("", clean_sentence(s)))
+        for s in _SENTENCE_RE.split(text)
+    )
     return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]
 
 

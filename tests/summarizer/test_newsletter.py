@@ -26,6 +26,15 @@ def test_chat_is_tidied_into_a_newsletter_s_sentence(said: str, written: str) ->
     assert not markers(text)
 
 
+def test_closing_thanks_go_but_thanks_that_explain_stay() -> None:
+    assert (
+        tidy("Sergio's #2439 is merged, thanks for the fast review.") == "Sergio's #2439 is merged."
+    )
+    assert tidy("The fix landed - thanks Bo!") == "The fix landed!"
+    assert tidy("Merged, thanks to the new cache it takes 3 s.").endswith("it takes 3 s.")
+    assert tidy("Thanks to Ana, the run is back.") == "Thanks to Ana, the run is back."
+
+
 def test_the_speaker_becomes_the_subject_even_after_an_opening_phrase() -> None:
     assert voiced("I raised the fanout to 1024 (#8486).", "Ana Ruiz") == (
         "Ana Ruiz raised the fanout to 1024 (#8486).",

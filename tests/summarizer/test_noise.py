@@ -24,9 +24,16 @@ def test_acknowledgements() -> None:
         "hahaha",
         "👍 👍",
         ":tada:",
+        "Morning!",
+        "hey everyone 👋",
     ):
         assert is_acknowledgement(text), text
-    for text in ("thanks, merged the fix in #12", "me! let's grab dinner", "ok so 3 racks died"):
+    for text in (
+        "thanks, merged the fix in #12",
+        "me! let's grab dinner",
+        "ok so 3 racks died",
+        "hello world fails on 3.14",
+    ):
         assert not is_acknowledgement(text), text
 
 
