@@ -45,8 +45,9 @@ def _configure_sqlite(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-AP
     cursor.close()
 
 
-def reclaim_deleted(engine: Engine, tables: Sequence[str]) -> None:
+def reclaim_deleted(session: Session, tables: Sequence[str]) -> None:
     """After a purge committed, make what it deleted unreadable where the database lets us.
+    `session` is a fresh one (nothing begun): its connection is put in autocommit.
 
     SQLite: secure_delete zeroed the rows in their pages, but the WAL still holds the pages
     as they were; a TRUNCATE checkpoint copies the WAL into the file and empties it.
@@ -54,15 +55,15 @@ def reclaim_deleted(engine: Engine, tables: Sequence[str]) -> None:
     runs here on `tables` (outside a transaction, as it must). Plain VACUUM marks their space
     free for reuse; the old bytes stay on disk until overwritten (see the README).
     """
-    autocommit = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-    with autocommit as connection:
-        if engine.dialect.name == "sqlite":
-            busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
-            if busy:  # a reader held an old snapshot: the next purge's checkpoint catches up
-                log.warning("the WAL could not be checkpointed after a purge (database busy)")
-        elif engine.dialect.name == "postgresql":
-            quote = engine.dialect.identifier_preparer.quote
-            connection.exec_driver_sql(f"VACUUM {', '.join(quote(t) for t in tables)}")
+    connection = session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    dialect = connection.dialect
+    if dialect.name == "sqlite":
+        busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+        if busy:  # a reader held an old snapshot: the next purge's checkpoint catches up
+            log.warning("the WAL could not be checkpointed after a purge (database busy)")
+    elif dialect.name == "postgresql":
+        quote = dialect.identifier_preparer.quote
+        connection.exec_driver_sql(f"VACUUM {', '.join(quote(t) for t in tables)}")
 
 
 def dialect_insert(session: Session, target: Any) -> Any:
