@@ -5,6 +5,7 @@ The holder re-reads what is already delivered once it has the lock, so whoever c
 finds the work done (or finishes what a killed holder left). On PostgreSQL the lock is an
 advisory lock held by a connection of its own (released by PostgreSQL when a killed
 process's connection drops); SQLite serves one process, where an in-process lock is enough.
+Taking and releasing it are short units of work on the core's database thread.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import AsyncIterator
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.database import Database
 from storage.locks import advisory_unlock, try_advisory_lock
 
 # The advisory lock space of drafts' platform work (any constant no other lock user takes).
@@ -29,9 +31,9 @@ class DraftLocks:
     `held` is False when another holder kept it for `wait` seconds (the block must then
     leave the work to that holder)."""
 
-    def __init__(self, sessions: sessionmaker[Session], *, wait: float = WAIT_SECONDS) -> None:
-        self._sessions = sessions
-        with sessions() as session:  # no connection is opened to learn the dialect
+    def __init__(self, database: Database, *, wait: float = WAIT_SECONDS) -> None:
+        self._db = database
+        with database.sessions() as session:  # no connection is opened to learn the dialect
             self._shared = session.get_bind().dialect.name == "postgresql"
         self._wait = wait
         self._local: dict[int, asyncio.Lock] = {}  # a few drafts a week: kept, not pruned
@@ -54,7 +56,7 @@ class DraftLocks:
                 yield holder is not None
             finally:
                 if holder is not None:
-                    await asyncio.to_thread(_release, holder, draft_id)
+                    await self._db.call(_release, holder, draft_id)
         finally:
             local.release()
 
@@ -63,7 +65,7 @@ class DraftLocks:
         in vain."""
         deadline = time.monotonic() + self._wait
         while True:
-            holder = await asyncio.to_thread(_take, self._sessions, draft_id)
+            holder = await self._db.call(_take, self._db.sessions, draft_id)
             if holder is not None or time.monotonic() >= deadline:
                 return holder
             await asyncio.sleep(POLL_SECONDS)

@@ -123,7 +123,7 @@ class ReviewWorkflow:
         self.clock = clock
         self.db = database or Database(sessions)
         self.drafting = drafting or DraftingService(sessions, config, clock)
-        self.locks = DraftLocks(sessions)
+        self.locks = DraftLocks(self.db)
 
     # --- drafting -----------------------------------------------------------------------------
 

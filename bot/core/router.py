@@ -116,7 +116,7 @@ class Core:
         self.review = ReviewWorkflow(
             sessions, config, port, clock, drafting=drafting, database=self.db, page=page
         )
-        self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
+        self.scheduler = WeeklyScheduler(self.db, config, self.run_week, clock, platform=platform)
         self._workspace_ids: dict[WorkspaceRecord, int] = {}
         self._known = KnownRows(sessions)  # channel and people rows live stores need not upsert
         self._settings: dict[int, tuple[float, WorkspaceSettings]] = {}
@@ -373,7 +373,7 @@ class Core:
             return reply
         texts = [reply.text]
         if isinstance(command, _SCHEDULE_COMMANDS):
-            self.scheduler.reschedule(workspace_id)
+            await self.scheduler.reschedule(workspace_id)
         if isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:
             # Answered at once; the history follows, reported where the admin asked.
             for channel in command.channels:

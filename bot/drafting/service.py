@@ -3,7 +3,8 @@
 
 GitHub refresh (when enabled) -> compose the extractive draft -> the workspace's drafter
 (the LLM rewrites the sections when the week asks for it and a client is configured) ->
-store once. Database work runs in a worker thread, never on the event loop.
+store once. Its database and grouping work runs in worker threads (`bot.drafting.worker`
+says why there), never on the event loop.
 
 A week the LLM drafts has one deadline for all of it, `[llm] week_deadline_seconds` from the
 start: GitHub gets what is left of it (at most its own budget), the model what is left after
@@ -28,6 +29,7 @@ from bot.drafting.llm.client import LLMClient, TokenBudget
 from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE, LLM, ran_out, rewrite_draft
 from bot.drafting.store import drafter_of, store
 from bot.drafting.week import Week
+from bot.drafting.worker import read, write
 from storage.drafts import get_draft
 from storage.models import DraftRow
 
@@ -76,20 +78,22 @@ class DraftingService:
         """Draft `week` and store it once. With `new_only` a week already drafted is left
         alone. `on_stored(session, row)` runs in the storing transaction. Raises
         `DraftingError` for a week that cannot be drafted (approved or published)."""
-        if new_only and await asyncio.to_thread(self._exists, week):
+        if new_only and await read(self.sessions, lambda s: _exists(s, week)):
             return Drafted(None)
         drafted = Drafted(None)
         by_llm = week.drafter == LLM and self.llm is not None
         until = self._until() if by_llm else None
         if self.config.github.enabled and self.github is not None:
             seconds = await self._refresh_github(week, drafted, until)
-        composed = await asyncio.to_thread(self._compose, week)
+        composed = await read(self.sessions, lambda s: compose(s, self.config, week))
         if drafted.github is not None and drafted.github.out_of_time:
             composed = _noted(composed, _out_of_time_note(seconds))
         if until is not None:
             composed = await self._rewrite(week, composed, drafted, until)
         drafted.drafter = drafter_of(composed)
-        drafted.draft_id = await asyncio.to_thread(self._store, week, composed, new_only, on_stored)
+        drafted.draft_id = await write(
+            self.sessions, lambda s: self._store(s, week, composed, new_only, on_stored)
+        )
         return drafted
 
     def _until(self) -> float:
@@ -151,24 +155,24 @@ class DraftingService:
         drafted.llm_misses = sum(1 for s in draft.sections if s.drafter != LLM)
         return _noted(replace(composed, draft=draft), f"LLM drafter spent {budget.summary()}.")
 
-    def _exists(self, week: Week) -> bool:
-        with self.sessions() as session:
-            return get_draft(session, week.workspace_id, week.monday) is not None
-
-    def _compose(self, week: Week) -> Composed:
-        with self.sessions() as session:
-            return compose(session, self.config, week)
-
     def _store(
-        self, week: Week, composed: Composed, new_only: bool, on_stored: OnStored | None
+        self,
+        session: Session,
+        week: Week,
+        composed: Composed,
+        new_only: bool,
+        on_stored: OnStored | None,
     ) -> int | None:
-        with self.sessions.begin() as session:
-            row = store(session, week, composed, self.clock(), new_only=new_only)
-            if row is None:
-                return None
-            if on_stored is not None:
-                on_stored(session, row)
-            return row.id
+        row = store(session, week, composed, self.clock(), new_only=new_only)
+        if row is None:
+            return None
+        if on_stored is not None:
+            on_stored(session, row)
+        return row.id
+
+
+def _exists(session: Session, week: Week) -> bool:
+    return get_draft(session, week.workspace_id, week.monday) is not None
 
 
 def _store_time(deadline: float) -> float:

@@ -190,7 +190,9 @@ class ReviewSite:
     async def show(self, request: web.Request) -> web.Response:
         session, desk, caller = await self._session(request)
         page = await self._page(desk, session, caller)
-        return self.render.page(page, self.signer.csrf(session))
+        # Rendered off the event loop (here and below): the page holds every section's
+        # previews, which take a while for long sections.
+        return await asyncio.to_thread(self.render.page, page, self.signer.csrf(session))
 
     async def state(self, request: web.Request) -> web.Response:
         """The draft's status and each section's revision, text and last editor (JSON): the
@@ -326,7 +328,8 @@ class ReviewSite:
             "review thread could not be updated (it may have been deleted): the thread still "
             "shows the earlier text."
         )
-        return self.render.page(page, self.signer.csrf(session), notice=notice, status=200)
+        csrf = self.signer.csrf(session)
+        return await asyncio.to_thread(self.render.page, page, csrf, notice=notice, status=200)
 
     async def _after(
         self, desk: Desk, session: PageGrant, caller: Caller, reply: Reply, kept: dict[int, str]
@@ -335,7 +338,9 @@ class ReviewSite:
         page = await self._page(desk, session, caller)
         status = 200 if reply.ok else 409
         csrf = self.signer.csrf(session)
-        return self.render.page(page, csrf, notice=reply, kept=kept, status=status)
+        return await asyncio.to_thread(
+            self.render.page, page, csrf, notice=reply, kept=kept, status=status
+        )
 
 
 async def _text_form(request: web.Request) -> dict[str, str]:
