@@ -84,6 +84,16 @@ def get_section(session: Session, section_id: int) -> DraftSection | None:
     return session.get(DraftSection, section_id)
 
 
+def load_draft(session: Session, draft_id: int) -> DraftRow:
+    """The draft `draft_id`, which the caller knows is stored (`NoResultFound` if not)."""
+    return session.get_one(DraftRow, draft_id)
+
+
+def load_section(session: Session, section_id: int) -> DraftSection:
+    """The section `section_id`, which the caller knows is stored (`NoResultFound` if not)."""
+    return session.get_one(DraftSection, section_id)
+
+
 def list_drafts(session: Session, workspace_id: int | None = None) -> list[DraftRow]:
     """Drafts, newest week first."""
     stmt = select(DraftRow).order_by(DraftRow.week_start.desc(), DraftRow.id.desc())

@@ -23,7 +23,7 @@ from bot.config import Config
 from bot.core.chunking import chunk
 from bot.core.clock import utcnow
 from bot.core.ingest import ImportReport, import_paths
-from bot.core.port import Caller
+from bot.core.port import Caller, Reply
 from bot.core.review import approve_draft, mark_published
 from bot.core.review_text import published_markdown
 from bot.core.settings import week_of, workspace_settings
@@ -366,11 +366,11 @@ def approve_command(
     with ctx.obj.sessions.begin() as session:
         # The operator acts on any workspace's draft: it is checked in its own workspace.
         workspace_id = _stored(session, draft_id).workspace_id
-        draft, refusal = approve_draft(
+        draft = approve_draft(
             session, ctx.obj.config, workspace_id, draft_id, operator, utcnow(), needs_channel=False
         )
-        if refusal:
-            fail(refusal.text)
+        if isinstance(draft, Reply):
+            fail(draft.text)
         week = draft.week_start
     say(
         f"Draft {draft_id} (week of {week}) approved by {by}. Publish it to a file with "
