@@ -12,9 +12,11 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import CursorResult, Engine, Result, create_engine, event, text
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 log = logging.getLogger(__name__)
 DEFAULT_DATABASE_URL = "sqlite:///summarybot.db"
@@ -32,7 +34,7 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def _configure_sqlite(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-API object)
+def _configure_sqlite(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     # WAL lets the bot read a week while an import writes; in-memory databases ignore it.
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -66,7 +68,7 @@ def reclaim_deleted(session: Session, tables: Sequence[str]) -> None:
         connection.exec_driver_sql(f"VACUUM {', '.join(quote(t) for t in tables)}")
 
 
-def dialect_insert(session: Session, target: Any) -> Any:
+def dialect_insert(session: Session, target: Any) -> postgresql.Insert | sqlite.Insert:
     """An INSERT that knows ON CONFLICT, in the session's SQL dialect."""
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
@@ -74,6 +76,13 @@ def dialect_insert(session: Session, target: Any) -> Any:
     if dialect == "sqlite":
         return sqlite.insert(target)
     raise NotImplementedError(f"upserts are written for SQLite and PostgreSQL, not {dialect}")
+
+
+def affected_rows(result: Result[Any]) -> int:
+    """How many rows the UPDATE or DELETE that gave `result` changed."""
+    if not isinstance(result, CursorResult):  # what executing a DML statement returns
+        raise TypeError(f"{type(result).__name__} carries no row count")
+    return result.rowcount
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -81,15 +81,15 @@ class DraftingService:
         if new_only and await read(self.sessions, lambda s: _exists(s, week)):
             return Drafted(None)
         drafted = Drafted(None)
-        by_llm = week.drafter == LLM and self.llm is not None
-        until = self._until() if by_llm else None
+        make_llm = self.llm if week.drafter == LLM else None
+        until = self._until() if make_llm is not None else None
         if self.config.github.enabled and self.github is not None:
-            seconds = await self._refresh_github(week, drafted, until)
+            seconds = await self._refresh_github(self.github, week, drafted, until)
         composed = await read(self.sessions, lambda s: compose(s, self.config, week))
         if drafted.github is not None and drafted.github.out_of_time:
             composed = _noted(composed, _out_of_time_note(seconds))
-        if until is not None:
-            composed = await self._rewrite(week, composed, drafted, until)
+        if make_llm is not None and until is not None:
+            composed = await self._rewrite(make_llm, week, composed, drafted, until)
         drafted.drafter = drafter_of(composed)
         drafted.draft_id = await write(
             self.sessions, lambda s: self._store(s, week, composed, new_only, on_stored)
@@ -102,13 +102,15 @@ class DraftingService:
         seconds = self.config.llm.week_deadline_seconds
         return asyncio.get_running_loop().time() + seconds - _store_time(seconds)
 
-    async def _refresh_github(self, week: Week, drafted: Drafted, until: float | None) -> float:
+    async def _refresh_github(
+        self, make: MakeGitHub, week: Week, drafted: Drafted, until: float | None
+    ) -> float:
         """Refresh the GitHub cache within the draft's GitHub time budget (and what is left
         of the week's deadline, when there is one); the seconds it was given."""
         seconds = self.config.github.budget_seconds
         if until is not None:
             seconds = max(0.0, min(seconds, until - asyncio.get_running_loop().time()))
-        async with self.github() as client:
+        async with make() as client:
             client.limit_time(seconds)
             drafted.github = await refresh_week(
                 self.sessions, self.config, client, week, self.clock()
@@ -117,7 +119,7 @@ class DraftingService:
         return seconds
 
     async def _rewrite(
-        self, week: Week, composed: Composed, drafted: Drafted, until: float
+        self, make: MakeLLM, week: Week, composed: Composed, drafted: Drafted, until: float
     ) -> Composed:
         """The sections rewritten by the model where it could by `until`, grounded in the
         messages; the extractive ones where it could not."""
@@ -128,7 +130,7 @@ class DraftingService:
             completion_price_per_mtok=llm.completion_price_per_mtok,
         )
         style = await asyncio.to_thread(llm.style_example_text)
-        client = self.llm()
+        client = make()
         backstop = until + _store_time(llm.week_deadline_seconds) / 2
         try:
             # rewrite_draft collects what the model wrote by `until`; opening and closing

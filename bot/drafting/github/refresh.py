@@ -145,7 +145,7 @@ async def refresh_items(
 def _store(
     session: Session, repo: str, number: int, fetched: Fetched, now: datetime, report: RefreshReport
 ) -> None:
-    if fetched.status == "ok":
+    if fetched.status == "ok" and fetched.item is not None:
         save_item(session, repo, number, now, **_columns(fetched.item), etag=fetched.etag)
     elif fetched.status == "not_modified":
         mark_fresh(session, repo, number, now)
