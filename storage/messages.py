@@ -293,7 +293,7 @@ def _upsert_message_batch(
         _message_row(workspace_id, channel_id, m.record, author_ids)
         for m in by_platform_id.values()
     ]
-    inserted: dict[str, int] = dict(conn.execute(insert, rows).tuples().all())
+    inserted: dict[str, int] = dict(conn.execute(insert, rows).all())
     updated: dict[str, int] = {}
     if len(inserted) < len(rows):
         stored = [row for row in rows if row["platform_id"] not in inserted]
