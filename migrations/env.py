@@ -4,9 +4,11 @@ from alembic.ini / SUMMARYBOT_DATABASE_URL when the `alembic` command is used di
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 from alembic import context
-from sqlalchemy import create_engine
+from alembic.autogenerate.api import AutogenContext
+from sqlalchemy import Connection, create_engine
 
 from storage.db import DEFAULT_DATABASE_URL
 from storage.models import Base, UTCDateTime
@@ -15,14 +17,14 @@ config = context.config
 target_metadata = Base.metadata
 
 
-def _render_item(type_: str, obj: object, autogen_context: object) -> str | bool:
+def _render_item(type_: str, obj: object, autogen_context: AutogenContext) -> str | Literal[False]:
     # Migrations spell the UTC type as the plain column type it stores as.
     if type_ == "type" and isinstance(obj, UTCDateTime):
         return "sa.DateTime(timezone=True)"
     return False
 
 
-def _configure(connection) -> None:  # noqa: ANN001 (SQLAlchemy Connection)
+def _configure(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

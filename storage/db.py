@@ -12,9 +12,11 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import CursorResult, Engine, Result, create_engine, event, text
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 log = logging.getLogger(__name__)
 DEFAULT_DATABASE_URL = "sqlite:///summarybot.db"
@@ -32,7 +34,7 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def _configure_sqlite(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-API object)
+def _configure_sqlite(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     # WAL lets the bot read a week while an import writes; in-memory databases ignore it.
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -45,8 +47,9 @@ def _configure_sqlite(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-AP
     cursor.close()
 
 
-def reclaim_deleted(engine: Engine, tables: Sequence[str]) -> None:
+def reclaim_deleted(session: Session, tables: Sequence[str]) -> None:
     """After a purge committed, make what it deleted unreadable where the database lets us.
+    `session` is a fresh one (nothing begun): its connection is put in autocommit.
 
     SQLite: secure_delete zeroed the rows in their pages, but the WAL still holds the pages
     as they were; a TRUNCATE checkpoint copies the WAL into the file and empties it.
@@ -54,18 +57,18 @@ def reclaim_deleted(engine: Engine, tables: Sequence[str]) -> None:
     runs here on `tables` (outside a transaction, as it must). Plain VACUUM marks their space
     free for reuse; the old bytes stay on disk until overwritten (see the README).
     """
-    autocommit = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-    with autocommit as connection:
-        if engine.dialect.name == "sqlite":
-            busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
-            if busy:  # a reader held an old snapshot: the next purge's checkpoint catches up
-                log.warning("the WAL could not be checkpointed after a purge (database busy)")
-        elif engine.dialect.name == "postgresql":
-            quote = engine.dialect.identifier_preparer.quote
-            connection.exec_driver_sql(f"VACUUM {', '.join(quote(t) for t in tables)}")
+    connection = session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+    dialect = connection.dialect
+    if dialect.name == "sqlite":
+        busy, _, _ = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+        if busy:  # a reader held an old snapshot: the next purge's checkpoint catches up
+            log.warning("the WAL could not be checkpointed after a purge (database busy)")
+    elif dialect.name == "postgresql":
+        quote = dialect.identifier_preparer.quote
+        connection.exec_driver_sql(f"VACUUM {', '.join(quote(t) for t in tables)}")
 
 
-def dialect_insert(session: Session, target: Any) -> Any:
+def dialect_insert(session: Session, target: Any) -> postgresql.Insert | sqlite.Insert:
     """An INSERT that knows ON CONFLICT, in the session's SQL dialect."""
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
@@ -73,6 +76,13 @@ def dialect_insert(session: Session, target: Any) -> Any:
     if dialect == "sqlite":
         return sqlite.insert(target)
     raise NotImplementedError(f"upserts are written for SQLite and PostgreSQL, not {dialect}")
+
+
+def affected_rows(result: Result[Any]) -> int:
+    """How many rows the UPDATE or DELETE that gave `result` changed."""
+    if not isinstance(result, CursorResult):  # what executing a DML statement returns
+        raise TypeError(f"{type(result).__name__} carries no row count")
+    return result.rowcount
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

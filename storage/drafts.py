@@ -10,21 +10,29 @@ from typing import Protocol
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from storage.db import dialect_insert
+from storage.db import affected_rows, dialect_insert
 from storage.models import Delivery, DraftRow, DraftSection, DraftStatus, SectionRevision
 
 
 class SectionLike(Protocol):
     """What a drafted section holds (the summarizer's `Section` fits)."""
 
-    topic: str
-    title: str
-    markdown: str
-    prs: list[str]
-    people: list[str]
-    sources: list[str]
-    drafter: str
-    warnings: list[str]
+    @property
+    def topic(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def markdown(self) -> str: ...
+    @property
+    def prs(self) -> list[str]: ...
+    @property
+    def people(self) -> list[str]: ...
+    @property
+    def sources(self) -> list[str]: ...
+    @property
+    def drafter(self) -> str: ...
+    @property
+    def warnings(self) -> list[str]: ...
 
 
 def get_draft(session: Session, workspace_id: int, week_start: date) -> DraftRow | None:
@@ -73,7 +81,7 @@ def move_status(
         .where(DraftRow.id == draft_id, DraftRow.status.in_(list(came_from)))
         .values(status=to, **values)
     )
-    return result.rowcount == 1
+    return affected_rows(result) == 1
 
 
 def get_draft_by_id(session: Session, draft_id: int) -> DraftRow | None:
@@ -82,6 +90,16 @@ def get_draft_by_id(session: Session, draft_id: int) -> DraftRow | None:
 
 def get_section(session: Session, section_id: int) -> DraftSection | None:
     return session.get(DraftSection, section_id)
+
+
+def load_draft(session: Session, draft_id: int) -> DraftRow:
+    """The draft `draft_id`, which the caller knows is stored (`NoResultFound` if not)."""
+    return session.get_one(DraftRow, draft_id)
+
+
+def load_section(session: Session, section_id: int) -> DraftSection:
+    """The section `section_id`, which the caller knows is stored (`NoResultFound` if not)."""
+    return session.get_one(DraftSection, section_id)
 
 
 def list_drafts(session: Session, workspace_id: int | None = None) -> list[DraftRow]:

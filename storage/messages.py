@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import (
     Connection,
@@ -20,13 +20,15 @@ from sqlalchemy import (
     case,
     delete,
     func,
+    insert,
     or_,
     select,
     update,
 )
 from sqlalchemy.orm import Session, aliased
+from sqlalchemy.sql.dml import ReturningInsert
 
-from storage.db import dialect_insert
+from storage.db import affected_rows, dialect_insert
 from storage.models import Channel, DeletedMessage, Message, Person, PRRefRow, Workspace
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
@@ -38,9 +40,12 @@ BATCH_SIZE = 500
 class RefLike(Protocol):
     """A PR reference as the parser found it (repo as written, None for a bare #N)."""
 
-    repo: str | None
-    number: int
-    raw: str
+    @property
+    def repo(self) -> str | None: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def raw(self) -> str: ...
 
 
 @dataclass(slots=True)
@@ -65,12 +70,15 @@ class MessageToStore:
     refs: Sequence[RefLike] = field(default_factory=tuple)
 
 
-def _cached(build: Callable[[Session], Any]) -> Callable[[Session], Any]:
+S = TypeVar("S")
+
+
+def _cached(build: Callable[[Session], S]) -> Callable[[Session], S]:
     """Build a statement once per SQL dialect: live messages are stored one at a time, and
     rebuilding (and recompiling) the same upsert for each one was most of the cost."""
-    built: dict[str, Any] = {}
+    built: dict[str, S] = {}
 
-    def statement(session: Session) -> Any:
+    def statement(session: Session) -> S:
         dialect = session.get_bind().dialect.name
         if dialect not in built:
             built[dialect] = build(session)
@@ -80,7 +88,7 @@ def _cached(build: Callable[[Session], Any]) -> Callable[[Session], Any]:
 
 
 @_cached
-def _workspace_upsert(session: Session) -> Insert:
+def _workspace_upsert(session: Session) -> ReturningInsert[int]:
     stmt = dialect_insert(session, Workspace.__table__)
     return stmt.on_conflict_do_update(
         index_elements=["platform", "platform_id"], set_={"name": stmt.excluded.name}
@@ -88,7 +96,7 @@ def _workspace_upsert(session: Session) -> Insert:
 
 
 @_cached
-def _channel_upsert(session: Session) -> Insert:
+def _channel_upsert(session: Session) -> ReturningInsert[int]:
     c = Channel.__table__.c
     stmt = dialect_insert(session, Channel.__table__)
     return stmt.on_conflict_do_update(
@@ -122,10 +130,9 @@ def upsert_channel(session: Session, workspace_id: int, record: ChannelRecord) -
     return session.connection().execute(_channel_upsert(session), params).scalar_one()
 
 
-_CHANNELS = Channel.__table__
-_CHANNEL_ID = select(_CHANNELS.c.id).where(
-    _CHANNELS.c.workspace_id == bindparam("workspace_id"),
-    _CHANNELS.c.platform_id == bindparam("platform_id"),
+_CHANNEL_ID = select(Channel.id).where(
+    Channel.workspace_id == bindparam("workspace_id"),
+    Channel.platform_id == bindparam("platform_id"),
 )
 
 
@@ -137,7 +144,7 @@ def _ensure_channel(session: Session, workspace_id: int, platform_id: str, name:
     if existing is not None:
         return existing
     return conn.execute(
-        _CHANNELS.insert().returning(_CHANNELS.c.id), key | {"name": name or platform_id}
+        insert(Channel).returning(Channel.id), key | {"name": name or platform_id}
     ).scalar_one()
 
 
@@ -201,7 +208,7 @@ def upsert_messages(
 
 
 @_cached
-def _message_insert(session: Session) -> Insert:
+def _message_insert(session: Session) -> ReturningInsert[str, int]:
     """INSERT ... ON CONFLICT DO NOTHING for messages, returning the rows it inserted."""
     c = Message.__table__.c
     stmt = dialect_insert(session, Message.__table__)
@@ -211,7 +218,7 @@ def _message_insert(session: Session) -> Insert:
 
 
 @_cached
-def _message_upsert(session: Session) -> Insert:
+def _message_upsert(session: Session) -> ReturningInsert[str, int]:
     """INSERT ... ON CONFLICT for messages, returning the rows it inserted or replaced."""
     c = Message.__table__.c
     stmt = dialect_insert(session, Message.__table__)
@@ -253,9 +260,8 @@ _TOMBSTONES_AMONG = select(_DELETED.platform_id).where(
     _DELETED.workspace_id == bindparam("ws"),
     _DELETED.platform_id.in_(bindparam("ids", expanding=True)),
 )
-_PR_REFS = PRRefRow.__table__
-_INSERT_REFS = _PR_REFS.insert()
-_REFS_OF = delete(_PR_REFS).where(_PR_REFS.c.message_id.in_(bindparam("ids", expanding=True)))
+_INSERT_REFS = insert(PRRefRow)
+_REFS_OF = delete(PRRefRow).where(PRRefRow.message_id.in_(bindparam("ids", expanding=True)))
 
 
 def _has_tombstones(conn: Connection, workspace_id: int) -> bool:
@@ -266,7 +272,7 @@ def _has_tombstones(conn: Connection, workspace_id: int) -> bool:
 
 def _upsert_message_batch(
     conn: Connection,
-    statements: tuple[Insert, Insert],
+    statements: tuple[ReturningInsert[str, int], ReturningInsert[str, int]],
     ids: tuple[int, int],
     batch: Sequence[MessageToStore],
     author_ids: dict[str, int],
@@ -287,7 +293,7 @@ def _upsert_message_batch(
         _message_row(workspace_id, channel_id, m.record, author_ids)
         for m in by_platform_id.values()
     ]
-    inserted = dict(conn.execute(insert, rows).all())
+    inserted: dict[str, int] = dict(conn.execute(insert, rows).all())
     updated: dict[str, int] = {}
     if len(inserted) < len(rows):
         stored = [row for row in rows if row["platform_id"] not in inserted]
@@ -343,7 +349,7 @@ def add_reactions(session: Session, workspace_id: int, platform_id: str, delta: 
             )
         )
     )
-    return result.rowcount > 0
+    return affected_rows(result) > 0
 
 
 def set_pinned(session: Session, workspace_id: int, platform_id: str, pinned: bool) -> bool:
@@ -353,7 +359,7 @@ def set_pinned(session: Session, workspace_id: int, platform_id: str, pinned: bo
         .where(Message.workspace_id == workspace_id, Message.platform_id == platform_id)
         .values(pinned=pinned)
     )
-    return result.rowcount > 0
+    return affected_rows(result) > 0
 
 
 def find_workspaces(session: Session, platform: str | None = None) -> list[Workspace]:

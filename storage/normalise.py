@@ -14,14 +14,26 @@ import re
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from sqlalchemy import String
+from sqlalchemy.orm import InstrumentedAttribute
+
 from storage.models import Message, Person, PRRefRow
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
-ID_MAX = Message.__table__.c.platform_id.type.length  # 64, as every platform id column
-NAME_MAX = Person.__table__.c.display_name.type.length  # 200, as channel and workspace names
-PERMALINK_MAX = Message.__table__.c.permalink.type.length  # 500
-REPO_MAX = PRRefRow.__table__.c.repo.type.length
-REF_RAW_MAX = PRRefRow.__table__.c.raw.type.length
+
+def _length(column: InstrumentedAttribute[str] | InstrumentedAttribute[str | None]) -> int:
+    """The length a string column is declared with."""
+    kind = column.type
+    if not isinstance(kind, String) or kind.length is None:
+        raise TypeError(f"{column} is not a string column of bounded length")
+    return kind.length
+
+
+ID_MAX = _length(Message.platform_id)  # 64, as every platform id column
+NAME_MAX = _length(Person.display_name)  # 200, as channel and workspace names
+PERMALINK_MAX = _length(Message.permalink)  # 500
+REPO_MAX = _length(PRRefRow.repo)
+REF_RAW_MAX = _length(PRRefRow.raw)
 INT32_MAX = 2**31 - 1  # reaction and reply counts are INTEGER columns
 # A week's text is drafted from every message; one 100 MB message once took drafting 52 s.
 TEXT_MAX = 40_000

@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import ColumnElement, Select, bindparam, delete, select
 from sqlalchemy.orm import Session
 
-from storage.db import dialect_insert
+from storage.db import affected_rows, dialect_insert
 from storage.models import (
     FINISHED,
     DeletedMessage,
@@ -242,7 +242,7 @@ def _ensure_person(session: Session, workspace_id: int, platform_id: str) -> int
     ).scalar_one()
 
 
-def _delete_messages(session: Session, message_ids: Select[tuple[int]]) -> int:
+def _delete_messages(session: Session, message_ids: Select[int]) -> int:
     """Delete the messages `message_ids` selects, their PR refs first; how many went."""
     # "fetch": rows already loaded in this session are marked deleted there too.
     fetch = {"synchronize_session": "fetch"}
@@ -252,10 +252,10 @@ def _delete_messages(session: Session, message_ids: Select[tuple[int]]) -> int:
     result = session.execute(
         delete(Message).where(Message.id.in_(message_ids)), execution_options=fetch
     )
-    return result.rowcount
+    return affected_rows(result)
 
 
-def _delete_drafts(session: Session, draft_ids: Select[tuple[int]]) -> int:
+def _delete_drafts(session: Session, draft_ids: Select[int]) -> int:
     """Delete the drafts `draft_ids` selects with everything hanging off them; how many."""
     fetch = {"synchronize_session": "fetch"}
     section_ids = select(DraftSection.id).where(DraftSection.draft_id.in_(draft_ids))
@@ -268,7 +268,7 @@ def _delete_drafts(session: Session, draft_ids: Select[tuple[int]]) -> int:
     result = session.execute(
         delete(DraftRow).where(DraftRow.id.in_(draft_ids)), execution_options=fetch
     )
-    return result.rowcount
+    return affected_rows(result)
 
 
 def _open_sections(session: Session, workspace_id: int) -> Sequence[DraftSection]:
@@ -321,7 +321,8 @@ def _replace_text(section: DraftSection, rewrite: Callable[[str], str]) -> bool:
     """Rewrite the section's text, its drafted text and every revision's; whether anything
     changed."""
     changed = False
-    for item in (section, *section.revisions):
+    items: list[DraftSection | SectionRevision] = [section, *section.revisions]
+    for item in items:
         text = rewrite(item.markdown)
         if text != item.markdown:
             item.markdown = text

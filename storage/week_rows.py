@@ -52,7 +52,7 @@ def _sent_between(workspace_id: int, start: datetime, end: datetime) -> Any:
 class WeekMessages:
     """A week's messages with their authors and channels, each read once."""
 
-    rows: list[Row[Any]]  # see `week_messages`
+    rows: list[Row[*tuple[Any, ...]]]  # see `week_messages`
     authors: dict[int, tuple[str, str, bool]]  # by id: display name, platform id, is a bot
     channels: dict[int, tuple[str, str | None]]  # by id: top-level channel name, thread name
 
@@ -91,7 +91,7 @@ def week_messages(
 
 def week_refs(
     session: Session, workspace_id: int, start: datetime, end: datetime
-) -> list[Row[Any]]:
+) -> list[Row[int, str | None, int, str]]:
     """PR refs of the messages `week_messages` returns, as rows of `message_id, repo,
     number, raw`, by message and then in the order they were found."""
     stmt = (

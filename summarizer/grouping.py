@@ -151,7 +151,11 @@ class TopicScorer:
             else []
         )
         if self.patterns is not None:
-            hits += [int(match.lastgroup[1:]) for match in self.patterns.finditer(text)]
+            hits += [
+                int(name[1:])  # each pattern is the group "t<topic index>"
+                for match in self.patterns.finditer(text)
+                if (name := match.lastgroup) is not None
+            ]
         if not hits:
             return
         counts: dict[int, int] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from summarizer.types import PRMention
 
@@ -36,8 +36,13 @@ def link_prs(text: str, mentions: Sequence[PRMention]) -> str:
             continue
         label = mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
         link = f"[{label}]({mention.url}{_title(mention)})"
-        text = _ref_pattern(mention.raw).sub(lambda _m, link=link: link, text, count=1)
+        text = _ref_pattern(mention.raw).sub(_as_is(link), text, count=1)
     return text
+
+
+def _as_is(replacement: str) -> Callable[[re.Match[str]], str]:
+    """A replacement taken as it is (a link's backslashes are not escapes)."""
+    return lambda _match: replacement
 
 
 @functools.lru_cache(maxsize=4096)

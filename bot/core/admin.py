@@ -481,9 +481,8 @@ def describe_change(old: object, new: object, show: Callable[[str], str] = str) 
         parts += [f"~{i}" for i in new_topics if i in old_topics and new_topics[i] != old_topics[i]]
         return ", ".join(parts) or "no change"
     if isinstance(new, list) and isinstance(old, list):
-        before, after = old, new
-        parts = [f"+{show(v)}" for v in after if v not in before]
-        parts += [f"-{show(v)}" for v in before if v not in after]
+        parts = [f"+{show(v)}" for v in new if v not in old]
+        parts += [f"-{show(v)}" for v in old if v not in new]
         return ", ".join(parts) or "no change"
     if isinstance(new, str) and show is not str:
         before = "none" if old is None else show(str(old))

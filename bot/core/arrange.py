@@ -77,7 +77,7 @@ async def delete_section(
     def delete(session: Session, section: DraftSection) -> tuple[Reply, list[Posted]]:
         draft = section.draft
         gone = []
-        if draft.review_message_id is not None:
+        if draft.review_message_id is not None and draft.review_channel_id is not None:
             gone = [
                 Posted(draft.review_channel_id, message_id, draft.review_message_id)
                 for message_id in section.review_message_ids
@@ -197,8 +197,8 @@ async def _on_section(
         granted = authorize(session, review.config, workspace_id, caller, section_id, Action.EDIT)
         if isinstance(granted, Reply):
             return granted
-        if granted.draft.id != draft_id:  # a section of another draft: not this page's
-            return no_such(Action.EDIT, section_id)
+        if granted.draft.id != draft_id or granted.section is None:
+            return no_such(Action.EDIT, section_id)  # (a section of another draft)
         return work(session, granted.section)
 
     return await review.db.run(run)

@@ -135,7 +135,9 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
 def _split_list(value: str) -> list[str]:
     """Comma-separated items, ignoring commas inside brackets or escaped (so a regex such as
     `a{1,3}` stays whole); items are stripped and empty ones dropped."""
-    items, current, depth, escaped = [], [], 0, False
+    items: list[str] = []
+    current: list[str] = []
+    depth, escaped = 0, False
     for char in value:
         if escaped:
             escaped = False
@@ -285,12 +287,15 @@ def _parse_publish(verb: str, tokens: list[str]) -> Command:
         _at_most(verb, tokens, 1)
         return PublishChannels("list")
     if action in ("add", "remove"):
-        return PublishChannels(action, _channels(f"publish {action}", tokens[1:]))
+        channels = _channels(f"publish {action}", tokens[1:])
+        return PublishChannels("add" if action == "add" else "remove", channels)
     return Publish(_optional_draft_id(verb, tokens))
 
 
 def _parse_people(
-    list_type: type, add_type: type, remove_type: type
+    list_type: Callable[[], Command],
+    add_type: Callable[[tuple[str, ...]], Command],
+    remove_type: Callable[[tuple[str, ...]], Command],
 ) -> Callable[[str, list[str]], Command]:
     def parse_people(verb: str, tokens: list[str]) -> Command:
         action, args = _action(verb, tokens, ("add", "remove", "list"))
@@ -348,7 +353,9 @@ def _parse_history(verb: str, tokens: list[str]) -> Command:
     return History(_section(verb, " ".join(tokens)))
 
 
-def _draft_id_command(command_type: type) -> Callable[[str, list[str]], Command]:
+def _draft_id_command(
+    command_type: Callable[[int | None], Command],
+) -> Callable[[str, list[str]], Command]:
     def parse_draft_id(verb: str, tokens: list[str]) -> Command:
         return command_type(_optional_draft_id(verb, tokens))
 

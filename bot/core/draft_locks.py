@@ -5,6 +5,7 @@ The holder re-reads what is already delivered once it has the lock, so whoever c
 finds the work done (or finishes what a killed holder left). On PostgreSQL the lock is an
 advisory lock held by a connection of its own (released by PostgreSQL when a killed
 process's connection drops); SQLite serves one process, where an in-process lock is enough.
+Taking and releasing it are short units of work on the core's database thread.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import contextlib
 import time
 from collections.abc import AsyncIterator
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.database import Database
 from storage.locks import advisory_unlock, try_advisory_lock
 
 # The advisory lock space of drafts' platform work (any constant no other lock user takes).
@@ -29,9 +31,10 @@ class DraftLocks:
     `held` is False when another holder kept it for `wait` seconds (the block must then
     leave the work to that holder)."""
 
-    def __init__(self, engine: Engine, *, wait: float = WAIT_SECONDS) -> None:
-        self._engine = engine
-        self._shared = engine.dialect.name == "postgresql"
+    def __init__(self, database: Database, *, wait: float = WAIT_SECONDS) -> None:
+        self._db = database
+        with database.sessions() as session:  # no connection is opened to learn the dialect
+            self._shared = session.get_bind().dialect.name == "postgresql"
         self._wait = wait
         self._local: dict[int, asyncio.Lock] = {}  # a few drafts a week: kept, not pruned
 
@@ -48,39 +51,42 @@ class DraftLocks:
             if not self._shared:
                 yield True
                 return
-            connection = await self._acquire(draft_id)
+            holder = await self._acquire(draft_id)
             try:
-                yield connection is not None
+                yield holder is not None
             finally:
-                if connection is not None:
-                    await asyncio.to_thread(_release, connection, draft_id)
+                if holder is not None:
+                    await self._db.call(_release, holder, draft_id)
         finally:
             local.release()
 
-    async def _acquire(self, draft_id: int) -> Connection | None:
-        """A connection holding the draft's advisory lock; None after waiting in vain."""
+    async def _acquire(self, draft_id: int) -> Session | None:
+        """A session whose connection holds the draft's advisory lock; None after waiting
+        in vain."""
         deadline = time.monotonic() + self._wait
         while True:
-            connection = await asyncio.to_thread(_take, self._engine, draft_id)
-            if connection is not None or time.monotonic() >= deadline:
-                return connection
+            holder = await self._db.call(_take, self._db.sessions, draft_id)
+            if holder is not None or time.monotonic() >= deadline:
+                return holder
             await asyncio.sleep(POLL_SECONDS)
 
 
-def _take(engine: Engine, draft_id: int) -> Connection | None:
-    connection = engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+def _take(sessions: sessionmaker[Session], draft_id: int) -> Session | None:
+    session = sessions()
     try:
+        # Autocommit: the lock is the connection's, held with no transaction open.
+        connection = session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
         if try_advisory_lock(connection, DRAFT_WORK, draft_id):
-            return connection
+            return session
     except BaseException:
-        connection.close()
+        session.close()
         raise
-    connection.close()
+    session.close()
     return None
 
 
-def _release(connection: Connection, draft_id: int) -> None:
+def _release(holder: Session, draft_id: int) -> None:
     try:
-        advisory_unlock(connection, DRAFT_WORK, draft_id)
+        advisory_unlock(holder.connection(), DRAFT_WORK, draft_id)
     finally:
-        connection.close()
+        holder.close()

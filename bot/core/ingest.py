@@ -78,7 +78,8 @@ class Skipped:
 class ImportSource(Protocol):
     """One file of an export, parsed on demand."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def read(self) -> ImportBatch: ...
 

@@ -73,7 +73,8 @@ class KnownRows:
             people[(workspace_id, record.platform_id)] = (record, ids[record.platform_id])
 
     def _staged(self, session: Session) -> tuple[Known, Known]:
-        return session.info.setdefault(self._learned, ({}, {}))
+        staged: tuple[Known, Known] = session.info.setdefault(self._learned, ({}, {}))
+        return staged
 
     def _commit(self, session: Session) -> None:
         staged: Any = session.info.pop(self._learned, None)

@@ -35,7 +35,7 @@ class Candidates:
 
 def left_out(session: Session, config: Config, draft: DraftRow) -> Candidates:
     """The week's messages of each topic that no section of `draft` draws on."""
-    workspace = session.get(Workspace, draft.workspace_id)
+    workspace = session.get_one(Workspace, draft.workspace_id)
     settings = workspace_settings(session, config, draft.workspace_id)
     week = week_of(settings, draft.workspace_id, workspace.name, draft.week_start)
     messages = load_week(session, config, week)

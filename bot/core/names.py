@@ -14,7 +14,7 @@ import re
 from typing import Literal, Protocol
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from storage.models import Channel, Person
 from storage.records import WorkspaceRecord
@@ -70,6 +70,8 @@ class StoredNames:
         self.workspace_id = workspace_id
 
     async def name_of(self, workspace: WorkspaceRecord, kind: RefKind, ref_id: str) -> str | None:
+        column: InstrumentedAttribute[str]
+        model: type[Channel] | type[Person]
         if kind == "channel":
             column, model = Channel.name, Channel
         elif kind == "person":

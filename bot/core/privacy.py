@@ -111,4 +111,5 @@ def purge(
 
 
 def _reclaim(sessions: sessionmaker[Session]) -> None:
-    reclaim_deleted(sessions.kw["bind"], PURGED_TABLES)
+    with sessions() as session:
+        reclaim_deleted(session, PURGED_TABLES)

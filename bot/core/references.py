@@ -45,8 +45,8 @@ async def resolve_references(
             (found,) = await _channels(port, workspace, (channel,), strict=True)
             return ReviewChannelSet(found)
         case PublishChannels(action="add" | "remove" as action, channels=channels):
-            found = await _channels(port, workspace, channels, strict=action == "add")
-            return replace(command, channels=found)
+            ids = await _channels(port, workspace, channels, strict=action == "add")
+            return replace(command, channels=ids)
         case EditorsAdd(entries=entries) | AdminsAdd(entries=entries):
             return replace(command, entries=await _entries(port, workspace, entries, strict=True))
         case EditorsRemove(entries=entries) | AdminsRemove(entries=entries):

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from functools import partial
 from typing import TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -45,8 +46,9 @@ from storage.drafts import (
     delivered,
     get_draft,
     get_draft_by_id,
-    get_section,
     list_drafts,
+    load_draft,
+    load_section,
     move_status,
     record_delivery,
 )
@@ -123,7 +125,7 @@ class ReviewWorkflow:
         self.clock = clock
         self.db = database or Database(sessions)
         self.drafting = drafting or DraftingService(sessions, config, clock)
-        self.locks = DraftLocks(sessions.kw["bind"])
+        self.locks = DraftLocks(self.db)
 
     # --- drafting -----------------------------------------------------------------------------
 
@@ -169,7 +171,7 @@ class ReviewWorkflow:
                     return Reply.refuse(str(error))
                 self._count(drafted)
             view = await self.db.run(
-                lambda session: self._thread_view(get_draft_by_id(session, draft_id))
+                lambda session: self._thread_view(load_draft(session, draft_id))
             )
             if not view.sections:
                 return Reply(
@@ -200,7 +202,7 @@ class ReviewWorkflow:
         ]
 
     def _week(self, session: Session, workspace_id: int, day: date) -> Week:
-        workspace = session.get(Workspace, workspace_id)
+        workspace = session.get_one(Workspace, workspace_id)
         settings = workspace_settings(session, self.config, workspace_id)
         return week_of(settings, workspace_id, workspace.name, day)
 
@@ -225,8 +227,8 @@ class ReviewWorkflow:
         return await self._holding(draft_id, "posting", self._post_for_review)
 
     async def _post_for_review(self, draft_id: int) -> Reply:
-        def plan(session: Session) -> Reply | _ReviewPlan:
-            draft = get_draft_by_id(session, draft_id)
+        def plan_of(session: Session) -> Reply | _ReviewPlan:
+            draft = load_draft(session, draft_id)
             channel = workspace_settings(session, self.config, draft.workspace_id).review_channel
             if channel is None:
                 return Reply.refuse(
@@ -239,13 +241,11 @@ class ReviewWorkflow:
                 if quiet
                 else (header_text(draft), self._header_buttons(draft))
             )
-            header = None
-            if draft.review_message_id:
-                header = Posted(draft.review_channel_id, draft.review_message_id)
+            header = _header_of(draft)
             pending = [s.id for s in draft.sections if not s.review_message_ids]
             return _ReviewPlan(channel, draft.week_start, quiet, text, buttons, header, pending)
 
-        plan = await self.db.run(plan)
+        plan = await self.db.run(plan_of)
         if isinstance(plan, Reply):
             return plan
         week, quiet, header = plan.week, plan.quiet, plan.header
@@ -256,14 +256,10 @@ class ReviewWorkflow:
         if quiet:
             return Reply(f"The week of {week} was quiet: nothing to review.")
         for section_id in pending:
-            messages = await self.db.run(
-                lambda session, sid=section_id: self._messages(get_section(session, sid))
-            )
+            messages = await self.db.run(partial(self._stored_messages, section_id=section_id))
             posted = [await self.port.reply(header, text, b) for text, b in messages]
             ids = [p.message_id for p in posted]
-            await self.db.run(
-                lambda session, sid=section_id, ids=ids: self._save_ids(session, sid, ids)
-            )
+            await self.db.run(partial(self._save_ids, section_id=section_id, ids=ids))
         await self.db.run(
             lambda session: move_status(
                 session, draft_id, {DraftStatus.DRAFTED}, DraftStatus.IN_REVIEW
@@ -282,7 +278,9 @@ class ReviewWorkflow:
             granted = self._authorize(session, workspace_id, caller, section_id, Action.EDIT)
             if isinstance(granted, Reply):
                 return granted
-            return granted.section.title, granted.section.markdown
+            section = granted.section
+            assert section is not None  # a section action is granted with its section
+            return section.title, section.markdown
 
         found = await self.db.run(read)
         if isinstance(found, Reply):
@@ -318,6 +316,7 @@ class ReviewWorkflow:
             if isinstance(granted, Reply):
                 return granted
             section = granted.section
+            assert section is not None  # a section action is granted with its section
             if revision is not None and revision != len(section.revisions):
                 return Reply.refuse(
                     f"{section.title} was edited by {section.revisions[-1].editor_name} while "
@@ -361,6 +360,7 @@ class ReviewWorkflow:
             if isinstance(granted, Reply):
                 return granted
             section = granted.section
+            assert section is not None  # a section action is granted with its section
             if not section.revisions:
                 return Reply(f"{section.title} has not been edited; it is the drafted text.")
             lines = [f"History of {section.title}:"]
@@ -403,7 +403,7 @@ class ReviewWorkflow:
         self._count(drafted)
 
         def read(session: Session) -> tuple[int, _ThreadView]:
-            draft = get_draft_by_id(session, draft_id)
+            draft = load_draft(session, draft_id)
             view = self._thread_view(draft)
             topics = {s.topic for s in draft.sections}
             view.gone = [m for t, ids in old_messages.items() if t not in topics for m in ids]
@@ -478,11 +478,7 @@ class ReviewWorkflow:
         thread no longer shows it. A thread the platform refuses to update is logged and the
         others are still done: the stored draft is what gets approved and published."""
         for draft_id in sorted(draft_ids):
-            view = await self.db.run(
-                lambda session, draft_id=draft_id: self._thread_view(
-                    get_draft_by_id(session, draft_id)
-                )
-            )
+            view = await self.db.run(partial(self._stored_view, draft_id=draft_id))
             try:
                 await self._show(view, header_too=True)
             except Exception:
@@ -490,9 +486,7 @@ class ReviewWorkflow:
 
     def _thread_view(self, draft: DraftRow, only: int | None = None) -> _ThreadView:
         """What the thread should show of `draft` (of section `only`, when given)."""
-        header = None
-        if draft.review_message_id is not None:
-            header = Posted(draft.review_channel_id, draft.review_message_id)
+        header = _header_of(draft)
         sections = [
             _SectionView(s.id, self._messages(s), list(s.review_message_ids))
             for s in draft.sections
@@ -541,15 +535,21 @@ class ReviewWorkflow:
     def _messages(self, section: DraftSection) -> Messages:
         return section_messages(section, self.port.max_message_chars)
 
+    def _stored_messages(self, session: Session, section_id: int) -> Messages:
+        return self._messages(load_section(session, section_id))
+
+    def _stored_view(self, session: Session, draft_id: int) -> _ThreadView:
+        return self._thread_view(load_draft(session, draft_id))
+
     @staticmethod
     def _save_header(session: Session, draft_id: int, header: Posted) -> None:
-        draft = get_draft_by_id(session, draft_id)
+        draft = load_draft(session, draft_id)
         draft.review_channel_id = header.channel_id
         draft.review_message_id = header.message_id
 
     @staticmethod
     def _save_ids(session: Session, section_id: int, ids: list[str]) -> None:
-        get_section(session, section_id).review_message_ids = ids
+        load_section(session, section_id).review_message_ids = ids
 
     # --- approval and publishing --------------------------------------------------------------
 
@@ -557,15 +557,12 @@ class ReviewWorkflow:
         """An editor's approval, then publishing."""
 
         def approve(session: Session) -> Reply | tuple[Posted | None, str]:
-            draft, refusal = approve_draft(
+            draft = approve_draft(
                 session, self.config, workspace_id, draft_id, caller, self.clock()
             )
-            if refusal:
-                return refusal
-            header = None
-            if draft.review_message_id is not None:
-                header = Posted(draft.review_channel_id, draft.review_message_id)
-            return header, header_text(draft)
+            if isinstance(draft, Reply):
+                return draft
+            return _header_of(draft), header_text(draft)
 
         done = await self.db.run(approve)
         if isinstance(done, Reply):
@@ -617,9 +614,7 @@ class ReviewWorkflow:
         markdown, channels = found
         chunks = chunk(markdown, self.port.max_message_chars)
         for channel_id in channels:
-            done = await self.db.run(
-                lambda session, channel_id=channel_id: delivered(session, draft_id, channel_id)
-            )
+            done = await self.db.run(partial(delivered, draft_id=draft_id, channel_id=channel_id))
             for position, text in enumerate(chunks):
                 if position in done:
                     continue
@@ -629,25 +624,20 @@ class ReviewWorkflow:
                     metrics.PUBLISH_FAILURES.inc()
                     raise
                 await self.db.run(
-                    lambda session, channel_id=channel_id, position=position, posted=posted: (
-                        record_delivery(
-                            session,
-                            draft_id=draft_id,
-                            channel_id=channel_id,
-                            position=position,
-                            platform_message_id=posted.message_id,
-                            at=self.clock(),
-                        )
+                    partial(
+                        record_delivery,
+                        draft_id=draft_id,
+                        channel_id=channel_id,
+                        position=position,
+                        platform_message_id=posted.message_id,
+                        at=self.clock(),
                     )
                 )
 
         def finish(session: Session) -> tuple[Posted | None, str]:
-            draft = get_draft_by_id(session, draft_id)
+            draft = load_draft(session, draft_id)
             mark_published(draft, markdown, self.clock())
-            header = None
-            if draft.review_message_id is not None:
-                header = Posted(draft.review_channel_id, draft.review_message_id)
-            return header, header_text(draft)
+            return _header_of(draft), header_text(draft)
 
         header, text = await self.db.run(finish)
         if header is not None:
@@ -685,17 +675,17 @@ def approve_draft(
     at: datetime,
     *,
     needs_channel: bool = True,
-) -> tuple[DraftRow | None, Reply | None]:
-    """Mark a draft of workspace `workspace_id` approved by `caller`, or say why not (and
-    change nothing). A draft that will be published to a file (`needs_channel` False) is
-    approved without a publish channel."""
+) -> DraftRow | Reply:
+    """Mark a draft of workspace `workspace_id` approved by `caller` (the draft), or say why
+    not and change nothing (the refusal). A draft that will be published to a file
+    (`needs_channel` False) is approved without a publish channel."""
     granted = authorize(session, config, workspace_id, caller, draft_id, Action.APPROVE)
     if isinstance(granted, Reply):
-        return None, granted
+        return granted
     if blocking_flags(granted.draft):
-        return None, Reply.refuse(_blocked(blocking_flags(granted.draft)))
+        return Reply.refuse(_blocked(blocking_flags(granted.draft)))
     if needs_channel and not granted.settings.publish_channels:
-        return None, Reply.refuse(NO_PUBLISH_CHANNEL + " The draft was not approved.")
+        return Reply.refuse(NO_PUBLISH_CHANNEL + " The draft was not approved.")
     draft = granted.draft
     approved = move_status(
         session,
@@ -707,10 +697,17 @@ def approve_draft(
     )
     if not approved:  # another editor's approval committed first
         session.refresh(draft)
-        return None, Reply.refuse(
+        return Reply.refuse(
             f"The summary of the week of {draft.week_start} is already {draft.status.words}."
         )
-    return draft, None
+    return draft
+
+
+def _header_of(draft: DraftRow) -> Posted | None:
+    """The draft's header message in the review thread; None before it is posted."""
+    if draft.review_channel_id is None or not draft.review_message_id:
+        return None
+    return Posted(draft.review_channel_id, draft.review_message_id)
 
 
 def mark_published(draft: DraftRow, markdown: str, at: datetime) -> None:

@@ -266,7 +266,7 @@ def _revisions(section: DraftSection, zone: ZoneInfo) -> list[RevisionView]:
     return views
 
 
-def _since_draft(section: DraftSection) -> str | None:
+def _since_draft(section: DraftSection) -> list[DiffPart] | None:
     """How the section's text now differs from the text as drafted: None when it was not
     edited, or the drafted text is not known."""
     if not section.revisions or section.drafted_markdown is None:

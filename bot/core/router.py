@@ -116,7 +116,7 @@ class Core:
         self.review = ReviewWorkflow(
             sessions, config, port, clock, drafting=drafting, database=self.db, page=page
         )
-        self.scheduler = WeeklyScheduler(sessions, config, self.run_week, clock, platform=platform)
+        self.scheduler = WeeklyScheduler(self.db, config, self.run_week, clock, platform=platform)
         self._workspace_ids: dict[WorkspaceRecord, int] = {}
         self._known = KnownRows(sessions)  # channel and people rows live stores need not upsert
         self._settings: dict[int, tuple[float, WorkspaceSettings]] = {}
@@ -351,7 +351,7 @@ class Core:
         self,
         event: CommandEvent,
         workspace_id: int,
-        command,  # noqa: ANN001 (a settings cmd.Command)
+        command: cmd.Command,
     ) -> Reply:
         """A settings command, then what it sets in motion: the weekly run moved, new
         channels backfilled, a waiting draft posted in a new review channel; an admin is
@@ -373,7 +373,7 @@ class Core:
             return reply
         texts = [reply.text]
         if isinstance(command, _SCHEDULE_COMMANDS):
-            self.scheduler.reschedule(workspace_id)
+            await self.scheduler.reschedule(workspace_id)
         if isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:
             # Answered at once; the history follows, reported where the admin asked.
             for channel in command.channels:
@@ -384,7 +384,9 @@ class Core:
         texts += [todo] if todo else []
         return replace(reply, text="\n".join(texts))
 
-    async def _workflow_command(self, workspace_id: int, caller: Caller, command) -> Reply:  # noqa: ANN001 (a cmd.Command)
+    async def _workflow_command(
+        self, workspace_id: int, caller: Caller, command: cmd.Command
+    ) -> Reply:
         match command:
             case cmd.Help():
                 return Reply(cmd.USAGE)
@@ -402,6 +404,8 @@ class Core:
                 return await self.review.edit_section(workspace_id, caller, section, text)
             case cmd.History(section=section):
                 return await self.review.history(workspace_id, caller, section)
+        if not isinstance(command, cmd.Approve | cmd.Regenerate | cmd.Discard | cmd.Publish):
+            raise TypeError(f"unhandled command {command!r}")
         draft_id = command.draft_id or await self._current_draft(workspace_id)
         if draft_id is None:
             return Reply.refuse("There is no draft to act on; start one with `/summary draft`.")
@@ -414,7 +418,6 @@ class Core:
                 return await self.review.discard(workspace_id, caller, draft_id)
             case cmd.Publish():
                 return await self.review.publish_as(workspace_id, caller, draft_id)
-        raise TypeError(f"unhandled command {command!r}")
 
     async def on_button(self, event: ButtonPress) -> Reply | None:
         """A press of Approve, Regenerate, Open review page, Edit or History; the id comes

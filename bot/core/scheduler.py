@@ -20,10 +20,11 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from bot.config import Config
 from bot.core.clock import Clock, utcnow
+from bot.core.database import Database
 from bot.core.settings import WorkspaceSettings, cron_trigger, workspace_settings
 from bot.drafting.week import week_start
 from storage.drafts import get_draft
@@ -91,12 +92,13 @@ class WeeklyScheduler:
 
     `clock` returns the aware current time (injectable for tests); `trigger_for` builds a
     workspace's trigger from its settings (default: its `schedule` in its `timezone`).
+    Settings and drafts are read on the core's database thread (`database`).
     Errors from `run_week` are logged and affect neither later runs nor other workspaces.
     """
 
     def __init__(
         self,
-        sessions: sessionmaker[Session],
+        database: Database,
         config: Config,
         run_week: RunWeek,
         clock: Clock = utcnow,
@@ -105,7 +107,7 @@ class WeeklyScheduler:
         misfire_grace_time: timedelta = DEFAULT_MISFIRE_GRACE,
         platform: str | None = None,
     ) -> None:
-        self._sessions = sessions
+        self._db = database
         self._config = config
         self._run_week = run_week
         self._clock = clock
@@ -123,14 +125,16 @@ class WeeklyScheduler:
         if self._scheduler is not None:
             raise RuntimeError("the weekly scheduler is already started")
         self._scheduler = AsyncIOScheduler(event_loop=asyncio.get_running_loop(), timezone=UTC)
-        with self._sessions() as session:
-            workspace_ids = [w.id for w in find_workspaces(session, self._platform)]
-            for workspace_id in workspace_ids:
-                try:
-                    self._schedule(session, workspace_id)
-                except Exception:
-                    log.exception("workspace %s: cannot schedule its weekly run", workspace_id)
+        workspaces = await self._db.run(self._every_workspace)
+        for workspace_id, settings in workspaces:
+            if settings is None:
+                continue
+            try:
+                self._schedule(workspace_id, settings)
+            except Exception:
+                log.exception("workspace %s: cannot schedule its weekly run", workspace_id)
         self._scheduler.start()
+        workspace_ids = [workspace_id for workspace_id, _ in workspaces]
         for workspace_id in workspace_ids:
             if workspace_id in self._plans:
                 await self._catch_up(workspace_id)
@@ -140,7 +144,7 @@ class WeeklyScheduler:
         """Whether the scheduler is started (for /healthz)."""
         return self._scheduler is not None and self._scheduler.running
 
-    def reschedule(self, workspace_id: int) -> None:
+    async def reschedule(self, workspace_id: int) -> None:
         """Re-read the workspace's settings and replace its job (after an admin changed
         `schedule` or `timezone`); a new workspace gets a job, a deleted one loses it.
 
@@ -149,11 +153,13 @@ class WeeklyScheduler:
         """
         if self._scheduler is None:
             return
-        with self._sessions() as session:
-            if session.get(Workspace, workspace_id) is None:
-                self._unschedule(workspace_id)
-                return
-            self._schedule(session, workspace_id)
+        settings = await self._db.run(lambda session: self._settings(session, workspace_id))
+        if self._scheduler is None:  # shut down meanwhile
+            return
+        if settings is None:
+            self._unschedule(workspace_id)
+            return
+        self._schedule(workspace_id, settings)
 
     async def shutdown(self) -> None:
         """Stop the scheduler; runs in progress are cancelled."""
@@ -173,9 +179,26 @@ class WeeklyScheduler:
             if job.id.startswith(JOB_PREFIX)
         }
 
-    def _schedule(self, session: Session, workspace_id: int) -> None:
+    def _every_workspace(self, session: Session) -> list[tuple[int, WorkspaceSettings | None]]:
+        """This platform's workspaces, each with its settings (None: they cannot be read)."""
+        found: list[tuple[int, WorkspaceSettings | None]] = []
+        for workspace in find_workspaces(session, self._platform):
+            try:
+                settings = workspace_settings(session, self._config, workspace.id)
+            except Exception:
+                log.exception("workspace %s: cannot schedule its weekly run", workspace.id)
+                settings = None
+            found.append((workspace.id, settings))
+        return found
+
+    def _settings(self, session: Session, workspace_id: int) -> WorkspaceSettings | None:
+        """The workspace's settings; None when it is gone."""
+        if session.get(Workspace, workspace_id) is None:
+            return None
+        return workspace_settings(session, self._config, workspace_id)
+
+    def _schedule(self, workspace_id: int, settings: WorkspaceSettings) -> None:
         assert self._scheduler is not None
-        settings = workspace_settings(session, self._config, workspace_id)
         trigger = self._trigger_for(settings)
         self._scheduler.add_job(
             self._fire,
@@ -221,9 +244,11 @@ class WeeklyScheduler:
                 week = self._week_of_last_fire(workspace_id)
                 if week is None:
                     return
-                with self._sessions() as session:
-                    if get_draft(session, workspace_id, week) is not None:
-                        return
+                drafted = await self._db.run(
+                    lambda session: get_draft(session, workspace_id, week) is not None
+                )
+                if drafted:
+                    return
             except Exception:
                 log.exception("workspace %s: cannot check for a missed weekly run", workspace_id)
                 return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -27,7 +28,13 @@ from bot.core.port import (
 )
 from bot.core.router import Core
 from bot.discord.commands import admin_group, definition_hash, summary_group
-from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort, find_guild_channel
+from bot.discord.port import (
+    MESSAGE_LIMIT,
+    NO_MENTIONS,
+    DiscordPort,
+    Postable,
+    find_guild_channel,
+)
 from bot.discord.translate import channel_of, record_of, workspace_of
 from storage.records import MessageRecord, WorkspaceRecord
 
@@ -74,12 +81,14 @@ class ReviewButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match
-    ) -> ReviewButton:  # noqa: ANN001
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewButton:
         return cls(match["action"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.on_review_button(interaction, self.item.custom_id)
+        client = interaction.client
+        assert isinstance(client, SummaryClient)  # the only client these buttons are added to
+        await client.on_review_button(interaction, self.custom_id)
 
 
 class EditModal(discord.ui.Modal):
@@ -89,7 +98,7 @@ class EditModal(discord.ui.Modal):
         super().__init__(title=f"Edit: {title}"[:45], custom_id=f"edit-modal:{section_id}")
         self.client, self.section_id = client, section_id
         parts = chunk(text, FIELD_LIMIT)[:MAX_FIELDS] or [""]
-        self.fields = [
+        self.fields: list[discord.ui.TextInput[EditModal]] = [
             discord.ui.TextInput(
                 label=title[:45] if len(parts) == 1 else f"{title[:38]} ({n + 1}/{len(parts)})",
                 style=discord.TextStyle.paragraph,
@@ -104,6 +113,8 @@ class EditModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         text = "\n\n".join(f.value.strip() for f in self.fields if f.value.strip())
+        if interaction.guild is None:  # the edit button is only posted in a server
+            return
         submit = EditorSubmit(
             workspace_of(interaction.guild), caller_of(interaction), self.section_id, text
         )
@@ -128,7 +139,7 @@ class SummaryClient(discord.Client):
     """The bot. The core and its port come in through the constructor; `setup_hook`
     registers the persistent buttons; commands are synced per guild when it becomes ready."""
 
-    def __init__(self, core: Core, port: DiscordPort, **options: object) -> None:
+    def __init__(self, core: Core, port: DiscordPort, **options: Any) -> None:
         super().__init__(intents=intents(), allowed_mentions=NO_MENTIONS, **options)
         self.core = core
         self.port = port
@@ -188,11 +199,17 @@ class SummaryClient(discord.Client):
         await self.core.keep(key, definition)
         log.info("Discord: slash commands synced")
 
+    @property
+    def own_id(self) -> int:
+        """The bot's user id (known from login on, before any event arrives)."""
+        assert self.user is not None
+        return self.user.id
+
     # --- logging ------------------------------------------------------------------------------
 
     async def on_message(self, message: discord.Message) -> None:
         guild = self._guild_of(message)
-        if guild is None or message.author.id == self.user.id:
+        if guild is None or message.author.id == self.own_id:
             return
         record = record_of(message)
         if record is not None:
@@ -202,7 +219,7 @@ class SummaryClient(discord.Client):
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         message = payload.message
         guild = self._guild_of(message)
-        if guild is None or message.author.id == self.user.id:
+        if guild is None or message.author.id == self.own_id:
             return
         record = record_of(message)
         if record is not None:
@@ -274,27 +291,28 @@ class SummaryClient(discord.Client):
 
     def _logged_channel(
         self, workspace: WorkspaceRecord, channel_ref: str
-    ) -> discord.abc.GuildChannel | None:
+    ) -> discord.abc.GuildChannel | discord.Thread | None:
         guild = self.get_guild(int(workspace.platform_id))
         channel = find_guild_channel(guild, channel_ref) if guild else None
         if channel is None:
             log.warning("cannot read the history of %r: no such channel", channel_ref)
         return channel
 
-    async def _sources(self, channel: discord.abc.GuildChannel) -> list[discord.abc.Messageable]:
+    async def _sources(self, channel: discord.abc.GuildChannel | discord.Thread) -> list[Postable]:
         """The channel (when it holds messages) and its threads, archived ones included."""
-        threads = list(getattr(channel, "threads", []))
-        if hasattr(channel, "archived_threads"):
+        sources: list[Postable] = [channel] if isinstance(channel, Postable) else []
+        if isinstance(channel, discord.TextChannel | discord.ForumChannel):
+            sources += channel.threads
             try:
-                threads += [t async for t in channel.archived_threads(limit=None)]
+                sources += [t async for t in channel.archived_threads(limit=None)]
             except discord.HTTPException:
                 log.warning("cannot list the archived threads of #%s", channel.name)
-        return ([channel] if hasattr(channel, "history") else []) + threads
+        return sources
 
     async def _store_history(
         self,
         workspace: WorkspaceRecord,
-        channel: discord.abc.Messageable,
+        channel: Postable,
         after: datetime,
         progress: Progress | None = None,
     ) -> set[str]:
@@ -303,7 +321,7 @@ class SummaryClient(discord.Client):
         records: list[MessageRecord] = []
         async for message in channel.history(limit=None, after=after, oldest_first=True):
             seen.add(str(message.id))
-            if message.author.id == self.user.id:
+            if message.author.id == self.own_id:
                 continue
             record = record_of(message)
             if record is not None:
@@ -318,7 +336,7 @@ class SummaryClient(discord.Client):
     async def _store(
         self,
         workspace: WorkspaceRecord,
-        channel: discord.abc.Messageable,
+        channel: Postable,
         records: list[MessageRecord],
         progress: Progress | None,
     ) -> None:
@@ -376,6 +394,8 @@ class SummaryClient(discord.Client):
         """Edit answers with a modal, so it must not be deferred; the others may take a while."""
         if not custom_id.startswith("edit:"):
             await interaction.response.defer(ephemeral=True, thinking=True)
+        if interaction.guild is None:  # review buttons are only posted in a server
+            return
         self.port.pending[str(interaction.id)] = interaction
         press = ButtonPress(
             workspace_of(interaction.guild),

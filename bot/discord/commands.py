@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -118,7 +118,9 @@ def _draft_command(verb: str, purpose: str) -> app_commands.Command:
     async def act(interaction: discord.Interaction, draft: str | None = None) -> None:
         await _run(interaction, verb, _quoted(draft))
 
-    command = app_commands.Command(name=verb, description=purpose, callback=act)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=verb, description=purpose, callback=act
+    )
     command.autocomplete("draft")(_drafts)
     return command
 

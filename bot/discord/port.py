@@ -16,6 +16,8 @@ THREAD_NAME = "Summary review"
 NO_MENTIONS = discord.AllowedMentions.none()
 
 ModalFactory = Callable[[int, str, str], discord.ui.Modal]
+# The channels the bot posts in, reads and edits messages of.
+Postable = discord.TextChannel | discord.Thread | discord.VoiceChannel | discord.StageChannel
 
 
 def view_of(buttons: Sequence[Button]) -> discord.ui.View | None:
@@ -51,8 +53,14 @@ class DiscordPort:
         self.make_modal: ModalFactory | None = None
         self.pending: dict[str, discord.Interaction] = {}
 
+    @property
+    def _client(self) -> discord.Client:
+        if self.client is None:
+            raise RuntimeError("the Discord port is used before its client is set")
+        return self.client
+
     def _guild(self, workspace: WorkspaceRecord) -> discord.Guild | None:
-        return self.client.get_guild(int(workspace.platform_id))
+        return self._client.get_guild(int(workspace.platform_id))
 
     async def find_channel(self, workspace: WorkspaceRecord, ref: str) -> str | None:
         """A channel (or thread) of this guild by id, or a channel of this guild by name."""
@@ -84,9 +92,9 @@ class DiscordPort:
         found = getter(int(ref_id))
         if found is None:
             return None
-        return found.display_name if kind == "person" else found.name
+        return found.display_name if isinstance(found, discord.Member) else found.name
 
-    async def channel(self, channel_id: str) -> discord.abc.Messageable:
+    async def channel(self, channel_id: str) -> Postable:
         """A channel or thread by id. Channels are stored by id, resolved within their
         guild when an admin sets them; a name is never looked up across guilds."""
         if not channel_id.isdigit():
@@ -94,9 +102,11 @@ class DiscordPort:
                 f"#{channel_id.lstrip('#')} is stored by name; an admin should set it again "
                 "so it is stored by id (e.g. /summary publish add #channel)"
             )
-        client = self.client
-        found = client.get_channel(int(channel_id))
-        return found or await client.fetch_channel(int(channel_id))
+        client = self._client
+        found = client.get_channel(int(channel_id)) or await client.fetch_channel(int(channel_id))
+        if not isinstance(found, Postable):
+            raise LookupError(f"channel {channel_id} is not one the bot can post in")
+        return found
 
     async def post(self, channel_id: str, text: str, buttons: Sequence[Button] = ()) -> Posted:
         channel = await self.channel(channel_id)
@@ -111,11 +121,11 @@ class DiscordPort:
     async def _thread(self, parent: Posted) -> discord.Thread:
         # A thread started from a message has that message's id.
         thread_id = int(parent.thread_id or parent.message_id)
-        thread = self.client.get_channel(thread_id)
+        thread = self._client.get_channel(thread_id)
         if isinstance(thread, discord.Thread):
             return thread
         try:
-            found = await self.client.fetch_channel(thread_id)
+            found = await self._client.fetch_channel(thread_id)
             if isinstance(found, discord.Thread):
                 return found
         except discord.NotFound:
@@ -134,10 +144,13 @@ class DiscordPort:
 
     async def open_editor(self, trigger_id: str, section_id: int, title: str, text: str) -> None:
         interaction = self.pending.pop(trigger_id)
+        if self.make_modal is None:
+            raise RuntimeError("the Discord port opens editors only once its client set it up")
         await interaction.response.send_modal(self.make_modal(section_id, title, text))
 
     async def tell(self, user_id: str, text: str, channel_id: str | None = None) -> None:
-        user = self.client.get_user(int(user_id)) or await self.client.fetch_user(int(user_id))
+        client = self._client
+        user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
         await user.send(text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS)
 
 
@@ -149,7 +162,9 @@ def _content(text: str, buttons: Sequence[Button]) -> dict:
     return kwargs
 
 
-def find_guild_channel(guild: discord.Guild, ref: str) -> discord.abc.GuildChannel | None:
+def find_guild_channel(
+    guild: discord.Guild, ref: str
+) -> discord.abc.GuildChannel | discord.Thread | None:
     """A channel or thread of `guild` by id, or a channel of `guild` by name (with or
     without "#"); never one of another guild."""
     if ref.isdigit():

@@ -14,7 +14,7 @@ def workspace_of(guild: discord.Guild) -> WorkspaceRecord:
     return WorkspaceRecord(PLATFORM, str(guild.id), guild.name)
 
 
-def channel_of(channel: discord.abc.Messageable) -> ChannelRecord:
+def channel_of(channel: discord.abc.Snowflake) -> ChannelRecord:
     """A channel, or a thread with the channel it lives under."""
     if isinstance(channel, discord.Thread):
         parent = channel.parent

@@ -121,12 +121,16 @@ def _week_mentions(
     normalised = {key: normalise(PRRef(*key), week.default_repo, config.repos) for key in written}
     resolved = resolve_in_week(normalised.values())
     refs_of = {key: resolved.get(ref, ref) for key, ref in normalised.items()}
+    keys = {ref: pr_key(ref) for ref in refs_of.values()}
     github = (
-        cached_items(session, (pr_key(ref) for ref in refs_of.values() if pr_key(ref)))
+        cached_items(session, [k for k in keys.values() if k is not None])
         if config.github.enabled
         else {}
     )
-    mentions = {key: _mention(key[2], ref, github.get(pr_key(ref))) for key, ref in refs_of.items()}
+    mentions = {
+        key: _mention(key[2], ref, github.get(k) if (k := keys[ref]) is not None else None)
+        for key, ref in refs_of.items()
+    }
     cited: dict[int, list[PRMention]] = defaultdict(list)
     for message_id, repo, number, raw in refs:
         cited[message_id].append(mentions[repo, number, raw])

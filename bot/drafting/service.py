@@ -3,7 +3,8 @@
 
 GitHub refresh (when enabled) -> compose the extractive draft -> the workspace's drafter
 (the LLM rewrites the sections when the week asks for it and a client is configured) ->
-store once. Database work runs in a worker thread, never on the event loop.
+store once. Its database and grouping work runs in worker threads (`bot.drafting.worker`
+says why there), never on the event loop.
 
 A week the LLM drafts has one deadline for all of it, `[llm] week_deadline_seconds` from the
 start: GitHub gets what is left of it (at most its own budget), the model what is left after
@@ -28,6 +29,7 @@ from bot.drafting.llm.client import LLMClient, TokenBudget
 from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE, LLM, ran_out, rewrite_draft
 from bot.drafting.store import drafter_of, store
 from bot.drafting.week import Week
+from bot.drafting.worker import read, write
 from storage.drafts import get_draft
 from storage.models import DraftRow
 
@@ -76,20 +78,22 @@ class DraftingService:
         """Draft `week` and store it once. With `new_only` a week already drafted is left
         alone. `on_stored(session, row)` runs in the storing transaction. Raises
         `DraftingError` for a week that cannot be drafted (approved or published)."""
-        if new_only and await asyncio.to_thread(self._exists, week):
+        if new_only and await read(self.sessions, lambda s: _exists(s, week)):
             return Drafted(None)
         drafted = Drafted(None)
-        by_llm = week.drafter == LLM and self.llm is not None
-        until = self._until() if by_llm else None
+        make_llm = self.llm if week.drafter == LLM else None
+        until = self._until() if make_llm is not None else None
         if self.config.github.enabled and self.github is not None:
-            seconds = await self._refresh_github(week, drafted, until)
-        composed = await asyncio.to_thread(self._compose, week)
+            seconds = await self._refresh_github(self.github, week, drafted, until)
+        composed = await read(self.sessions, lambda s: compose(s, self.config, week))
         if drafted.github is not None and drafted.github.out_of_time:
             composed = _noted(composed, _out_of_time_note(seconds))
-        if until is not None:
-            composed = await self._rewrite(week, composed, drafted, until)
+        if make_llm is not None and until is not None:
+            composed = await self._rewrite(make_llm, week, composed, drafted, until)
         drafted.drafter = drafter_of(composed)
-        drafted.draft_id = await asyncio.to_thread(self._store, week, composed, new_only, on_stored)
+        drafted.draft_id = await write(
+            self.sessions, lambda s: self._store(s, week, composed, new_only, on_stored)
+        )
         return drafted
 
     def _until(self) -> float:
@@ -98,13 +102,15 @@ class DraftingService:
         seconds = self.config.llm.week_deadline_seconds
         return asyncio.get_running_loop().time() + seconds - _store_time(seconds)
 
-    async def _refresh_github(self, week: Week, drafted: Drafted, until: float | None) -> float:
+    async def _refresh_github(
+        self, make: MakeGitHub, week: Week, drafted: Drafted, until: float | None
+    ) -> float:
         """Refresh the GitHub cache within the draft's GitHub time budget (and what is left
         of the week's deadline, when there is one); the seconds it was given."""
         seconds = self.config.github.budget_seconds
         if until is not None:
             seconds = max(0.0, min(seconds, until - asyncio.get_running_loop().time()))
-        async with self.github() as client:
+        async with make() as client:
             client.limit_time(seconds)
             drafted.github = await refresh_week(
                 self.sessions, self.config, client, week, self.clock()
@@ -113,7 +119,7 @@ class DraftingService:
         return seconds
 
     async def _rewrite(
-        self, week: Week, composed: Composed, drafted: Drafted, until: float
+        self, make: MakeLLM, week: Week, composed: Composed, drafted: Drafted, until: float
     ) -> Composed:
         """The sections rewritten by the model where it could by `until`, grounded in the
         messages; the extractive ones where it could not."""
@@ -124,7 +130,7 @@ class DraftingService:
             completion_price_per_mtok=llm.completion_price_per_mtok,
         )
         style = await asyncio.to_thread(llm.style_example_text)
-        client = self.llm()
+        client = make()
         backstop = until + _store_time(llm.week_deadline_seconds) / 2
         try:
             # rewrite_draft collects what the model wrote by `until`; opening and closing
@@ -151,24 +157,24 @@ class DraftingService:
         drafted.llm_misses = sum(1 for s in draft.sections if s.drafter != LLM)
         return _noted(replace(composed, draft=draft), f"LLM drafter spent {budget.summary()}.")
 
-    def _exists(self, week: Week) -> bool:
-        with self.sessions() as session:
-            return get_draft(session, week.workspace_id, week.monday) is not None
-
-    def _compose(self, week: Week) -> Composed:
-        with self.sessions() as session:
-            return compose(session, self.config, week)
-
     def _store(
-        self, week: Week, composed: Composed, new_only: bool, on_stored: OnStored | None
+        self,
+        session: Session,
+        week: Week,
+        composed: Composed,
+        new_only: bool,
+        on_stored: OnStored | None,
     ) -> int | None:
-        with self.sessions.begin() as session:
-            row = store(session, week, composed, self.clock(), new_only=new_only)
-            if row is None:
-                return None
-            if on_stored is not None:
-                on_stored(session, row)
-            return row.id
+        row = store(session, week, composed, self.clock(), new_only=new_only)
+        if row is None:
+            return None
+        if on_stored is not None:
+            on_stored(session, row)
+        return row.id
+
+
+def _exists(session: Session, week: Week) -> bool:
+    return get_draft(session, week.workspace_id, week.monday) is not None
 
 
 def _store_time(deadline: float) -> float:

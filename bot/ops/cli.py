@@ -23,7 +23,7 @@ from bot.config import Config
 from bot.core.chunking import chunk
 from bot.core.clock import utcnow
 from bot.core.ingest import ImportReport, import_paths
-from bot.core.port import Caller
+from bot.core.port import Caller, Reply
 from bot.core.review import approve_draft, mark_published
 from bot.core.review_text import published_markdown
 from bot.core.settings import week_of, workspace_settings
@@ -40,7 +40,7 @@ from bot.ops.eval_command import eval_command
 from bot.ops.formats import EXPORT_FORMATS, FORMATS
 from bot.ops.settings_command import OPERATOR_ID, settings_app
 from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, migrate
-from storage.drafts import get_draft, get_draft_by_id, list_drafts
+from storage.drafts import get_draft, get_draft_by_id, list_drafts, load_draft
 from storage.messages import count_messages, find_workspaces
 from storage.models import LOCKED, DraftRow, Workspace
 from storage.privacy import blocking_flags
@@ -72,7 +72,11 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
-ImportFormat = StrEnum("ImportFormat", {f.replace("-", "_"): f for f in FORMATS})
+def _export_format(value: str | None) -> str | None:
+    """`--format`'s value, one of the export formats (or none given)."""
+    if value is not None and value not in FORMATS:
+        raise typer.BadParameter(f"{value!r} is not one of {', '.join(FORMATS)}.")
+    return value
 
 
 @dataclass(slots=True)
@@ -122,6 +126,7 @@ class Context:
     def engine(self) -> Engine:
         """The database engine (opened, and migrated, on first use)."""
         self.sessions  # noqa: B018 (opening the sessions creates the engine)
+        assert self._engine is not None  # or opening the sessions failed and exited
         return self._engine
 
     def close(self) -> None:
@@ -200,12 +205,16 @@ def import_command(
         ),
     ],
     fmt: Annotated[
-        ImportFormat | None,
-        typer.Option("--format", help="Export format (detected when omitted)."),
+        str | None,
+        typer.Option(
+            "--format",
+            help=f"Export format: {', '.join(FORMATS)} (detected when omitted).",
+            callback=_export_format,
+        ),
     ] = None,
 ) -> None:
     """Import chat exports; importing the same data again stores nothing twice."""
-    report = _import(ctx.obj.sessions, paths, fmt.value if fmt else None)
+    report = _import(ctx.obj.sessions, paths, fmt)
     _print_report(report)
     if report.errors:
         raise typer.Exit(1)
@@ -310,8 +319,9 @@ def _draft(
     if drafted.github is not None:
         for problem in sorted(set(drafted.github.unavailable.values())):
             say(problem, "GitHub")
+    assert drafted.draft_id is not None  # drafted without `new_only`: always stored
     with sessions() as session:
-        return as_summary(get_draft_by_id(session, drafted.draft_id), week.workspace_name)
+        return as_summary(load_draft(session, drafted.draft_id), week.workspace_name)
 
 
 drafts_app = typer.Typer(help="Look at stored drafts.", no_args_is_help=True)
@@ -366,11 +376,11 @@ def approve_command(
     with ctx.obj.sessions.begin() as session:
         # The operator acts on any workspace's draft: it is checked in its own workspace.
         workspace_id = _stored(session, draft_id).workspace_id
-        draft, refusal = approve_draft(
+        draft = approve_draft(
             session, ctx.obj.config, workspace_id, draft_id, operator, utcnow(), needs_channel=False
         )
-        if refusal:
-            fail(refusal.text)
+        if isinstance(draft, Reply):
+            fail(draft.text)
         week = draft.week_start
     say(
         f"Draft {draft_id} (week of {week}) approved by {by}. Publish it to a file with "

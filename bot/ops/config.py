@@ -52,7 +52,9 @@ def load_config(path: Path | None = None) -> Config:
 def _resolve_style_example(data: dict, folder: Path) -> None:
     """A relative `[llm] style_example` path is read from the config file's folder."""
     llm = data.get("llm")
-    value = llm.get("style_example") if isinstance(llm, dict) else None
+    if not isinstance(llm, dict):
+        return
+    value = llm.get("style_example")
     if isinstance(value, str) and value.strip() and "\n" not in value:
         candidate = folder / Path(value.strip()).expanduser()
         if candidate.is_file():

@@ -74,7 +74,7 @@ async def serve(
                 health, env.summarybot_health_port, env.summarybot_health_host
             )
             stops.append(server.cleanup)
-            if signer is not None and desks:
+            if signer is not None and desks and env.summarybot_public_url:
                 site = ReviewSite(
                     signer,
                     env.summarybot_public_url,
@@ -137,6 +137,13 @@ def page_signer(env: Environment) -> PageSigner | None:
     return PageSigner(env.summarybot_secret_key)
 
 
+def _page_links(signer: PageSigner | None, env: Environment, platform: str) -> PageLinks | None:
+    """The review page's links for `platform`'s buttons; None while the page is off."""
+    if signer is None or not env.summarybot_public_url:
+        return None
+    return PageLinks(signer, env.summarybot_public_url, platform)
+
+
 def llm_client_for(config: Config, env: Environment) -> MakeLLM:
     """Makes the client of the configured endpoint, or says what is missing."""
     if not config.llm.model:
@@ -178,7 +185,7 @@ async def _start_slack(
         platform="slack",
         github=github_for(env),
         llm=llm_for(config, env),
-        page=PageLinks(signer, env.summarybot_public_url, "slack") if signer else None,
+        page=_page_links(signer, env, "slack"),
     )
     bot = SlackBot(core, client, env.slack_signing_secret, directory)
     stop, connected = await start_slack(bot, env)
@@ -201,9 +208,11 @@ async def _start_discord(
         platform="discord",
         github=github_for(env),
         llm=llm_for(config, env),
-        page=PageLinks(signer, env.summarybot_public_url, "discord") if signer else None,
+        page=_page_links(signer, env, "discord"),
     )
     client = discord_client(core, port, env.discord_shards())
+    if not env.discord_token:
+        raise NoPlatform("DISCORD_TOKEN is not set")
     task = await start_discord(client, env.discord_token)
 
     async def stop() -> None:

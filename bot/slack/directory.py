@@ -66,7 +66,10 @@ class Directory:
     async def team(self) -> dict[str, Any]:
         """auth.test's answer: team_id, team, url, user_id (the bot)."""
         if self._team is None:
-            self._team = dict((await self.client.auth_test()).data)
+            answer = (await self.client.auth_test()).data
+            if not isinstance(answer, dict):
+                raise TypeError("auth.test answered with something other than JSON")
+            self._team = dict(answer)
         return self._team
 
     async def installation(self) -> Installation:

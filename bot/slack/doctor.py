@@ -45,7 +45,9 @@ async def check_slack(env: SlackEnv) -> list[Check]:
     from bot.slack.run import slack_client
 
     client = slack_client(env)
-    client.timeout = checking.TIMEOUT  # one bounded try: no waiting out rate limits, no retries
+    # One bounded try: no waiting out rate limits, no retries. slack_sdk annotates `timeout`
+    # as int, yet hands it to aiohttp, which takes (and tests use) fractions of a second.
+    client.timeout = checking.TIMEOUT  # type: ignore[assignment]
     client.retry_handlers = []
     (auth, scopes), connection = await asyncio.gather(
         _slack_auth(client, env), _slack_connection(client, env)

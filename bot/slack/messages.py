@@ -150,7 +150,9 @@ class SlackConverter:
 
 
 def person_from_user(user_id: str, user: dict[str, Any]) -> PersonRecord:
-    profile = user.get("profile") if isinstance(user.get("profile"), dict) else {}
+    profile = user.get("profile")
+    if not isinstance(profile, dict):
+        profile = {}
     # The summaries name people by their real names; the handle is the last resort.
     display_name = first_text(
         profile.get("real_name"),

@@ -196,7 +196,9 @@ class ReviewSite:
     async def show(self, request: web.Request) -> web.Response:
         session, desk, caller = await self._session(request)
         page = await self._page(desk, session, caller)
-        return self.render.page(page, self.signer.csrf(session))
+        # Rendered off the event loop (here and below): the page holds every section's
+        # previews, which take a while for long sections.
+        return await asyncio.to_thread(self.render.page, page, self.signer.csrf(session))
 
     async def state(self, request: web.Request) -> web.Response:
         """The draft's status and each section's revision, text and last editor (JSON): the
@@ -382,7 +384,9 @@ class ReviewSite:
             "shows the earlier text."
         )
         csrf = self.signer.csrf(session)
-        return self.render.page(page, csrf, notice=notice, focus=section_id, status=200)
+        return await asyncio.to_thread(
+            self.render.page, page, csrf, notice=notice, focus=section_id, status=200
+        )
 
     async def _after(
         self,
@@ -401,8 +405,15 @@ class ReviewSite:
         page = await self._page(desk, session, caller)
         status = 200 if reply.ok else 409
         csrf = self.signer.csrf(session)
-        return self.render.page(
-            page, csrf, notice=reply, kept=kept, focus=focus, title=title, status=status
+        return await asyncio.to_thread(
+            self.render.page,
+            page,
+            csrf,
+            notice=reply,
+            kept=kept,
+            focus=focus,
+            title=title,
+            status=status,
         )
 
 

@@ -16,6 +16,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
+from bot.core.database import Database
 from bot.core.port import Caller
 from bot.core.scheduler import WeeklyScheduler, last_fire_before, week_to_draft
 from bot.core.settings import WorkspaceSettings, change_setting, cron_trigger
@@ -166,7 +167,7 @@ def test_start_catches_up_a_missed_run_once(
     run_week = Recorder()
 
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, run_week, clock=lambda: WEDNESDAY)
+        scheduler = WeeklyScheduler(Database(sessions), config, run_week, clock=lambda: WEDNESDAY)
         await scheduler.start()
         try:
             assert run_week.calls == [(workspace, PREVIOUS_WEEK)]
@@ -188,7 +189,7 @@ def test_start_does_not_repeat_a_week_already_drafted(
     run_week = Recorder()
 
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, run_week, clock=lambda: WEDNESDAY)
+        scheduler = WeeklyScheduler(Database(sessions), config, run_week, clock=lambda: WEDNESDAY)
         await scheduler.start()
         await scheduler.shutdown()
 
@@ -208,7 +209,7 @@ def test_start_catches_up_each_workspace_once(
     run_week = Recorder()
 
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, run_week, clock=lambda: WEDNESDAY)
+        scheduler = WeeklyScheduler(Database(sessions), config, run_week, clock=lambda: WEDNESDAY)
         await scheduler.start()
         assert set(scheduler.jobs()) == {first, second, drafted}
         await scheduler.shutdown()
@@ -225,7 +226,7 @@ def test_catch_up_failure_is_logged_and_others_still_run(
     run_week = Recorder(fail_for={failing})
 
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, run_week, clock=lambda: WEDNESDAY)
+        scheduler = WeeklyScheduler(Database(sessions), config, run_week, clock=lambda: WEDNESDAY)
         with caplog.at_level(logging.ERROR, logger="bot.core.scheduler"):
             await scheduler.start()
         assert set(scheduler.jobs()) == {failing, other}
@@ -249,7 +250,7 @@ def test_a_workspace_with_unusable_settings_does_not_stop_the_others(
     run_week = Recorder()
 
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, run_week, clock=lambda: WEDNESDAY)
+        scheduler = WeeklyScheduler(Database(sessions), config, run_week, clock=lambda: WEDNESDAY)
         with caplog.at_level(logging.ERROR, logger="bot.core.scheduler"):
             await scheduler.start()
         assert set(scheduler.jobs()) == {good}
@@ -276,7 +277,7 @@ def test_a_job_really_fires(sessions: sessionmaker[Session], config: Config) -> 
         return DateTrigger(run_date=run_at)
 
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, run_week, trigger_for=trigger_for)
+        scheduler = WeeklyScheduler(Database(sessions), config, run_week, trigger_for=trigger_for)
         await scheduler.start()
         try:
             assert run_week.calls == []  # nothing to catch up: it has not fired yet
@@ -299,7 +300,7 @@ def test_a_failing_run_stops_neither_the_next_fire_nor_other_workspaces(
 
     async def test() -> None:
         scheduler = WeeklyScheduler(
-            sessions, config, run_week, trigger_for=lambda _: IntervalTrigger(seconds=0.2)
+            Database(sessions), config, run_week, trigger_for=lambda _: IntervalTrigger(seconds=0.2)
         )
         with caplog.at_level(logging.ERROR, logger="bot.core.scheduler"):
             await scheduler.start()
@@ -323,7 +324,7 @@ def test_reschedule_moves_the_next_run(sessions: sessionmaker[Session], config: 
     add_draft(sessions, workspace, PREVIOUS_WEEK)  # nothing to catch up
 
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, Recorder(), clock=lambda: WEDNESDAY)
+        scheduler = WeeklyScheduler(Database(sessions), config, Recorder(), clock=lambda: WEDNESDAY)
         await scheduler.start()
         try:
             before = scheduler.jobs()[workspace]
@@ -337,7 +338,7 @@ def test_reschedule_moves_the_next_run(sessions: sessionmaker[Session], config: 
                 change_setting(
                     session, config, workspace, "timezone", AMS, ADMIN, datetime.now(UTC)
                 )
-            scheduler.reschedule(workspace)
+            await scheduler.reschedule(workspace)
 
             after = scheduler.jobs()[workspace]
             assert after is not None
@@ -358,19 +359,19 @@ def test_reschedule_adds_and_removes_workspaces(
     run_week = Recorder()
 
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, run_week, clock=lambda: WEDNESDAY)
-        scheduler.reschedule(first)  # before start: nothing to do, start() reads everything
+        scheduler = WeeklyScheduler(Database(sessions), config, run_week, clock=lambda: WEDNESDAY)
+        await scheduler.reschedule(first)  # before start: nothing to do, start() reads everything
         await scheduler.start()
         try:
             assert set(scheduler.jobs()) == {first}
             later = add_workspace(sessions, "T2")
-            scheduler.reschedule(later)
+            await scheduler.reschedule(later)
             assert set(scheduler.jobs()) == {first, later}
             assert run_week.count(later) == 0  # a workspace added later is not caught up
 
             with sessions.begin() as session:
                 session.delete(session.get(Workspace, first))
-            scheduler.reschedule(first)
+            await scheduler.reschedule(first)
             assert set(scheduler.jobs()) == {later}
         finally:
             await scheduler.shutdown()
@@ -380,7 +381,7 @@ def test_reschedule_adds_and_removes_workspaces(
 
 def test_start_twice_is_an_error(sessions: sessionmaker[Session], config: Config) -> None:
     async def test() -> None:
-        scheduler = WeeklyScheduler(sessions, config, Recorder())
+        scheduler = WeeklyScheduler(Database(sessions), config, Recorder())
         await scheduler.start()
         try:
             with pytest.raises(RuntimeError, match="already started"):

@@ -198,7 +198,7 @@ class GitHubClient(ClosingClient):
         if not _valid(repo, 1):
             return None
         merged: list[GitHubItem] = []
-        url: str | None = f"/repos/{repo}/pulls"
+        url = f"/repos/{repo}/pulls"
         params: dict[str, Any] | None = {
             "state": "closed",
             "sort": "updated",
@@ -232,9 +232,10 @@ class GitHubClient(ClosingClient):
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 self._unavailable(f"GitHub sent a PR list the client cannot read: {exc}")
                 return None
-            url, params = _next_link(response), None
-            if done or not url:
+            next_url = _next_link(response)
+            if done or not next_url:
                 break
+            url, params = next_url, None
         else:
             log.warning("merged_between(%s): stopped after %d pages", repo, MAX_PAGES)
         merged.sort(key=lambda item: (item.merged_at, item.number))

@@ -18,6 +18,7 @@ from bot.config import Config
 from bot.drafting.compose import load_week, pr_key
 from bot.drafting.github.client import Fetched, GitHubClient, GitHubItem
 from bot.drafting.week import Week
+from bot.drafting.worker import read, write
 from storage.github import Key, cached_items, mark_fresh, merged_between, save_item, save_paths
 from storage.kept import keep_value, kept_value
 from storage.week_rows import week_refs
@@ -55,9 +56,12 @@ async def refresh_week(
     each), their touched paths when a topic asks for paths, and the PRs merged that week in
     the configured repositories."""
     uses_paths = any(t.paths for t in week.topics)
-    with sessions() as session:
-        keys = week_keys(session, config, week)
+
+    def cited(session: Session) -> tuple[set[Key], set[Key]]:
         vague = vague_keys(session, config, week) if uses_paths else set()
+        return week_keys(session, config, week), vague
+
+    keys, vague = await read(sessions, cited)
     report = RefreshReport()
     await refresh_items(sessions, client, keys, now, config.github.not_found_days, report)
     for repo in config.github.repos:
@@ -80,12 +84,12 @@ async def refresh_merged(
 
     Items read from a list keep their own ETag: only `item` answers set it."""
     list_key = f"github:merged:{repo}:{week.start.isoformat()}:{week.end.isoformat()}"
-    with sessions() as session:
-        etag = kept_value(session, list_key)
+    etag = await read(sessions, lambda session: kept_value(session, list_key))
     listed = await client.merged_between(repo, week.start, week.end, etag=etag)
     if listed is None:
         return None
-    with sessions.begin() as session:
+
+    def keep(session: Session) -> set[Key]:
         if listed.not_modified:
             rows = merged_between(session, [repo], week.start, week.end)
             return {(repo, row.number) for row in rows}
@@ -93,7 +97,9 @@ async def refresh_merged(
             save_item(session, repo, item.number, now, **_columns(item))
         if listed.etag:
             keep_value(session, list_key, listed.etag)
-    return {(repo, item.number) for item in listed.items}
+        return {(repo, item.number) for item in listed.items}
+
+    return await write(sessions, keep)
 
 
 def vague_keys(session: Session, config: Config, week: Week) -> set[Key]:
@@ -118,26 +124,28 @@ async def refresh_items(
     report: RefreshReport,
 ) -> None:
     """One conditional request per PR, except numbers GitHub recently said it does not know."""
-    with sessions() as session:
-        cached = cached_items(session, keys)
-        etags = {k: r.etag for k, r in cached.items()}
-        recent_misses = {
-            k
-            for k, r in cached.items()
-            if r.kind == "missing" and r.fetched_at > now - timedelta(days=not_found_days)
-        }
+    cached = await read(sessions, lambda session: cached_items(session, keys))
+    etags = {k: r.etag for k, r in cached.items()}
+    recent_misses = {
+        k
+        for k, r in cached.items()
+        if r.kind == "missing" and r.fetched_at > now - timedelta(days=not_found_days)
+    }
     wanted = sorted(set(keys) - recent_misses)
     results = await asyncio.gather(*(client.item(r, n, etag=etags.get((r, n))) for r, n in wanted))
     report.asked += len(wanted)
-    with sessions.begin() as session:
+
+    def keep(session: Session) -> None:
         for (repo, number), fetched in zip(wanted, results, strict=True):
             _store(session, repo, number, fetched, now, report)
+
+    await write(sessions, keep)
 
 
 def _store(
     session: Session, repo: str, number: int, fetched: Fetched, now: datetime, report: RefreshReport
 ) -> None:
-    if fetched.status == "ok":
+    if fetched.status == "ok" and fetched.item is not None:
         save_item(session, repo, number, now, **_columns(fetched.item), etag=fetched.etag)
     elif fetched.status == "not_modified":
         mark_fresh(session, repo, number, now)
@@ -151,15 +159,16 @@ async def refresh_paths(
     sessions: sessionmaker[Session], client: GitHubClient, keys: Iterable[Key]
 ) -> None:
     """Touched paths of the cited PRs that have none cached yet."""
-    with sessions() as session:
-        todo = [
-            k for k, r in cached_items(session, keys).items() if r.kind == "pr" and r.paths is None
-        ]
+    cached = await read(sessions, lambda session: cached_items(session, keys))
+    todo = [k for k, r in cached.items() if r.kind == "pr" and r.paths is None]
     found = await asyncio.gather(*(client.paths(repo, number) for repo, number in todo))
-    with sessions.begin() as session:
+
+    def keep(session: Session) -> None:
         for (repo, number), paths in zip(todo, found, strict=True):
             if paths is not None:
                 save_paths(session, repo, number, list(paths))
+
+    await write(sessions, keep)
 
 
 def _columns(item: GitHubItem) -> dict:
