@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
 from bot.core.review_links import PageLinks, PageSigner
-from bot.core.router import Core
+from bot.core.router import Core, core_for
 from bot.drafting.github.client import GitHubClient
 from bot.drafting.llm.client import LLMClient
 from bot.drafting.service import MakeGitHub, MakeLLM
@@ -165,45 +165,42 @@ async def _start_slack(
     sessions: sessionmaker[Session], config: Config, env: Environment, signer: PageSigner | None
 ) -> tuple[Core, Callable[[], Awaitable[None]], Probe, Desk]:
     from bot.slack.app import SlackBot
-    from bot.slack.directory import Directory
-    from bot.slack.port import SlackPort
     from bot.slack.run import slack_client, start_slack
 
-    client = slack_client(env)
-    directory = Directory(client)  # one cache of the workspace's people and channels
-    core = Core(
+    make_core = core_for(
         sessions,
         config,
-        SlackPort(client, directory),
         platform="slack",
         github=github_for(env),
         llm=llm_for(config, env),
         page=PageLinks(signer, env.summarybot_public_url, "slack") if signer else None,
     )
-    bot = SlackBot(core, client, env.slack_signing_secret, directory)
+
+    bot = SlackBot(make_core, slack_client(env), env.slack_signing_secret)
+    core = bot.core
     stop, connected = await start_slack(bot, env)
-    await bot.catch_up()
+    await core.catch_up()
     return core, stop, connected, Desk(core.review, core.page_caller)
 
 
 async def _start_discord(
     sessions: sessionmaker[Session], config: Config, env: Environment, signer: PageSigner | None
 ) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
-    from bot.discord.port import DiscordPort
     from bot.discord.run import discord_client, point_at, start_discord
 
     point_at(env.discord_api_url, env.discord_gateway_url)
-    port = DiscordPort()
-    core = Core(
+
+    make_core = core_for(
         sessions,
         config,
-        port,
         platform="discord",
         github=github_for(env),
         llm=llm_for(config, env),
         page=PageLinks(signer, env.summarybot_public_url, "discord") if signer else None,
     )
-    client = discord_client(core, port, env.discord_shards())
+
+    client = discord_client(make_core, env.discord_shards())
+    core = client.core
     task = await start_discord(client, env.discord_token)
 
     async def stop() -> None:

@@ -10,9 +10,8 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from bot.core.port import Caller, CommandEvent
-from bot.core.router import Core
+from bot.core.router import core_for
 from bot.discord.client import SummaryClient
-from bot.discord.port import DiscordPort
 from bot.ops.config import load_config
 from storage.drafts import list_drafts
 from storage.models import Message
@@ -75,9 +74,10 @@ class Bot:
 
     def __init__(self, fake: FakeDiscord, sessions) -> None:
         self.fake = fake
-        self.port = DiscordPort()
-        self.core = Core(sessions, load_config(), self.port, clock=lambda: NOW, platform="discord")
-        self.client = FastClient(self.core, self.port, guild_ready_timeout=0.05)
+        make_core = core_for(sessions, load_config(), clock=lambda: NOW, platform="discord")
+        self.client = FastClient(make_core, guild_ready_timeout=0.05)
+        self.core = self.client.core
+        self.port = self.client.port
 
     @contextlib.asynccontextmanager
     async def running(self):
