@@ -1,6 +1,6 @@
 """Storing what export readers and live adapters read: messages, people, channels, PR refs.
 
-Every platform's export reader (`bot.slack.export`, `bot.discord.export`) describes itself as
+Every platform's export reader (`Platform.exports`, `bot.core.platform`) describes itself as
 an `ExportFormat`; `import_paths` finds the source files at the paths it is given, and each
 source file is stored in a transaction of its own, so a bad file is rolled back whole while
 the others still import. Every record passes `storage.normalise` on its way in; a file whose
@@ -93,6 +93,8 @@ class ExportFormat:
     open_sources: Callable[[Path], Sequence[ImportSource]]
     # What its export looks like, for a path given with `--format` that is not one.
     expects: str = ""
+    # The paths it reads, for `summarybot import --help`.
+    reads: str = ""
 
 
 def json_problem(error: json.JSONDecodeError) -> str:
