@@ -295,12 +295,12 @@ def _draft(
     ask, unless `offline`), and read the stored draft back."""
     import asyncio
 
-    from bot.ops.env import Environment
+    from bot.ops.env import read_environment
     from bot.ops.run import LLMNotConfigured, github_for, llm_client_for
 
     github = llm = None
     if not offline:
-        env = Environment()
+        env = read_environment()
         github = github_for(env)
         if week.drafter == LLM:
             try:
@@ -477,11 +477,11 @@ def run_command(ctx: typer.Context) -> None:
     """Start the bot on the platforms whose tokens are in the environment, with the scheduler."""
     import asyncio
 
-    from bot.ops.env import Environment
+    from bot.ops.env import read_environment
     from bot.ops.logs import configure as configure_logging
     from bot.ops.run import NoPlatform, serve
 
-    env = Environment()
+    env = read_environment()
     configure_logging(env.summarybot_log_format)
     try:
         for platform in registered():

@@ -432,10 +432,10 @@ def doctor_command(ctx: typer.Context) -> None:
     """Check the deployment: database, config, tokens, workspace settings, GitHub, the LLM.
 
     One line per check (ok, warn or FAIL) with what to do; exits 1 if anything FAILs."""
-    from bot.ops.env import Environment
+    from bot.ops.env import read_environment
 
     try:
-        env: Deployment = Environment()
+        env = read_environment()
     except ValidationError as error:
         typer.echo(Check("Environment", FAIL, f"{_problems(error)}; fix the variable").line())
         raise typer.Exit(1) from None

@@ -50,3 +50,9 @@ def environment_class(platforms: Sequence[Platform]) -> type[Deployment]:
 
 Environment = environment_class(registered())
 """The environment of the registered platforms (`bot.platforms`)."""
+
+
+def read_environment() -> Deployment:
+    """The environment of the platforms registered now, read from the process environment
+    and `.env`."""
+    return environment_class(registered())()
