@@ -411,9 +411,7 @@ def test_a_rate_limit_is_not_waited_out() -> None:
 
 def test_unreachable_slack_fails() -> None:
     url = f"http://127.0.0.1:{closed_port()}/api/"
-    checks = asyncio.run(
-        check_slack(Environment(slack_bot_token=BOT_TOKEN, slack_api_url=url))
-    )
+    checks = asyncio.run(check_slack(Environment(slack_bot_token=BOT_TOKEN, slack_api_url=url)))
     assert checks[0].status == FAIL and "Slack could not be reached" in checks[0].message
 
 
