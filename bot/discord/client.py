@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.core import metrics
 from bot.core.chunking import chunk
+from bot.core.failures import failed
 from bot.core.port import (
     ButtonPress,
     Caller,
@@ -109,6 +110,9 @@ class EditModal(discord.ui.Modal):
         )
         await answer(interaction, await self.core.on_editor_submit(submit))
 
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await answer_failure(interaction, error, "Discord: saving the edit modal")
+
 
 async def answer(interaction: discord.Interaction, reply: Reply) -> None:
     """Send a reply to an interaction, split at Discord's limit, mentioning nobody."""
@@ -124,6 +128,27 @@ async def answer(interaction: discord.Interaction, reply: Reply) -> None:
             )
 
 
+async def answer_failure(interaction: discord.Interaction, error: Exception, what: str) -> None:
+    """The error boundary: log `error` with an id and tell the person, privately (as the
+    follow-up of a deferred answer, so "thinking…" does not hang)."""
+    reply = failed(error, what)
+    try:
+        await answer(interaction, reply)
+    except discord.HTTPException:
+        log.warning("Discord: could not say that %s failed", what)
+
+
+class SummaryTree(app_commands.CommandTree):
+    """The slash commands; a command that fails is answered (`answer_failure`)."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", None) or error
+        name = interaction.command.qualified_name if interaction.command else "a command"
+        await answer_failure(interaction, original, f"Discord: /{name}")
+
+
 class SummaryClient(discord.Client):
     """The bot. `make_core` makes the core from this client's port, history and members;
     `setup_hook` registers the persistent buttons; commands are synced when it is ready."""
@@ -132,7 +157,7 @@ class SummaryClient(discord.Client):
         super().__init__(intents=intents(), allowed_mentions=NO_MENTIONS, **options)
         self.port = DiscordPort(self, self._edit_modal)
         self.core = make_core(Outbound(self.port, DiscordHistory(self), DiscordMembers(self)))
-        self.tree = app_commands.CommandTree(self)
+        self.tree = SummaryTree(self)
         self.tree.add_command(summary_group())
         self.tree.add_command(admin_group())
         self._guard_parsers()
@@ -258,7 +283,14 @@ class SummaryClient(discord.Client):
         await answer(interaction, await self.core.on_command(event))
 
     async def on_review_button(self, interaction: discord.Interaction, custom_id: str) -> None:
-        """Edit answers with a modal, so it must not be deferred; the others may take a while."""
+        """Edit answers with a modal, so it must not be deferred; the others may take a while.
+        A press that fails is answered (`answer_failure`)."""
+        try:
+            await self._press(interaction, custom_id)
+        except Exception as error:  # noqa: BLE001 (the boundary: any failure is answered)
+            await answer_failure(interaction, error, f"Discord: the {custom_id} button")
+
+    async def _press(self, interaction: discord.Interaction, custom_id: str) -> None:
         if not custom_id.startswith("edit:"):
             await interaction.response.defer(ephemeral=True, thinking=True)
         self.port.pending[str(interaction.id)] = interaction

@@ -13,6 +13,7 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.core import metrics
+from bot.core.failures import failed
 from bot.core.mrkdwn import to_mrkdwn
 from bot.core.port import (
     ButtonPress,
@@ -86,6 +87,9 @@ class SlackBot:
         self.app.command(COMMAND)(ack=_ack, lazy=[self.on_command])
         self.app.action(BUTTON_RE)(ack=_ack, lazy=[self.on_button])
         self.app.view(EDIT_CALLBACK)(self.on_edit_submit)
+        # Anything else that fails in a listener (a message event that cannot be stored) is
+        # logged with an id and answered 500, so Slack delivers it again.
+        self.app.error(_log_failure)
 
     def web_app(self, path: str) -> web.Application:
         """The aiohttp app serving the HTTP Events API at `path` (`bot.slack.events`)."""
@@ -180,16 +184,31 @@ class SlackBot:
         return await self.members.caller(user_id, await self.core.role_ids(workspace))
 
     async def on_command(self, command: dict[str, Any], respond) -> None:  # noqa: ANN001
-        workspace = await self.directory.workspace()
-        event = CommandEvent(
-            workspace,
-            await self._caller(workspace, command["user_id"]),
-            command.get("text", ""),
-            command.get("channel_id", ""),
-        )
-        await _answer(respond, await self.core.on_command(event))
+        """`/summary ...` (a lazy listener: it runs after the ack, so a failure is answered
+        here, privately, or the person would never hear back)."""
+        try:
+            workspace = await self.directory.workspace()
+            event = CommandEvent(
+                workspace,
+                await self._caller(workspace, command["user_id"]),
+                command.get("text", ""),
+                command.get("channel_id", ""),
+            )
+            reply = await self.core.on_command(event)
+        except Exception as error:  # noqa: BLE001 (the boundary: any failure is answered)
+            reply = failed(error, "Slack: /summary")
+        await _answer(respond, reply)
 
     async def on_button(self, body: dict[str, Any], action: dict[str, Any], respond) -> None:  # noqa: ANN001
+        """A review button (a lazy listener, answered as `on_command` is)."""
+        try:
+            reply = await self._press(body, action)
+        except Exception as error:  # noqa: BLE001 (the boundary: any failure is answered)
+            reply = failed(error, f"Slack: the {action.get('action_id')} button")
+        if reply is not None:
+            await _answer(respond, reply)
+
+    async def _press(self, body: dict[str, Any], action: dict[str, Any]) -> Reply | None:
         workspace = await self.directory.workspace()
         press = ButtonPress(
             workspace,
@@ -198,24 +217,31 @@ class SlackBot:
             trigger_id=body.get("trigger_id", ""),
             channel_id=(body.get("channel") or {}).get("id", ""),
         )
-        reply = await self.core.on_button(press)
-        if reply is not None:
-            await _answer(respond, reply)
+        return await self.core.on_button(press)
 
     async def on_edit_submit(self, ack, body: dict[str, Any], view: dict[str, Any]) -> None:  # noqa: ANN001
-        """Saving the modal: refused edits keep the modal open with the reason."""
-        workspace = await self.directory.workspace()
-        submit = EditorSubmit(
-            workspace,
-            await self._caller(workspace, body["user"]["id"]),
-            int(view["private_metadata"]),
-            submitted_text(view),
-        )
-        reply = await self.core.on_editor_submit(submit)
+        """Saving the modal: refused edits, and a save that failed, keep the modal open with
+        the reason."""
+        try:
+            workspace = await self.directory.workspace()
+            submit = EditorSubmit(
+                workspace,
+                await self._caller(workspace, body["user"]["id"]),
+                int(view["private_metadata"]),
+                submitted_text(view),
+            )
+            reply = await self.core.on_editor_submit(submit)
+        except Exception as error:  # noqa: BLE001 (the boundary: any failure is answered)
+            reply = failed(error, "Slack: saving the edit modal")
         if reply.ok:
             await ack()
         else:
             await ack(response_action="errors", errors={f"{EDIT_BLOCK}_0": reply.text[:150]})
+
+
+async def _log_failure(error: Exception, body: dict[str, Any]) -> None:
+    """Bolt's error handler: the request is answered 500 (Slack delivers an event again)."""
+    failed(error, f"Slack: a {body.get('type', 'request')}")
 
 
 async def _ack(ack) -> None:  # noqa: ANN001 (Bolt's ack)
