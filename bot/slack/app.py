@@ -9,6 +9,7 @@ from typing import Any
 
 from aiohttp import web
 from slack_bolt.async_app import AsyncApp, AsyncBoltContext
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -62,6 +63,7 @@ class SlackBot:
         self.signing_secret = signing_secret
         self.directory = directory or Directory(client)
         self.members = SlackMembers(self.directory)
+        _quiet_token_warning()
         self.core = make_core(
             Outbound(
                 SlackPort(client, self.directory),
@@ -237,6 +239,21 @@ class SlackBot:
             await ack()
         else:
             await ack(response_action="errors", errors={f"{EDIT_BLOCK}_0": reply.text[:150]})
+
+
+class _TokenFromTheEnvironment(logging.Filter):
+    """Bolt reads SLACK_BOT_TOKEN from the environment itself even when given a client
+    (which carries that token), then warns at every start that it will not use it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+_TOKEN_FILTER = _TokenFromTheEnvironment()
+
+
+def _quiet_token_warning() -> None:
+    logging.getLogger(f"slack_bolt.{AsyncApp.__name__}").addFilter(_TOKEN_FILTER)
 
 
 async def _log_failure(error: Exception, body: dict[str, Any]) -> None:

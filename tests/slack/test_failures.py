@@ -13,7 +13,10 @@ import re
 import pytest
 from slack_bolt.request.async_request import AsyncBoltRequest
 
+from bot.ops.env import Environment
+from bot.slack.app import SlackBot
 from bot.slack.port import EDIT_ACTION, EDIT_BLOCK, EDIT_CALLBACK
+from bot.slack.run import slack_client
 from tests.fakes.fakeslack import (
     FakeSlack,
     block_actions,
@@ -86,3 +89,15 @@ def test_a_failing_command_button_or_modal_is_answered_with_its_id(
             assert "logged as" in caplog.text and "on fire" in caplog.text
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def test_starting_does_not_warn_about_the_token(monkeypatch, caplog) -> None:
+    """Bolt warns "`token` will be unused" when SLACK_BOT_TOKEN is set and a client is
+    given, as `summarybot run` does on every start (issue 23); its other warnings stay."""
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test")
+    client = slack_client(Environment(slack_bot_token="xoxb-test"))
+    with caplog.at_level(logging.WARNING):
+        bot = SlackBot(lambda outbound: None, client, signing_secret=SECRET)  # type: ignore[arg-type, return-value]
+        bot.app.logger.warning("another warning")
+    assert "will be unused" not in caplog.text
+    assert "another warning" in caplog.text
