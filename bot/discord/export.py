@@ -597,5 +597,5 @@ FORMAT = ExportFormat(
     "discord-export",
     looks_like,
     open_sources,
-    reads="DiscordChatExporter JSON files or folders",
+    reads="DiscordChatExporter JSON (files or folders)",
 )

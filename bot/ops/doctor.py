@@ -169,7 +169,7 @@ def check_workspaces(engine: Engine, config: Config) -> list[Check]:
                     "Workspaces",
                     WARN,
                     "none stored yet; start the bot (`summarybot run`) and set it up with "
-                    "/summary in Slack or Discord",
+                    f"/summary in {' or '.join(p.title for p in registered())}",
                 )
             ]
         checks: list[Check] = []

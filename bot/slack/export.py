@@ -451,5 +451,5 @@ FORMAT = ExportFormat(
     looks_like,
     open_sources,
     expects="it expects a ZIP file or a folder",
-    reads="Slack export ZIPs or folders",
+    reads="a Slack export ZIP or folder with channels.json",
 )
