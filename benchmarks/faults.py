@@ -18,7 +18,7 @@ Faults:
   a delete before a late original; the stored state is compared with Slack's;
 * bot killed and restarted: at 40% of the run the bot stops (pending work lost, socket
   closed) while "Slack" keeps sending into the void; at 60% a new bot object starts on the
-  same port and calls `SlackBot.catch_up()` as `summarybot run` does at start;
+  same port and calls `Core.catch_up()` as `summarybot run` does at start;
 * database unavailable for 2 s: every store raises OperationalError (injected where the core
   touches the database, so the core's own retry runs); at the end `catch_up()` runs, then a
   full-window backfill shows what history could give back;
@@ -349,7 +349,7 @@ async def fault_out_of_order(args: argparse.Namespace, sender: kit.Child) -> dic
         results, retries, _ = await rig.send(sent)
         await rig.settle(results, retries)
         before = kit.stored_messages(rig.sessions, "slack")
-        await kit.backfilling(rig.server.bot.catch_up)
+        await kit.backfilling(rig.server.core.catch_up)
         row = account(rig, sent, results, retries)
         after = kit.stored_messages(rig.sessions, "slack")
     per_pattern: dict[str, Counter[str]] = {name: Counter() for name in OOO_PATTERNS}
@@ -395,7 +395,7 @@ async def fault_kill_restart(args: argparse.Namespace, sender: kit.Child) -> dic
             log["restarted"] = True
             t0 = time.monotonic()
             before = set(rig.probe.first_stored)
-            await kit.backfilling(rig.server.bot.catch_up)  # as `summarybot run` does at start
+            await kit.backfilling(rig.server.core.catch_up)  # as `summarybot run` does at start
             log["catch_up_s"] = round(time.monotonic() - t0, 3)
             log["catch_up_added"] = sum(
                 1
@@ -428,7 +428,7 @@ async def fault_db_outage(args: argparse.Namespace, sender: kit.Child) -> dict[s
         results, retries, _ = await rig.send(sent, outage)
         await rig.settle(results, retries)
         lost_before = len(sent.truth.keys() - kit.stored_messages(rig.sessions, "slack").keys())
-        await kit.backfilling(rig.server.bot.catch_up)
+        await kit.backfilling(rig.server.core.catch_up)
         after_catch_up = len(sent.truth.keys() - kit.stored_messages(rig.sessions, "slack").keys())
         row = account(rig, sent, results, retries)
         # What history could give back: a backfill of the whole window, not from the newest
@@ -440,7 +440,7 @@ async def fault_db_outage(args: argparse.Namespace, sender: kit.Child) -> dict[s
 
         core.last_stored_at = from_the_start  # type: ignore[method-assign, assignment]
         workspace = await rig.server.bot.directory.workspace()
-        await kit.backfilling(lambda: rig.server.bot.backfill(workspace, CH))
+        await kit.backfilling(lambda: rig.server.core.backfill(workspace, CH))
         after_full = len(sent.truth.keys() - kit.stored_messages(rig.sessions, "slack").keys())
     row["missing_before_catch_up"] = lost_before
     row["missing_after_catch_up"] = after_catch_up
@@ -524,7 +524,7 @@ async def fault_pg_restart(args: argparse.Namespace, sender: kit.Child) -> dict[
 
         results, retries, _ = await rig.send(sent, restart)
         await rig.settle(results, retries)
-        await kit.backfilling(rig.server.bot.catch_up)
+        await kit.backfilling(rig.server.core.catch_up)
         row = account(rig, sent, results, retries)
     row["restart"] = {k: (v.decode(errors="replace") if isinstance(v, bytes) else v)
                       for k, v in done.items()}  # fmt: skip

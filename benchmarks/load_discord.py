@@ -39,7 +39,6 @@ import loadkit as kit
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.discord.port import DiscordPort
 from bot.discord.run import point_at
 from storage.records import WorkspaceRecord
 
@@ -87,9 +86,8 @@ async def run(args: argparse.Namespace, report: dict[str, Any]) -> None:
                 WorkspaceRecord("discord", guild_id, guild_name),
                 [kit.DISCORD_CHANNEL],
             )
-            port = DiscordPort()
-            core = kit.Core(sessions, config, port, platform="discord")
-            client = kit.make_fast_client()(core, port, guild_ready_timeout=0.05)
+            make_core = kit.core_for(sessions, config, platform="discord")
+            client = kit.make_fast_client()(make_core, guild_ready_timeout=0.05)
             await client.login("fake.token")
             task = asyncio.create_task(client.run_connected())
             await asyncio.wait_for(client.wait_until_ready(), 20)

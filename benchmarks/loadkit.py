@@ -63,7 +63,7 @@ from sqlalchemy.orm import Session, sessionmaker  # noqa: E402
 
 from bot.config import Config  # noqa: E402
 from bot.core.port import Caller  # noqa: E402
-from bot.core.router import Core  # noqa: E402
+from bot.core.router import Core, core_for  # noqa: E402
 from bot.core.settings import change_setting  # noqa: E402
 from bot.ops.config import load_config  # noqa: E402
 from storage.db import make_engine, make_sessionmaker, migrate  # noqa: E402
@@ -791,13 +791,14 @@ class SlackServer:
     def __init__(self, sessions: sessionmaker[Session], config: Config, api_url: str) -> None:
         from bot.ops.env import Environment
         from bot.slack.app import SlackBot
-        from bot.slack.port import SlackPort
         from bot.slack.run import slack_client
 
         env = Environment(slack_bot_token="xoxb-bench", slack_api_url=api_url)
         client = slack_client(env)
-        self.core = Core(sessions, config, SlackPort(client), platform="slack")
-        self.bot = SlackBot(self.core, client, signing_secret=SECRET)
+        self.bot = SlackBot(
+            core_for(sessions, config, platform="slack"), client, signing_secret=SECRET
+        )
+        self.core = self.bot.core
         self.runner: Any = None
         self.port = 0
 

@@ -40,11 +40,10 @@ from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
 import bot.slack.directory as directory_module  # noqa: E402
 from bot.core import metrics  # noqa: E402
-from bot.core.router import Core  # noqa: E402
+from bot.core.router import core_for  # noqa: E402
 from bot.ops.config import load_config  # noqa: E402
 from bot.ops.env import Environment  # noqa: E402
 from bot.slack.app import SlackBot  # noqa: E402
-from bot.slack.port import SlackPort  # noqa: E402
 from bot.slack.run import EVENTS_PATH, slack_client  # noqa: E402
 from storage.db import make_engine, make_sessionmaker, migrate  # noqa: E402
 from storage.records import WorkspaceRecord  # noqa: E402
@@ -93,8 +92,9 @@ class World:
         self.fake = fake
         self.sessions = sessions
         client = slack_client(Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url))
-        self.core = Core(sessions, load_config(), SlackPort(client), platform="slack")
-        self.bot = SlackBot(self.core, client, signing_secret=SECRET)
+        make_core = core_for(sessions, load_config(), platform="slack")
+        self.bot = SlackBot(make_core, client, signing_secret=SECRET)
+        self.core = self.bot.core
         self.url = ""
         self.runner: web.AppRunner | None = None
 

@@ -1,6 +1,6 @@
 """Storing what export readers and live adapters read: messages, people, channels, PR refs.
 
-Every platform's export reader (`bot.slack.export`, `bot.discord.export`) describes itself as
+Every platform's export reader (`Platform.exports`, `bot.core.platform`) describes itself as
 an `ExportFormat`; `import_paths` finds the source files at the paths it is given, and each
 source file is stored in a transaction of its own, so a bad file is rolled back whole while
 the others still import. Every record passes `storage.normalise` on its way in; a file whose
@@ -42,7 +42,6 @@ CHUNK_MESSAGES = 5_000
 # A JSON file up to this size that is no export (or that breaks) is parsed again, to say
 # where it breaks or that it is valid JSON of another shape.
 REPARSE_BYTES = 32 * 1024 * 1024
-EXPECTED = "DiscordChatExporter JSON, or a Slack export ZIP or folder with channels.json"
 _CONTROL = str.maketrans({c: " " for c in map(chr, [*range(32), 127])})
 
 
@@ -94,6 +93,8 @@ class ExportFormat:
     open_sources: Callable[[Path], Sequence[ImportSource]]
     # What its export looks like, for a path given with `--format` that is not one.
     expects: str = ""
+    # The paths it reads, for `summarybot import --help`.
+    reads: str = ""
 
 
 def json_problem(error: json.JSONDecodeError) -> str:
@@ -125,12 +126,13 @@ def detect_format(path: Path, formats: Sequence[ExportFormat]) -> ExportFormat:
     for fmt in formats:
         if fmt.looks_like(path):
             return fmt
-    raise ImportFileError(str(path), _not_an_export(path))
+    raise ImportFileError(str(path), _not_an_export(path, formats))
 
 
-def _not_an_export(path: Path) -> str:
+def _not_an_export(path: Path, formats: Sequence[ExportFormat]) -> str:
     """Why `path` is no export: a JSON file is broken JSON, or valid JSON of another shape."""
-    unknown = f"not a recognised export (expected {EXPECTED})"
+    expected = f"expected {' or '.join(fmt.reads for fmt in formats)}"
+    unknown = f"not a recognised export ({expected})"
     if not (path.is_file() and path.suffix.lower() == ".json"):
         return unknown
     try:
@@ -139,9 +141,7 @@ def _not_an_export(path: Path) -> str:
         problem = json_file_problem(path)
     except OSError as error:
         return f"cannot read the file: {error.strerror or error}"
-    return problem or (
-        f"valid JSON, but not a DiscordChatExporter or Slack export (expected {EXPECTED})"
-    )
+    return problem or f"valid JSON, but not an export ({expected})"
 
 
 def open_sources(

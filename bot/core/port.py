@@ -1,18 +1,26 @@
-"""The port between the core and a chat platform: what the core asks of a platform, and the
-neutral events a platform adapter hands to the core.
+"""The port between the core and a chat platform, both ways.
 
-Each adapter (Slack, Discord) implements `ChatPort` and translates its platform's events into
-the types below; the review workflow, commands and scheduler are written once, against these.
+Outbound, what the core calls on a platform (`Outbound`): `ChatPort` (post, reply, update, open
+an editor, tell), `ChannelHistory` (the pages of a channel's history: the core backfills and
+reconciles from them) and `Members` (who a person is now, outside any interaction).
+
+Inbound, what an adapter calls on the core (`Inbound`): the neutral events below, commands,
+buttons and editors. An adapter gets it at construction, from the `MakeCore` it is given with
+its own `Outbound`; nothing is set on either side afterwards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
 
 from bot.core.names import RefKind
 from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
+
+if TYPE_CHECKING:
+    from bot.core.suggest import Kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,3 +174,133 @@ class Reply:
     @classmethod
     def refuse(cls, text: str) -> Reply:
         return cls(text, private=True, ok=False)
+
+
+# --- history and members: the rest of what the core calls ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """A batch of a channel's history: the records to store and the ids of every message
+    read (stored or not: the bot's own, system messages), so that what was not read is
+    known deleted."""
+
+    channel: ChannelRecord
+    messages: list[MessageRecord]
+    seen: frozenset[str]
+
+
+class HistorySource(Protocol):
+    """One stream of history the core reads and compares as a whole: a channel, or (where a
+    thread is a channel of its own, as on Discord) one thread."""
+
+    @property
+    def channel_id(self) -> str:
+        """The channel id its stored messages carry."""
+        ...
+
+    def pages(self, since: datetime) -> AsyncIterator[HistoryPage]:
+        """Its messages sent after `since`, oldest batch first."""
+        ...
+
+    def threads_read(self) -> set[str] | None:
+        """After `pages`: the threads whose replies it read (replies in other threads are
+        not judged deleted); None when it read every thread it holds."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryChannel:
+    """A logged channel whose history can be read: its id, its name (for progress reports)
+    and its sources (the channel, its threads)."""
+
+    channel_id: str
+    name: str
+    sources: Callable[[], Awaitable[list[HistorySource]]]
+
+
+class ChannelHistory(Protocol):
+    """A platform's history paging: the core owns backfill and reconcile on top of it."""
+
+    async def workspaces(self) -> list[WorkspaceRecord]:
+        """The workspaces this connection serves (to catch up after downtime)."""
+        ...
+
+    async def channel(self, workspace: WorkspaceRecord, ref: str) -> HistoryChannel | None:
+        """The logged channel `ref` (an id, or a name stored by an older version) of
+        `workspace`; None (after logging why) when its history cannot be read."""
+        ...
+
+
+class Members(Protocol):
+    """Who a person is now on the platform, asked outside any interaction (the review
+    page asks on every request, so a change of roles counts at once)."""
+
+    async def member(
+        self, workspace_id: str, user_id: str, role_ids: Sequence[str]
+    ) -> Caller | None:
+        """`user_id` in the workspace whose platform id is `workspace_id` (admin flag; of
+        `role_ids`, the workspace's editor and admin roles, those they hold); None when they
+        are not a member, or the workspace is not this connection's."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outbound:
+    """Everything the core calls on one platform connection."""
+
+    port: ChatPort
+    history: ChannelHistory
+    members: Members
+
+
+# --- inbound: what an adapter calls ------------------------------------------------------------
+
+
+class Inbound(Protocol):
+    """The core's methods an adapter drives (`bot.core.router.Core` implements them)."""
+
+    async def on_message(self, event: MessageEvent | EditEvent) -> bool:
+        """Store a new or edited message if its channel is logged; whether it was stored."""
+        ...
+
+    async def on_delete(self, event: DeleteEvent) -> None: ...
+
+    async def on_reaction(
+        self, workspace: WorkspaceRecord, message_id: str, delta: int
+    ) -> None: ...
+
+    async def on_pin(self, workspace: WorkspaceRecord, message_id: str) -> None: ...
+
+    async def on_unpin(self, workspace: WorkspaceRecord, message_id: str) -> None: ...
+
+    async def on_command(self, event: CommandEvent) -> Reply: ...
+
+    async def on_button(self, event: ButtonPress) -> Reply | None: ...
+
+    async def on_editor_submit(self, event: EditorSubmit) -> Reply: ...
+
+    async def suggest(
+        self, workspace: WorkspaceRecord, kind: Kind, typed: str
+    ) -> list[tuple[str, str]]:
+        """(label, value) choices for a command argument being typed (autocomplete)."""
+        ...
+
+    async def role_ids(self, workspace: WorkspaceRecord) -> list[str]:
+        """The roles or user groups the workspace's editors and admins name, by id."""
+        ...
+
+    async def catch_up(self) -> None:
+        """After (re)connecting: re-read every logged channel's open week."""
+        ...
+
+    async def kept(self, key: str) -> str | None:
+        """A value the adapter keeps between runs."""
+        ...
+
+    async def keep(self, key: str, value: str) -> None: ...
+
+
+MakeCore = Callable[[Outbound], Inbound]
+"""Given an adapter's outbound side, the core it drives: an adapter calls it once, in its
+constructor."""

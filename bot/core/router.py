@@ -12,9 +12,10 @@ import asyncio
 import logging
 import re
 import time as timer
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,12 +34,17 @@ from bot.core.names import channel_ref, with_names
 from bot.core.port import (
     ButtonPress,
     Caller,
+    ChannelHistory,
     ChatPort,
     CommandEvent,
     DeleteEvent,
     EditEvent,
     EditorSubmit,
+    HistoryChannel,
+    HistorySource,
+    Members,
     MessageEvent,
+    Outbound,
     Reply,
 )
 from bot.core.references import resolve_references
@@ -82,18 +88,11 @@ _SCHEDULE_COMMANDS = (cmd.ScheduleSet,)
 # starts up to 14 hours before UTC's.
 OPEN_WEEK_MARGIN = timedelta(days=1)
 
-Backfill = Callable[[WorkspaceRecord, str, Progress | None], Awaitable[None]]
-"""`backfill(workspace, channel, progress)`: fetch a channel's history since its newest
-stored message (reporting to `progress` when given)."""
-
-Member = Callable[[str, str], Awaitable[Caller | None]]
-"""`member(workspace, user)`: who the platform says `user` is now in the workspace whose
-platform id is `workspace` (admin flag, roles or user groups); None when they are not a
-member. Asked outside any interaction: by the review page, on every request."""
-
 
 class Core:
-    """Routes platform-neutral events to ingest, settings, review, privacy and scheduling."""
+    """Routes platform-neutral events to ingest, settings, review, privacy and scheduling
+    (`bot.core.port.Inbound`); reads channel history through the platform's `history` (backfill,
+    reconcile) and asks its `members` who a review-page user is."""
 
     def __init__(
         self,
@@ -105,6 +104,8 @@ class Core:
         github: MakeGitHub | None = None,
         llm: MakeLLM | None = None,
         page: PageLinks | None = None,
+        history: ChannelHistory | None = None,
+        members: Members | None = None,
     ) -> None:
         self.sessions = sessions
         self.platform = platform  # the platform whose workspaces this core serves
@@ -120,10 +121,8 @@ class Core:
         self._workspace_ids: dict[WorkspaceRecord, int] = {}
         self._known = KnownRows(sessions)  # channel and people rows live stores need not upsert
         self._settings: dict[int, tuple[float, WorkspaceSettings]] = {}
-        # Set by a platform adapter: fetches a channel's history since the last stored message.
-        self.backfill: Backfill | None = None
-        # Set by a platform adapter: who a person is in one of its workspaces right now.
-        self.member: Member | None = None
+        self.history = history
+        self.members = members
         self._background: set[asyncio.Task[None]] = set()
 
     async def workspace_id(self, workspace: WorkspaceRecord) -> int:
@@ -240,17 +239,17 @@ class Core:
         """Who a review-page user is now in the stored workspace `workspace_id`, as the
         platform says (None when the workspace is not this platform's, or they are not a
         member): the page asks on every request, so a change of roles counts at once."""
-        if self.member is None:
+        if self.members is None:
             return None
 
-        def platform_id(session: Session) -> str | None:
+        def read(session: Session) -> tuple[str, list[str]] | None:
             workspace = session.get(Workspace, workspace_id)
             if workspace is None or workspace.platform != self.platform:
                 return None
-            return workspace.platform_id
+            return workspace.platform_id, self.settings(session, workspace_id).role_ids()
 
-        found = await self.db.run(platform_id)
-        return None if found is None else await self.member(found, user_id)
+        found = await self.db.run(read)
+        return None if found is None else await self.members.member(found[0], user_id, found[1])
 
     async def role_ids(self, workspace: WorkspaceRecord) -> list[str]:
         """The roles or user groups the workspace's editors and admins name, by id: an
@@ -309,13 +308,78 @@ class Core:
             log.info("#%s: %d message(s) deleted while the bot was away", channel_id, len(gone))
         return len(gone)
 
+    async def backfill(
+        self, workspace: WorkspaceRecord, channel_ref: str, progress: Progress | None = None
+    ) -> None:
+        """Fetch a logged channel's history (its threads included) since its newest stored
+        message, or, for a channel just enabled, since the start of last week."""
+        channel = await self._history_channel(workspace, channel_ref)
+        if channel is None:
+            return
+        since = await self.backfill_since(workspace, channel.channel_id)
+        if progress is not None:
+            await progress.begin(channel.name, since)
+        for source in await channel.sources():
+            await self._read(workspace, source, since, progress)
+
+    async def reconcile_channel(self, workspace: WorkspaceRecord, channel_ref: str) -> None:
+        """After downtime: re-read a logged channel and its threads from the start of the
+        open week (or its newest stored message, if older) and compare (`reconcile`): edits,
+        reactions and late replies made while the bot was away are stored, messages deleted
+        meanwhile are deleted."""
+        channel = await self._history_channel(workspace, channel_ref)
+        if channel is None:
+            return
+        since = min(
+            await self.backfill_since(workspace, channel.channel_id), self.open_week_start()
+        )
+        for source in await channel.sources():
+            read_at = self.clock()
+            seen = await self._read(workspace, source, since)
+            await self.reconcile(
+                workspace, source.channel_id, since, seen, source.threads_read(), read_at=read_at
+            )
+
+    async def catch_up(self) -> None:
+        """After (re)connecting: reconcile every logged channel of every workspace the
+        platform connection serves."""
+        if self.history is None:
+            return
+        for workspace in await self.history.workspaces():
+            for ref in await self.logged_channels(workspace):
+                await self.reconcile_channel(workspace, ref)
+
+    async def _history_channel(
+        self, workspace: WorkspaceRecord, channel_ref: str
+    ) -> HistoryChannel | None:
+        if self.history is None:
+            return None
+        return await self.history.channel(workspace, channel_ref)
+
+    async def _read(
+        self,
+        workspace: WorkspaceRecord,
+        source: HistorySource,
+        since: datetime,
+        progress: Progress | None = None,
+    ) -> set[str]:
+        """Store a source's messages sent after `since`; the ids of all it read."""
+        seen: set[str] = set()
+        async for page in source.pages(since):
+            seen |= page.seen
+            if not page.messages:
+                continue
+            counts = await self.store(workspace, page.channel, page.messages)
+            if progress is not None and counts is not None:
+                await progress.add(message.platform_id for message in page.messages)
+        return seen
+
     async def on_delete(self, event: DeleteEvent) -> None:
         metrics.count_received(event.workspace.platform, "delete", event.delivery)
         workspace_id = await self.workspace_id(event.workspace)
         await privacy.on_delete(self.review, workspace_id, event.message_id, self.clock())
 
     async def _backfill(self, workspace: WorkspaceRecord, channel: str, progress: Progress) -> None:
-        assert self.backfill is not None
         try:
             await self.backfill(workspace, channel, progress)
         except Exception as error:
@@ -374,7 +438,7 @@ class Core:
         texts = [reply.text]
         if isinstance(command, _SCHEDULE_COMMANDS):
             await self.scheduler.reschedule(workspace_id)
-        if isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:
+        if isinstance(command, cmd.ChannelsAdd) and self.history is not None:
             # Answered at once; the history follows, reported where the admin asked.
             for channel in command.channels:
                 progress = Progress(self.port, event.channel_id)
@@ -554,3 +618,18 @@ class Core:
 
     def _last_week(self) -> date:
         return week_start(self.clock().date()) - timedelta(days=7)
+
+
+def core_for(
+    sessions: sessionmaker[Session], config: Config, **options: Any
+) -> Callable[[Outbound], Core]:
+    """The `MakeCore` an adapter is given: a `Core` on the adapter's outbound side (its port,
+    history and members), with `options` (clock, platform, github, llm, page)."""
+    return lambda outbound: Core(
+        sessions,
+        config,
+        outbound.port,
+        history=outbound.history,
+        members=outbound.members,
+        **options,
+    )

@@ -1,13 +1,11 @@
-"""The discord.py client: logging, the `/summary` command, persistent review buttons, the
-edit modal, and history backfill. Every handler translates and hands over to the core."""
+"""The discord.py client: logging, the `/summary` command, persistent review buttons and the
+edit modal. Every handler translates and hands over to the core."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 import discord
@@ -15,7 +13,7 @@ from discord import app_commands
 
 from bot.core import metrics
 from bot.core.chunking import chunk
-from bot.core.history import Progress
+from bot.core.failures import failed
 from bot.core.port import (
     ButtonPress,
     Caller,
@@ -23,26 +21,22 @@ from bot.core.port import (
     DeleteEvent,
     EditEvent,
     EditorSubmit,
+    Inbound,
+    MakeCore,
     MessageEvent,
+    Outbound,
     Reply,
 )
-from bot.core.router import Core
 from bot.discord.commands import admin_group, definition_hash, summary_group
-from bot.discord.port import (
-    MESSAGE_LIMIT,
-    NO_MENTIONS,
-    DiscordPort,
-    Postable,
-    find_guild_channel,
-)
+from bot.discord.history import DiscordHistory
+from bot.discord.members import DiscordMembers
+from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
 from bot.discord.translate import channel_of, record_of, workspace_of
-from storage.records import MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)
 
 FIELD_LIMIT = 4000  # a modal text input holds at most 4,000 characters
 MAX_FIELDS = 5  # and a modal at most five inputs
-STORE_BATCH = 100
 RECONNECT_DELAY_S = 1.0
 
 
@@ -81,24 +75,22 @@ class ReviewButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ReviewButton:
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> ReviewButton:  # noqa: ANN001
         return cls(match["action"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        client = interaction.client
-        assert isinstance(client, SummaryClient)  # the only client these buttons are added to
-        await client.on_review_button(interaction, self.custom_id)
+        await interaction.client.on_review_button(interaction, self.item.custom_id)
 
 
 class EditModal(discord.ui.Modal):
     """A section's text in up to five fields (a field holds 4,000 characters)."""
 
-    def __init__(self, client: SummaryClient, section_id: int, title: str, text: str) -> None:
+    def __init__(self, core: Inbound, section_id: int, title: str, text: str) -> None:
         super().__init__(title=f"Edit: {title}"[:45], custom_id=f"edit-modal:{section_id}")
-        self.client, self.section_id = client, section_id
+        self.core, self.section_id = core, section_id
         parts = chunk(text, FIELD_LIMIT)[:MAX_FIELDS] or [""]
-        self.fields: list[discord.ui.TextInput[EditModal]] = [
+        self.fields = [
             discord.ui.TextInput(
                 label=title[:45] if len(parts) == 1 else f"{title[:38]} ({n + 1}/{len(parts)})",
                 style=discord.TextStyle.paragraph,
@@ -113,12 +105,13 @@ class EditModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         text = "\n\n".join(f.value.strip() for f in self.fields if f.value.strip())
-        if interaction.guild is None:  # the edit button is only posted in a server
-            return
         submit = EditorSubmit(
             workspace_of(interaction.guild), caller_of(interaction), self.section_id, text
         )
-        await answer(interaction, await self.client.core.on_editor_submit(submit))
+        await answer(interaction, await self.core.on_editor_submit(submit))
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await answer_failure(interaction, error, "Discord: saving the edit modal")
 
 
 async def answer(interaction: discord.Interaction, reply: Reply) -> None:
@@ -135,22 +128,42 @@ async def answer(interaction: discord.Interaction, reply: Reply) -> None:
             )
 
 
-class SummaryClient(discord.Client):
-    """The bot. The core and its port come in through the constructor; `setup_hook`
-    registers the persistent buttons; commands are synced per guild when it becomes ready."""
+async def answer_failure(interaction: discord.Interaction, error: Exception, what: str) -> None:
+    """The error boundary: log `error` with an id and tell the person, privately (as the
+    follow-up of a deferred answer, so "thinking…" does not hang)."""
+    reply = failed(error, what)
+    try:
+        await answer(interaction, reply)
+    except discord.HTTPException:
+        log.warning("Discord: could not say that %s failed", what)
 
-    def __init__(self, core: Core, port: DiscordPort, **options: Any) -> None:
+
+class SummaryTree(app_commands.CommandTree):
+    """The slash commands; a command that fails is answered (`answer_failure`)."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", None) or error
+        name = interaction.command.qualified_name if interaction.command else "a command"
+        await answer_failure(interaction, original, f"Discord: /{name}")
+
+
+class SummaryClient(discord.Client):
+    """The bot. `make_core` makes the core from this client's port, history and members;
+    `setup_hook` registers the persistent buttons; commands are synced when it is ready."""
+
+    def __init__(self, make_core: MakeCore, **options: object) -> None:
         super().__init__(intents=intents(), allowed_mentions=NO_MENTIONS, **options)
-        self.core = core
-        self.port = port
-        port.client = self
-        port.make_modal = lambda section_id, title, text: EditModal(self, section_id, title, text)
-        core.backfill = self.backfill
-        core.member = self.member_caller
-        self.tree = app_commands.CommandTree(self)
+        self.port = DiscordPort(self, self._edit_modal)
+        self.core = make_core(Outbound(self.port, DiscordHistory(self), DiscordMembers(self)))
+        self.tree = SummaryTree(self)
         self.tree.add_command(summary_group())
         self.tree.add_command(admin_group())
         self._guard_parsers()
+
+    def _edit_modal(self, section_id: int, title: str, text: str) -> EditModal:
+        return EditModal(self.core, section_id, title, text)
 
     def _guard_parsers(self) -> None:
         """discord.py runs its gateway event parsers without a try: one malformed payload
@@ -177,7 +190,7 @@ class SummaryClient(discord.Client):
         """Also after a reconnect with a new session: sync the commands if their definition
         changed, then fetch what was said while the bot was away."""
         await self.sync_commands()
-        await self.catch_up()
+        await self.core.catch_up()
 
     async def sync_commands(self) -> None:
         """Sync the global commands only when their definition differs from the last one
@@ -199,17 +212,11 @@ class SummaryClient(discord.Client):
         await self.core.keep(key, definition)
         log.info("Discord: slash commands synced")
 
-    @property
-    def own_id(self) -> int:
-        """The bot's user id (known from login on, before any event arrives)."""
-        assert self.user is not None
-        return self.user.id
-
     # --- logging ------------------------------------------------------------------------------
 
     async def on_message(self, message: discord.Message) -> None:
         guild = self._guild_of(message)
-        if guild is None or message.author.id == self.own_id:
+        if guild is None or message.author.id == self.user.id:
             return
         record = record_of(message)
         if record is not None:
@@ -219,7 +226,7 @@ class SummaryClient(discord.Client):
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         message = payload.message
         guild = self._guild_of(message)
-        if guild is None or message.author.id == self.own_id:
+        if guild is None or message.author.id == self.user.id:
             return
         record = record_of(message)
         if record is not None:
@@ -259,121 +266,6 @@ class SummaryClient(discord.Client):
             log.info("Discord: ignored an event of guild %s, which the bot is not in", guild_id)
         return guild
 
-    async def backfill(
-        self, workspace: WorkspaceRecord, channel_ref: str, progress: Progress | None = None
-    ) -> None:
-        """A logged channel's history since its newest stored message (for a channel just
-        enabled: since the start of last week), its threads included."""
-        channel = self._logged_channel(workspace, channel_ref)
-        if channel is None:
-            return
-        after = await self.core.backfill_since(workspace, str(channel.id))
-        if progress is not None:
-            await progress.begin(channel.name, after)
-        for source in await self._sources(channel):
-            await self._store_history(workspace, source, after, progress)
-
-    async def reconcile(self, workspace: WorkspaceRecord, channel_ref: str) -> None:
-        """After downtime: re-read the channel and its threads from the start of the open
-        week (or the newest stored message, if older) and compare: edits and reactions made
-        while the bot was away are stored, messages deleted meanwhile are deleted."""
-        channel = self._logged_channel(workspace, channel_ref)
-        if channel is None:
-            return
-        after = min(
-            await self.core.backfill_since(workspace, str(channel.id)),
-            self.core.open_week_start(),
-        )
-        for source in await self._sources(channel):
-            read_at = self.core.clock()
-            seen = await self._store_history(workspace, source, after)
-            await self.core.reconcile(workspace, str(source.id), after, seen, read_at=read_at)
-
-    def _logged_channel(
-        self, workspace: WorkspaceRecord, channel_ref: str
-    ) -> discord.abc.GuildChannel | discord.Thread | None:
-        guild = self.get_guild(int(workspace.platform_id))
-        channel = find_guild_channel(guild, channel_ref) if guild else None
-        if channel is None:
-            log.warning("cannot read the history of %r: no such channel", channel_ref)
-        return channel
-
-    async def _sources(self, channel: discord.abc.GuildChannel | discord.Thread) -> list[Postable]:
-        """The channel (when it holds messages) and its threads, archived ones included."""
-        sources: list[Postable] = [channel] if isinstance(channel, Postable) else []
-        if isinstance(channel, discord.TextChannel | discord.ForumChannel):
-            sources += channel.threads
-            try:
-                sources += [t async for t in channel.archived_threads(limit=None)]
-            except discord.HTTPException:
-                log.warning("cannot list the archived threads of #%s", channel.name)
-        return sources
-
-    async def _store_history(
-        self,
-        workspace: WorkspaceRecord,
-        channel: Postable,
-        after: datetime,
-        progress: Progress | None = None,
-    ) -> set[str]:
-        """Store a channel's messages sent after `after`; the ids of all it read."""
-        seen: set[str] = set()
-        records: list[MessageRecord] = []
-        async for message in channel.history(limit=None, after=after, oldest_first=True):
-            seen.add(str(message.id))
-            if message.author.id == self.own_id:
-                continue
-            record = record_of(message)
-            if record is not None:
-                records.append(record)
-            if len(records) == STORE_BATCH:
-                await self._store(workspace, channel, records, progress)
-                records = []
-        if records:
-            await self._store(workspace, channel, records, progress)
-        return seen
-
-    async def _store(
-        self,
-        workspace: WorkspaceRecord,
-        channel: Postable,
-        records: list[MessageRecord],
-        progress: Progress | None,
-    ) -> None:
-        counts = await self.core.store(workspace, channel_of(channel), records)
-        if progress is not None and counts is not None:
-            await progress.add(record.platform_id for record in records)
-
-    async def catch_up(self) -> None:
-        """After downtime: re-read every logged channel's open week."""
-        for guild in self.guilds:
-            workspace = workspace_of(guild)
-            for channel_ref in await self.core.logged_channels(workspace):
-                await self.reconcile(workspace, channel_ref)
-
-    # --- who a member is, outside an interaction -----------------------------------------------
-
-    async def member_caller(self, guild_id: str, user_id: str) -> Caller | None:
-        """Who a member of a guild is now: the cached member when the gateway keeps members
-        (the members intent), else asked over REST; None when they are not a member (left,
-        kicked) or the bot is not in the guild. Manage Server is the member's guild-wide
-        permission, as their roles and the guild's owner give it."""
-        guild = self.get_guild(int(guild_id))
-        if guild is None or not user_id.isdigit():
-            return None
-        member = guild.get_member(int(user_id))
-        if member is None:
-            try:
-                member = await guild.fetch_member(int(user_id))
-            except (discord.NotFound, discord.Forbidden):
-                return None
-        return Caller(
-            str(member.id),
-            member.display_name,
-            member.guild_permissions.manage_guild,
-            tuple(str(r.id) for r in member.roles),
-        )
-
     # --- interactions -------------------------------------------------------------------------
 
     async def run_text(self, interaction: discord.Interaction, command: str) -> None:
@@ -391,11 +283,16 @@ class SummaryClient(discord.Client):
         await answer(interaction, await self.core.on_command(event))
 
     async def on_review_button(self, interaction: discord.Interaction, custom_id: str) -> None:
-        """Edit answers with a modal, so it must not be deferred; the others may take a while."""
+        """Edit answers with a modal, so it must not be deferred; the others may take a while.
+        A press that fails is answered (`answer_failure`)."""
+        try:
+            await self._press(interaction, custom_id)
+        except Exception as error:  # noqa: BLE001 (the boundary: any failure is answered)
+            await answer_failure(interaction, error, f"Discord: the {custom_id} button")
+
+    async def _press(self, interaction: discord.Interaction, custom_id: str) -> None:
         if not custom_id.startswith("edit:"):
             await interaction.response.defer(ephemeral=True, thinking=True)
-        if interaction.guild is None:  # review buttons are only posted in a server
-            return
         self.port.pending[str(interaction.id)] = interaction
         press = ButtonPress(
             workspace_of(interaction.guild),

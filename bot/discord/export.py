@@ -593,4 +593,9 @@ def _epoch_text(epoch: str) -> str | None:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-FORMAT = ExportFormat("discord-export", looks_like, open_sources)
+FORMAT = ExportFormat(
+    "discord-export",
+    looks_like,
+    open_sources,
+    reads="DiscordChatExporter JSON (files or folders)",
+)

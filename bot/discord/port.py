@@ -41,16 +41,16 @@ def view_of(buttons: Sequence[Button]) -> discord.ui.View | None:
 class DiscordPort:
     """Posts, replies in a message's thread, edits, opens the edit modal, sends DMs.
 
-    `client` is set by the client that owns this port; `make_modal` builds the edit modal
-    (the client's, which hands the submit to the core). An editor is opened in answer to
-    the button press whose interaction waits in `pending` under its id."""
+    `client` is the client that owns this port; `make_modal` builds the edit modal (the
+    client's, which hands the submit to the core). An editor is opened in answer to the
+    button press whose interaction waits in `pending` under its id."""
 
     max_message_chars = MESSAGE_LIMIT
     workspace_noun = "server"
 
-    def __init__(self) -> None:
-        self.client: discord.Client | None = None
-        self.make_modal: ModalFactory | None = None
+    def __init__(self, client: discord.Client, make_modal: ModalFactory) -> None:
+        self.client = client
+        self.make_modal = make_modal
         self.pending: dict[str, discord.Interaction] = {}
 
     @property

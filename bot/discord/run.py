@@ -11,9 +11,8 @@ import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.core.router import Core
+from bot.core.port import MakeCore
 from bot.discord.client import ShardedSummaryClient, SummaryClient
-from bot.discord.port import DiscordPort
 
 # Exactly what the bot does: read the logged channels and their history, post the review
 # thread and the summary, start threads on its own messages and write in them.
@@ -50,14 +49,12 @@ def point_at(api_url: str | None, gateway_url: str | None) -> None:
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-def discord_client(
-    core: Core, port: DiscordPort, shards: tuple[list[int], int] | None
-) -> SummaryClient:
+def discord_client(make_core: MakeCore, shards: tuple[list[int], int] | None) -> SummaryClient:
     """The client: of all of the bot's guilds, or of those on `shards` (ids, count)."""
     if shards is None:
-        return SummaryClient(core, port)
+        return SummaryClient(make_core)
     shard_ids, shard_count = shards
-    return ShardedSummaryClient(core, port, shard_ids=shard_ids, shard_count=shard_count)
+    return ShardedSummaryClient(make_core, shard_ids=shard_ids, shard_count=shard_count)
 
 
 async def start_discord(client: SummaryClient, token: str) -> asyncio.Task[None]:

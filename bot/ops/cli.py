@@ -37,8 +37,9 @@ from bot.ops.config import ConfigError, load_config
 from bot.ops.console import emit, err, fail, parse_day, say, write
 from bot.ops.doctor import doctor_command
 from bot.ops.eval_command import eval_command
-from bot.ops.formats import EXPORT_FORMATS, FORMATS
+from bot.ops.formats import EXPORT_FORMATS, FORMATS, export_formats
 from bot.ops.settings_command import OPERATOR_ID, settings_app
+from bot.platforms import registered
 from storage.db import DEFAULT_DATABASE_URL, make_engine, make_sessionmaker, migrate
 from storage.drafts import get_draft, get_draft_by_id, list_drafts, load_draft
 from storage.messages import count_messages, find_workspaces
@@ -54,7 +55,8 @@ SUPPORTED_DATABASES = (
 )
 
 app = typer.Typer(
-    help="Turn a week of Discord or Slack chat into a draft weekly summary.",
+    help=f"Turn a week of {' or '.join(p.title for p in registered())} chat into a draft "
+    "weekly summary.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,  # plain help: flags shown as flags (`--dry-run`), not `<bool>`
@@ -200,7 +202,7 @@ def import_command(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            help="DiscordChatExporter JSON files or folders, Slack export ZIPs or folders.",
+            help=", ".join(f.reads for f in EXPORT_FORMATS) + ".",
             exists=True,
         ),
     ],
@@ -229,7 +231,7 @@ def _import(sessions: sessionmaker[Session], paths: list[Path], fmt: str | None)
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as progress:
-        return import_paths(sessions, paths, EXPORT_FORMATS, fmt, progress)
+        return import_paths(sessions, paths, export_formats(), fmt, progress)
 
 
 def _print_report(report: ImportReport) -> None:
@@ -302,12 +304,12 @@ def _draft(
     ask, unless `offline`), and read the stored draft back."""
     import asyncio
 
-    from bot.ops.env import Environment
+    from bot.ops.env import read_environment
     from bot.ops.run import LLMNotConfigured, github_for, llm_client_for
 
     github = llm = None
     if not offline:
-        env = Environment()
+        env = read_environment()
         github = github_for(env)
         if week.drafter == LLM:
             try:
@@ -485,14 +487,15 @@ def run_command(ctx: typer.Context) -> None:
     """Start the bot on the platforms whose tokens are in the environment, with the scheduler."""
     import asyncio
 
-    from bot.ops.env import Environment
+    from bot.ops.env import read_environment
     from bot.ops.logs import configure as configure_logging
     from bot.ops.run import NoPlatform, serve
 
-    env = Environment()
+    env = read_environment()
     configure_logging(env.summarybot_log_format)
     try:
-        env.discord_shards()
+        for platform in registered():
+            platform.check(env)
     except ValueError as error:
         fail(str(error))
     try:
@@ -507,32 +510,9 @@ def run_command(ctx: typer.Context) -> None:
 app.command("eval")(eval_command)
 app.command("doctor")(doctor_command)
 
-discord_app = typer.Typer(help="Discord set-up helpers.", no_args_is_help=True)
-app.add_typer(discord_app, name="discord")
-
-
-@discord_app.command("invite-url")
-def discord_invite_url(
-    application_id: Annotated[
-        int | None,
-        typer.Option(help="The application id (default: read from DISCORD_TOKEN)."),
-    ] = None,
-) -> None:
-    """Print the link that adds the bot to a server, with exactly the permissions it uses."""
-    from bot.discord.run import application_id_from_token, invite_url
-    from bot.ops.env import Environment
-
-    if application_id is None:
-        token = Environment().discord_token
-        if not token:
-            fail(
-                "set DISCORD_TOKEN or pass --application-id (Developer Portal, General Information)"
-            )
-        try:
-            application_id = application_id_from_token(token)
-        except ValueError as error:
-            fail(str(error))
-    sys.stdout.write(invite_url(application_id) + "\n")
+for _platform in registered():
+    if _platform.cli is not None:
+        app.add_typer(_platform.cli(), name=_platform.name)
 
 
 @app.command("demo")
@@ -545,7 +525,7 @@ def demo_command(
     with tempfile.TemporaryDirectory(prefix="summarybot-demo-") as tmp:
         demo = Context(f"sqlite:///{Path(tmp) / 'demo.db'}", ctx.obj.config_path)
         with as_file(files("bot.ops").joinpath("sample_week")) as sample:
-            report = _import(demo.sessions, [Path(sample)], "discord-export")
+            report = _import(demo.sessions, [Path(sample)], None)
         _print_report(report)
         if report.errors:
             raise typer.Exit(1)

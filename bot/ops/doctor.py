@@ -2,7 +2,7 @@
 
 Each check is a small function that answers `Check(name, status, message)`: `ok`, `warn` (works,
 but worth a look) or `FAIL` (the bot will not work as configured), with one sentence saying what
-is wrong and what to do. The network checks (Slack, Discord, GitHub, the LLM) run concurrently,
+is wrong and what to do. The network checks (each platform's, GitHub, the LLM) run concurrently,
 each request once, without retries, with a `checking.TIMEOUT`-second limit. Nothing is changed: the
 database is not migrated, no message is sent. Token values are never printed.
 """
@@ -28,19 +28,18 @@ from bot.core.checks import FAIL, OK, WARN, Check, json_of, reason, unreachable
 from bot.core.clock import utcnow
 from bot.core.settings import SettingsError, cron_trigger, workspace_settings
 from bot.core.wording import counted
-from bot.discord.doctor import check_discord
 from bot.ops.config import ConfigError, load_config
-from bot.slack.doctor import check_slack
+from bot.platforms import registered
 from storage.db import is_current, make_engine, make_sessionmaker
 from storage.messages import find_workspaces
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from bot.ops.env import Environment
+    from bot.ops.env import Deployment
     from storage.models import Workspace
 
-__all__ = ["Check", "check_discord", "check_slack", "doctor_command", "run_checks"]
+__all__ = ["Check", "doctor_command", "run_checks"]
 
 
 # ---- database and configuration (local) ----------------------------------------------------
@@ -136,21 +135,25 @@ def check_config(path: Path | None) -> tuple[Check, Config | None]:
     return Check("Config", OK, f"{source} loads"), config
 
 
-def check_platforms(env: Environment) -> Check:
+def check_platforms(env: Deployment) -> Check:
     """At least one chat platform has a token."""
-    names = [
-        platform
-        for platform, token in (("Slack", env.slack_bot_token), ("Discord", env.discord_token))
-        if token
-    ]
+    names = [platform.title for platform in registered() if platform.enabled(env)]
     if not names:
         return Check(
             "Platforms",
             FAIL,
-            "neither SLACK_BOT_TOKEN nor DISCORD_TOKEN is set, so `summarybot run` has nowhere "
-            "to connect; set one of them in the environment or in .env",
+            f"{_none_set([platform.token for platform in registered()])}, so `summarybot run` "
+            "has nowhere to connect; set one of them in the environment or in .env",
         )
     return Check("Platforms", OK, f"{' and '.join(names)} configured")
+
+
+def _none_set(variables: list[str]) -> str:
+    if len(variables) == 1:
+        return f"{variables[0]} is not set"
+    if len(variables) == 2:
+        return f"neither {variables[0]} nor {variables[1]} is set"
+    return f"none of {', '.join(variables)} is set"
 
 
 # ---- workspaces (local) ---------------------------------------------------------------------
@@ -166,7 +169,7 @@ def check_workspaces(engine: Engine, config: Config) -> list[Check]:
                     "Workspaces",
                     WARN,
                     "none stored yet; start the bot (`summarybot run`) and set it up with "
-                    "/summary in Slack or Discord",
+                    f"/summary in {' or '.join(p.title for p in registered())}",
                 )
             ]
         checks: list[Check] = []
@@ -260,7 +263,7 @@ def _listing(values: Iterable[str]) -> str:
 # ---- GitHub and the LLM ---------------------------------------------------------------------
 
 
-async def check_github(env: Environment) -> Check:
+async def check_github(env: Deployment) -> Check:
     """GitHub answers (GET /rate_limit), with the token when set, and how much quota is left."""
     name = "GitHub"
     url = f"{env.github_api_url.rstrip('/')}/rate_limit"
@@ -312,7 +315,7 @@ async def check_github(env: Environment) -> Check:
     return Check(name, OK, f"token accepted; {quota}")
 
 
-async def check_llm(config: Config, env: Environment) -> Check:
+async def check_llm(config: Config, env: Deployment) -> Check:
     """The OpenAI-compatible endpoint answers GET /models and lists the configured model."""
     name = "LLM"
     root = config.llm.base_url.strip().rstrip("/")
@@ -377,7 +380,7 @@ async def _guarded(name: str, work: Awaitable[Check | list[Check]]) -> list[Chec
     return found if isinstance(found, list) else [found]
 
 
-async def run_checks(database_url: str, config_path: Path | None, env: Environment) -> list[Check]:
+async def run_checks(database_url: str, config_path: Path | None, env: Deployment) -> list[Check]:
     """Every check, in the order printed; the network ones run concurrently."""
     database, engine = check_database(database_url)
     config_check, config = check_config(config_path)
@@ -393,10 +396,9 @@ async def run_checks(database_url: str, config_path: Path | None, env: Environme
         if engine is not None:
             engine.dispose()
     network: list[Awaitable[list[Check]]] = []
-    if env.slack_bot_token:
-        network.append(_guarded("Slack", check_slack(env)))
-    if env.discord_token:
-        network.append(_guarded("Discord", check_discord(env)))
+    for platform in registered():
+        if platform.enabled(env):
+            network.append(_guarded(platform.title, platform.doctor(env)))
     tail: list[Awaitable[list[Check]]] = []
     if config is not None and config.github.enabled:
         tail.append(_guarded("GitHub", check_github(env)))
@@ -411,15 +413,9 @@ async def run_checks(database_url: str, config_path: Path | None, env: Environme
     return checks
 
 
-def _secrets(env: Environment, database_url: str) -> list[str]:
-    values = [
-        env.slack_bot_token,
-        env.slack_app_token,
-        env.slack_signing_secret,
-        env.discord_token,
-        env.github_token,
-        env.llm_api_key,
-    ]
+def _secrets(env: Deployment, database_url: str) -> list[str]:
+    values = [secret for platform in registered() for secret in platform.secrets(env)]
+    values += [env.github_token, env.llm_api_key]
     with contextlib.suppress(ArgumentError):
         values.append(make_url(database_url).password)
     return sorted({str(v) for v in values if v and len(str(v)) >= 4}, key=len, reverse=True)
@@ -436,10 +432,10 @@ def doctor_command(ctx: typer.Context) -> None:
     """Check the deployment: database, config, tokens, workspace settings, GitHub, the LLM.
 
     One line per check (ok, warn or FAIL) with what to do; exits 1 if anything FAILs."""
-    from bot.ops.env import Environment
+    from bot.ops.env import read_environment
 
     try:
-        env = Environment()
+        env = read_environment()
     except ValidationError as error:
         typer.echo(Check("Environment", FAIL, f"{_problems(error)}; fix the variable").line())
         raise typer.Exit(1) from None

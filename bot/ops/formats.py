@@ -1,5 +1,5 @@
-"""The export formats `summarybot import` reads: each platform adapter's reader, in the order
-they are tried when the format is not given."""
+"""The export formats `summarybot import` reads: each registered platform's readers
+(`bot.platforms`), in the order they are tried when the format is not given."""
 
 from __future__ import annotations
 
@@ -8,18 +8,23 @@ from pathlib import Path
 from bot.core.ingest import ExportFormat, ImportSource
 from bot.core.ingest import detect_format as _detect
 from bot.core.ingest import open_sources as _open
-from bot.discord.export import FORMAT as DISCORD_EXPORT
-from bot.slack.export import FORMAT as SLACK_EXPORT
+from bot.platforms import registered
 
-EXPORT_FORMATS: tuple[ExportFormat, ...] = (SLACK_EXPORT, DISCORD_EXPORT)
+
+def export_formats() -> tuple[ExportFormat, ...]:
+    """Every registered platform's export readers."""
+    return tuple(fmt for platform in registered() for fmt in platform.exports)
+
+
+EXPORT_FORMATS = export_formats()
 FORMATS = tuple(sorted(f.name for f in EXPORT_FORMATS))
 
 
 def detect_format(path: Path) -> str:
     """The name of the export format `path` holds (`ImportFileError` if none)."""
-    return _detect(path, EXPORT_FORMATS).name
+    return _detect(path, export_formats()).name
 
 
 def open_sources(path: Path, fmt: str | None = None) -> list[ImportSource]:
     """The source files at `path` in the given (or detected) format, in a stable order."""
-    return _open(path, EXPORT_FORMATS, fmt)
+    return _open(path, export_formats(), fmt)

@@ -10,13 +10,13 @@ import logging
 
 from pythonjsonlogger.json import JsonFormatter
 
+from bot.platforms import registered
+
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 CHATTY = (
     "httpx",
     "httpcore",
-    "slack_bolt",
-    "slack_sdk",
-    "discord",
+    *(name for platform in registered() for name in platform.loggers),
     "aiohttp.access",
     "apscheduler",
     "alembic",  # migrations applied at start: "Context impl SQLiteImpl." is no news

@@ -14,13 +14,15 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
+from bot.core.port import Outbound
 from bot.core.review_links import PageLinks, PageSigner
-from bot.core.router import Core
+from bot.core.router import Core, core_for
 from bot.drafting.github.client import GitHubClient
 from bot.drafting.llm.client import LLMClient
 from bot.drafting.service import MakeGitHub, MakeLLM
-from bot.ops.env import Environment
+from bot.ops.env import Deployment
 from bot.ops.health import Health, Probe, start_health_server
+from bot.platforms import registered
 from bot.web.proxies import parse_proxies
 from bot.web.site import Desk, ReviewSite, start_site
 
@@ -36,16 +38,18 @@ class LLMNotConfigured(Exception):
 
 
 async def serve(
-    engine: Engine, sessions: sessionmaker[Session], config: Config, env: Environment
+    engine: Engine, sessions: sessionmaker[Session], config: Config, env: Deployment
 ) -> None:
-    """Run until SIGTERM or SIGINT (or cancelled): connect every platform with a token, start
-    each one's scheduler, finish what a crash left (review posts, publishing), and backfill
-    what was said while the bot was away. On the signal, the schedulers are shut down and
-    every connection closed before this returns."""
-    if not env.slack_bot_token and not env.discord_token:
+    """Run until SIGTERM or SIGINT (or cancelled): connect every platform with a token
+    (`bot.platforms`), start each one's scheduler, finish what a crash left (review posts,
+    publishing), and backfill what was said while the bot was away. On the signal, the
+    schedulers are shut down and every connection closed before this returns."""
+    platforms = [platform for platform in registered() if platform.enabled(env)]
+    if not platforms:
         raise NoPlatform(
-            "no platform token is set: set DISCORD_TOKEN, or SLACK_BOT_TOKEN with "
-            "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP); see the README"
+            "no platform token is set: set "
+            + ", or ".join(platform.needs for platform in registered())
+            + "; see the README"
         )
     cores: list[Core] = []
     probes: dict[str, Probe] = {}
@@ -55,17 +59,16 @@ async def serve(
     stopping = asyncio.Event()
     with _stop_on_signals(stopping):
         try:
-            if env.slack_bot_token:
-                core, stop, probes["slack"], desks["slack"] = await _start_slack(
-                    sessions, config, env, signer
+            for platform in platforms:
+                made: list[Core] = []
+                connection = await platform.start(
+                    env, _core_maker(sessions, config, env, signer, platform.name, made)
                 )
+                (core,) = made
                 cores.append(core)
-                stops.append(stop)
-            if env.discord_token:
-                core, stop, probes["discord"] = await _start_discord(sessions, config, env, signer)
-                desks["discord"] = Desk(core.review, core.page_caller)
-                cores.append(core)
-                stops.append(stop)
+                stops.append(connection.stop)
+                probes[platform.name] = connection.connected
+                desks[platform.name] = Desk(core.review, core.page_caller)
             for core in cores:
                 await core.scheduler.start()
                 await core.resume()
@@ -74,7 +77,7 @@ async def serve(
                 health, env.summarybot_health_port, env.summarybot_health_host
             )
             stops.append(server.cleanup)
-            if signer is not None and desks and env.summarybot_public_url:
+            if signer is not None and desks:
                 site = ReviewSite(
                     signer,
                     env.summarybot_public_url,
@@ -109,6 +112,32 @@ async def serve(
     log.info("stopped cleanly")
 
 
+def _core_maker(
+    sessions: sessionmaker[Session],
+    config: Config,
+    env: Deployment,
+    signer: PageSigner | None,
+    platform: str,
+    made: list[Core],
+) -> Callable[[Outbound], Core]:
+    """The `MakeCore` a platform's adapter is given; the core it makes is added to `made`."""
+    make = core_for(
+        sessions,
+        config,
+        platform=platform,
+        github=github_for(env),
+        llm=llm_for(config, env),
+        page=PageLinks(signer, env.summarybot_public_url, platform) if signer else None,
+    )
+
+    def make_core(outbound: Outbound) -> Core:
+        core = make(outbound)
+        made.append(core)
+        return core
+
+    return make_core
+
+
 @contextlib.contextmanager
 def _stop_on_signals(stopping: asyncio.Event) -> Iterator[None]:
     """SIGTERM (Kubernetes, systemd, `docker stop`) and SIGINT (Ctrl-C) set `stopping`; one
@@ -129,7 +158,7 @@ def _on_signal(number: int, stopping: asyncio.Event) -> None:
     stopping.set()
 
 
-def page_signer(env: Environment) -> PageSigner | None:
+def page_signer(env: Deployment) -> PageSigner | None:
     """The review page's signer, when SUMMARYBOT_SECRET_KEY and SUMMARYBOT_PUBLIC_URL are
     both set (else the page and its button are off)."""
     if not (env.summarybot_secret_key and env.summarybot_public_url):
@@ -137,14 +166,7 @@ def page_signer(env: Environment) -> PageSigner | None:
     return PageSigner(env.summarybot_secret_key)
 
 
-def _page_links(signer: PageSigner | None, env: Environment, platform: str) -> PageLinks | None:
-    """The review page's links for `platform`'s buttons; None while the page is off."""
-    if signer is None or not env.summarybot_public_url:
-        return None
-    return PageLinks(signer, env.summarybot_public_url, platform)
-
-
-def llm_client_for(config: Config, env: Environment) -> MakeLLM:
+def llm_client_for(config: Config, env: Deployment) -> MakeLLM:
     """Makes the client of the configured endpoint, or says what is missing."""
     if not config.llm.model:
         raise LLMNotConfigured(
@@ -155,7 +177,7 @@ def llm_client_for(config: Config, env: Environment) -> MakeLLM:
     )
 
 
-def llm_for(config: Config, env: Environment) -> MakeLLM | None:
+def llm_for(config: Config, env: Deployment) -> MakeLLM | None:
     """Makes the LLM drafter's client, when the config names a model."""
     try:
         return llm_client_for(config, env)
@@ -163,64 +185,6 @@ def llm_for(config: Config, env: Environment) -> MakeLLM | None:
         return None
 
 
-def github_for(env: Environment) -> MakeGitHub:
+def github_for(env: Deployment) -> MakeGitHub:
     """Makes the GitHub client drafting uses (when `[github] enabled` in the config)."""
     return lambda: GitHubClient(base_url=env.github_api_url, token=env.github_token)
-
-
-async def _start_slack(
-    sessions: sessionmaker[Session], config: Config, env: Environment, signer: PageSigner | None
-) -> tuple[Core, Callable[[], Awaitable[None]], Probe, Desk]:
-    from bot.slack.app import SlackBot
-    from bot.slack.directory import Directory
-    from bot.slack.port import SlackPort
-    from bot.slack.run import slack_client, start_slack
-
-    client = slack_client(env)
-    directory = Directory(client)  # one cache of the workspace's people and channels
-    core = Core(
-        sessions,
-        config,
-        SlackPort(client, directory),
-        platform="slack",
-        github=github_for(env),
-        llm=llm_for(config, env),
-        page=_page_links(signer, env, "slack"),
-    )
-    bot = SlackBot(core, client, env.slack_signing_secret, directory)
-    stop, connected = await start_slack(bot, env)
-    await bot.catch_up()
-    return core, stop, connected, Desk(core.review, core.page_caller)
-
-
-async def _start_discord(
-    sessions: sessionmaker[Session], config: Config, env: Environment, signer: PageSigner | None
-) -> tuple[Core, Callable[[], Awaitable[None]], Probe]:
-    from bot.discord.port import DiscordPort
-    from bot.discord.run import discord_client, point_at, start_discord
-
-    point_at(env.discord_api_url, env.discord_gateway_url)
-    port = DiscordPort()
-    core = Core(
-        sessions,
-        config,
-        port,
-        platform="discord",
-        github=github_for(env),
-        llm=llm_for(config, env),
-        page=_page_links(signer, env, "discord"),
-    )
-    client = discord_client(core, port, env.discord_shards())
-    if not env.discord_token:
-        raise NoPlatform("DISCORD_TOKEN is not set")
-    task = await start_discord(client, env.discord_token)
-
-    async def stop() -> None:
-        await client.close()
-        await asyncio.wait_for(task, 10)
-
-    async def connected() -> bool:
-        return client.is_ready() and not client.is_closed()
-
-    log.info("Discord: connecting")  # it backfills on ready
-    return core, stop, connected

@@ -447,5 +447,9 @@ def _kind(value: Any) -> str:
 
 
 FORMAT = ExportFormat(
-    "slack-export", looks_like, open_sources, expects="it expects a ZIP file or a folder"
+    "slack-export",
+    looks_like,
+    open_sources,
+    expects="it expects a ZIP file or a folder",
+    reads="a Slack export ZIP or folder with channels.json",
 )

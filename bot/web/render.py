@@ -1,5 +1,6 @@
 """HTML for the review page: Jinja2 templates (autoescaped) and the previews of a section
-on each platform (`bot.web.preview`), which an editor's text can never inject markup into."""
+on each registered platform (`Platform.preview`), which an editor's text can never inject
+markup into."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from markupsafe import Markup
 from bot.core.port import Reply
 from bot.core.review_page import DraftPage
 from bot.core.wording import counted
-from bot.web.preview import discord_html, slack_html
+from bot.platforms import registered
 from bot.web.ref_links import link_refs
 
 STATIC = {"review.js": "application/javascript", "review.css": "text/css"}
@@ -34,11 +35,12 @@ class Renderer:
         self.env.filters["previews"] = lambda text: {
             platform: Markup(html) for platform, html in self.previews(text).items()
         }
+        self.env.globals["platforms"] = [(p.name, p.title) for p in registered()]
 
     @staticmethod
     def previews(text: str) -> dict[str, str]:
         """A section's Markdown as HTML, as each platform will show it once published."""
-        return {"slack": slack_html(text), "discord": discord_html(text)}
+        return {platform.name: platform.preview(text) for platform in registered()}
 
     def page(
         self,

@@ -23,7 +23,7 @@ def reactions(session, message_id: str) -> int:
 
 def test_the_open_week_is_reconciled_after_downtime(sessions, monkeypatch) -> None:
     monkeypatch.setattr(bot.core.history, "UPDATE_EVERY_S", 0.0)  # report every batch
-    monkeypatch.setattr("bot.discord.client.STORE_BATCH", 2)
+    monkeypatch.setattr("bot.discord.history.STORE_BATCH", 2)
 
     async def scenario() -> None:
         async with FakeDiscord() as fake:

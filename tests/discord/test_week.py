@@ -10,9 +10,8 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from bot.core.port import Caller, CommandEvent
-from bot.core.router import Core
+from bot.core.router import core_for
 from bot.discord.client import SummaryClient
-from bot.discord.port import DiscordPort
 from bot.ops.config import load_config
 from storage.drafts import list_drafts
 from storage.models import Message
@@ -38,10 +37,21 @@ OPTION_TYPES = {"member": 6, "channel": 7, "role": 8, "days": 4}  # the others a
 
 
 class FastClient(SummaryClient):
-    """discord.py waits 5 s before every IDENTIFY after the first; tests need not."""
+    """discord.py waits 5 s before every IDENTIFY after the first; tests need not. `ready`
+    is set once `on_ready`'s work (command sync, the catch-up) is done: a catch-up still
+    reading the fake's history when a test sends a message live would rightly judge it
+    deleted."""
+
+    def __init__(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003
+        super().__init__(*args, **kwargs)
+        self.ready = asyncio.Event()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         return None
+
+    async def on_ready(self) -> None:
+        await super().on_ready()
+        self.ready.set()
 
 
 def on(day: int, hour: int) -> datetime:
@@ -75,16 +85,17 @@ class Bot:
 
     def __init__(self, fake: FakeDiscord, sessions) -> None:
         self.fake = fake
-        self.port = DiscordPort()
-        self.core = Core(sessions, load_config(), self.port, clock=lambda: NOW, platform="discord")
-        self.client = FastClient(self.core, self.port, guild_ready_timeout=0.05)
+        make_core = core_for(sessions, load_config(), clock=lambda: NOW, platform="discord")
+        self.client = FastClient(make_core, guild_ready_timeout=0.05)
+        self.core = self.client.core
+        self.port = self.client.port
 
     @contextlib.asynccontextmanager
     async def running(self):
         await self.client.login("fake.token")
         task = asyncio.create_task(self.client.run_connected())
         try:
-            await asyncio.wait_for(self.client.wait_until_ready(), 10)
+            await asyncio.wait_for(self.client.ready.wait(), 10)
             yield self
         finally:
             await self.client.close()

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.review import MAX_SECTION_CHARS
-from bot.web.preview import discord_html, slack_html
+from bot.discord.preview import discord_html
+from bot.slack.preview import slack_html
 from tests.web.test_review_site import EDITOR, Bot, csrf_of, open_page, scenario
 
 # The tags each preview may make, and the only attributes they may carry.

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from bot.core import mrkdwn
 from bot.core.mrkdwn import escape, to_mrkdwn
-from bot.web.preview import discord_html, slack_html
+from bot.discord.preview import discord_html
+from bot.slack.preview import slack_html
 from summarizer.newsletter import tidy
 from summarizer.prrefs import parse_pr_refs
 from summarizer.text import chat_lines, visible_length

@@ -99,7 +99,8 @@ def worst_shapes(
 
 if __name__ == "__main__":
     from bot.core.mrkdwn import to_mrkdwn
-    from bot.web.preview import discord_html, slack_html
+    from bot.discord.preview import discord_html
+    from bot.slack.preview import slack_html
     from summarizer.prrefs import parse_pr_refs
 
     for name, func in (

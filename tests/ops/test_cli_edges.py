@@ -128,8 +128,8 @@ def test_failed_imports_take_a_line_each_and_say_nothing_was_imported(tmp_path: 
     assert result.stderr.splitlines() == [
         f"failed: {broken}: not valid JSON (line 2, column 1): Expecting property name "
         "enclosed in double quotes",
-        f"failed: {other}: valid JSON, but not a DiscordChatExporter or Slack export (expected "
-        "DiscordChatExporter JSON, or a Slack export ZIP or folder with channels.json)",
+        f"failed: {other}: valid JSON, but not an export (expected a Slack export ZIP or "
+        "folder with channels.json or DiscordChatExporter JSON (files or folders))",
         "Nothing was imported: 2 files failed.",
     ]
 

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from bot.core import checks as checking
 from bot.core.port import Caller
 from bot.core.settings import change_setting
+from bot.discord.doctor import check_discord
 from bot.ops import doctor
 from bot.ops.cli import main
 from bot.ops.config import load_config
@@ -31,7 +32,6 @@ from bot.ops.doctor import (
     WARN,
     Check,
     check_database,
-    check_discord,
     check_github,
     check_llm,
     check_workspaces,
@@ -39,7 +39,7 @@ from bot.ops.doctor import (
     run_checks,
 )
 from bot.ops.env import Environment
-from bot.slack.doctor import SLACK_SCOPES
+from bot.slack.doctor import SLACK_SCOPES, check_slack
 from storage.db import make_engine, migrate
 from storage.messages import upsert_workspace
 from storage.records import WorkspaceRecord
@@ -340,7 +340,7 @@ def run_slack(env_of, *, scopes: str | None = ScopedSlack.scopes, setup=None) ->
             fake.scopes = scopes
             if setup:
                 setup(fake)
-            return await doctor.check_slack(env_of(fake))
+            return await check_slack(env_of(fake))
 
     return asyncio.run(scenario())
 
@@ -401,7 +401,7 @@ def test_a_rate_limit_is_not_waited_out() -> None:
         async with ScopedSlack() as fake:
             fake.rate_limit_next("auth.test", retry_after=30)
             started = time.monotonic()
-            checks = await doctor.check_slack(slack_env(fake))
+            checks = await check_slack(slack_env(fake))
             return checks, fake, time.monotonic() - started
 
     checks, fake, elapsed = asyncio.run(scenario())
@@ -411,9 +411,7 @@ def test_a_rate_limit_is_not_waited_out() -> None:
 
 def test_unreachable_slack_fails() -> None:
     url = f"http://127.0.0.1:{closed_port()}/api/"
-    checks = asyncio.run(
-        doctor.check_slack(Environment(slack_bot_token=BOT_TOKEN, slack_api_url=url))
-    )
+    checks = asyncio.run(check_slack(Environment(slack_bot_token=BOT_TOKEN, slack_api_url=url)))
     assert checks[0].status == FAIL and "Slack could not be reached" in checks[0].message
 
 

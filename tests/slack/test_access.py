@@ -10,11 +10,11 @@ import json
 from slack_bolt.request.async_request import AsyncBoltRequest
 
 from bot.core.port import Caller
-from bot.core.router import Core
+from bot.core.router import Core, core_for
 from bot.ops.config import load_config
 from bot.ops.env import Environment
 from bot.slack.app import SlackBot
-from bot.slack.port import EDIT_ACTION, EDIT_BLOCK, SlackPort
+from bot.slack.port import EDIT_ACTION, EDIT_BLOCK
 from bot.slack.run import slack_client
 from storage.records import WorkspaceRecord
 from tests.core.test_access import HERO, NOW, draft_week, snapshot
@@ -41,8 +41,9 @@ class SlackSide:
     def __init__(self, fake: FakeSlack, sessions) -> None:  # noqa: ANN001
         self.fake = fake
         client = slack_client(Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url))
-        self.core = Core(sessions, load_config(), SlackPort(client), clock=lambda: NOW)
-        self.bot = SlackBot(self.core, client, signing_secret=SECRET)
+        make_core = core_for(sessions, load_config(), clock=lambda: NOW)
+        self.bot = SlackBot(make_core, client, signing_secret=SECRET)
+        self.core = self.bot.core
 
     async def send(self, body: str, content_type: str) -> dict | None:
         headers = signed_headers(SECRET, body, content_type=content_type)
@@ -151,10 +152,8 @@ def test_the_review_page_asks_slack_who_a_user_is_in_its_own_team_only(sessions)
         async with FakeSlack() as fake:
             fake.add_user("UADMIN", "Ada Admin", admin=True)
             client = slack_client(Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url))
-            core = Core(
-                sessions, load_config(), SlackPort(client), clock=lambda: NOW, platform="slack"
-            )
-            SlackBot(core, client, signing_secret=SECRET)
+            make_core = core_for(sessions, load_config(), clock=lambda: NOW, platform="slack")
+            core = SlackBot(make_core, client, signing_secret=SECRET).core
             try:
                 slack_id = await core.workspace_id(SLACK)
                 discord_id = await core.workspace_id(DISCORD)

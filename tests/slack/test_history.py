@@ -34,7 +34,7 @@ def test_a_channel_typed_by_name_is_found_joined_and_backfilled(sessions, monkey
                 message("UANA", ts(18, 9, n), f"Hello, I am new here ({n})") for n in range(5)
             ]
             s = Slack(fake, sessions)
-            monkeypatch.setattr("bot.slack.app.PAGE_SIZE", 2)
+            monkeypatch.setattr("bot.slack.history.PAGE_SIZE", 2)
             monkeypatch.setattr("bot.slack.directory.CHANNELS_PAGE", 2)
 
             # Typed as plain text, not a <#C…|…> mention.
@@ -99,7 +99,7 @@ def test_catching_up_fetches_late_replies_under_old_roots_and_deletes(sessions) 
             kept.update(text="MFU at 22.5% (#9141)", edited={"user": "UANA", "ts": ts(22, 13)})
             fake.history[HERO].remove(doomed)
 
-            await s.bot.catch_up()
+            await s.core.catch_up()
             now = stored(sessions)
             assert now[f"{HERO}:{ts(22, 12)}"] == "Restarted from step 2318: 23.0% MFU"
             assert now[f"{HERO}:{ts(22, 9)}"] == "MFU at 22.5% (#9141)"

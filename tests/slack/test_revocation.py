@@ -17,12 +17,11 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 
 from bot.core.port import Caller, CommandEvent
 from bot.core.review_links import PageLinks, PageSigner
-from bot.core.router import Core
+from bot.core.router import core_for
 from bot.ops.config import load_config
 from bot.ops.env import Environment
 from bot.slack.app import SlackBot
 from bot.slack.directory import ACCESS_TTL_S, Directory
-from bot.slack.port import SlackPort
 from bot.slack.run import slack_client
 from bot.web.site import Desk, ReviewSite
 from tests.core.test_access import HERO, NOW, draft_week, snapshot
@@ -52,16 +51,16 @@ class SlackPage:
         self.clock = Clock()
         self.signer = PageSigner(PAGE_SECRET)
         client = slack_client(Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url))
-        self.core = Core(
+        make_core = core_for(
             sessions,
             load_config(),
-            SlackPort(client),
             clock=lambda: NOW,
             platform="slack",
             page=PageLinks(self.signer, PUBLIC, "slack"),
         )
         directory = Directory(client, clock=self.clock)
-        self.bot = SlackBot(self.core, client, signing_secret=SECRET, directory=directory)
+        self.bot = SlackBot(make_core, client, signing_secret=SECRET, directory=directory)
+        self.core = self.bot.core
         desk = Desk(self.core.review, self.core.page_caller)
         self.site = ReviewSite(self.signer, PUBLIC, {"slack": desk}, clock=lambda: NOW)
 

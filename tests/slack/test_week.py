@@ -13,12 +13,12 @@ from aiohttp import web
 from slack_bolt.adapter.socket_mode.aiohttp import AsyncSocketModeHandler
 from slack_bolt.request.async_request import AsyncBoltRequest
 
-import bot.slack.app as slack_app
-from bot.core.router import Core
+import bot.slack.history as slack_history
+from bot.core.router import Core, core_for
 from bot.ops.config import load_config
 from bot.ops.env import Environment
 from bot.slack.app import SlackBot
-from bot.slack.port import EDIT_ACTION, SlackPort
+from bot.slack.port import EDIT_ACTION
 from bot.slack.run import EVENTS_PATH, slack_client
 from storage.drafts import list_drafts
 from tests.fakes.fakeslack import (
@@ -51,10 +51,9 @@ class Slack:
         self.fake = fake
         env = Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url)
         client = slack_client(env)
-        self.core = Core(
-            sessions, load_config(), SlackPort(client), clock=lambda: NOW, platform="slack"
-        )
-        self.bot = SlackBot(self.core, client, signing_secret=SECRET)
+        make_core = core_for(sessions, load_config(), clock=lambda: NOW, platform="slack")
+        self.bot = SlackBot(make_core, client, signing_secret=SECRET)
+        self.core = self.bot.core
 
     async def send(self, body: str, content_type: str, **signing) -> int:
         headers = signed_headers(SECRET, body, content_type=content_type, **signing)
@@ -84,7 +83,7 @@ class Slack:
 
 @pytest.fixture
 def slack_world(monkeypatch):
-    monkeypatch.setattr(slack_app, "PAGE_SIZE", 2)  # so a few messages span several pages
+    monkeypatch.setattr(slack_history, "PAGE_SIZE", 2)  # so a few messages span several pages
 
     def populate(fake: FakeSlack) -> None:
         fake.add_user("UADMIN", "Ada Admin", admin=True)
@@ -456,7 +455,7 @@ def test_retries_integration_posts_and_catching_up_after_downtime(sessions, slac
                 },
             )
             calls = len(fake.called("conversations.history"))
-            await s.bot.catch_up()
+            await s.core.catch_up()
             call = fake.called("conversations.history")[calls]
             # From the newest stored (older than the open week's start), with a month before
             # it for thread roots whose replies may be new.

@@ -11,8 +11,7 @@ from datetime import timedelta
 
 from bot.core.port import Caller, CommandEvent, MessageEvent, Reply
 from bot.core.review_links import PageLinks, PageSigner
-from bot.core.router import Core
-from bot.discord.port import DiscordPort
+from bot.core.router import core_for
 from bot.ops.config import load_config
 from bot.web.site import Desk, ReviewSite
 from storage.drafts import list_drafts
@@ -61,11 +60,12 @@ class DiscordSide:
         self.fake = fake
         self.signer = PageSigner(SECRET)
         links = PageLinks(self.signer, public_url, "discord")
-        self.port = DiscordPort()
-        self.core = Core(
-            sessions, load_config(), self.port, clock=lambda: NOW, platform="discord", page=links
+        make_core = core_for(
+            sessions, load_config(), clock=lambda: NOW, platform="discord", page=links
         )
-        self.client = ReadyClient(self.core, self.port, guild_ready_timeout=0.05)
+        self.client = ReadyClient(make_core, guild_ready_timeout=0.05)
+        self.core = self.client.core
+        self.port = self.client.port
         desk = Desk(self.core.review, self.core.page_caller)
         self.site = ReviewSite(self.signer, public_url, {"discord": desk}, clock=lambda: NOW)
         self.workspace = WorkspaceRecord("discord", fake.GUILD_ID, fake.guild_name)

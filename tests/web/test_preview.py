@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.web.preview import discord_html, slack_html
+from bot.discord.preview import discord_html
+from bot.slack.preview import slack_html
 
 HOSTILE = [
     "<script>alert(1)</script>",

@@ -25,11 +25,10 @@ from aiohttp import web
 
 from bot.core.port import Caller, DeleteEvent, MessageEvent
 from bot.core.review_links import PageLinks, PageSigner
-from bot.core.router import Core
+from bot.core.router import core_for
 from bot.ops.config import load_config
 from bot.ops.env import Environment
 from bot.slack.app import SlackBot
-from bot.slack.port import SlackPort
 from bot.slack.run import slack_client
 from bot.web.site import Desk, ReviewSite
 from storage.records import MessageRecord, PersonRecord
@@ -65,15 +64,11 @@ class PageSide(SlackSide):
         client = slack_client(Environment(slack_bot_token="xoxb-test", slack_api_url=fake.url))
         signer = PageSigner("browser-test-secret-0123456789")
         links = PageLinks(signer, public_url, "slack")
-        self.core = Core(
-            sessions,
-            load_config(),
-            SlackPort(client),
-            clock=lambda: NOW,
-            platform="slack",
-            page=links,
+        make_core = core_for(
+            sessions, load_config(), clock=lambda: NOW, platform="slack", page=links
         )
-        self.bot = SlackBot(self.core, client, signing_secret=SECRET)
+        self.bot = SlackBot(make_core, client, signing_secret=SECRET)
+        self.core = self.bot.core
         desk = Desk(self.core.review, self.core.page_caller)
         self.site = ReviewSite(signer, public_url, {"slack": desk}, clock=lambda: NOW)
 

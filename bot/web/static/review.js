@@ -13,7 +13,7 @@ async function showPreviews(area, asked) {
   for (const [platform, html] of Object.entries(await response.json())) {
     const target = document.getElementById(`preview-${platform}-${area.dataset.section}`);
     if (target) {
-      target.innerHTML = html;  // server-rendered from escaped text (bot/web/preview.py)
+      target.innerHTML = html;  // server-rendered from escaped text (each platform's preview.py)
     }
   }
 }

@@ -1,13 +1,11 @@
-"""What a section will look like on each platform, as HTML for the review page.
+"""What a section will look like on Slack, as HTML for the review page.
 
-Both start from the text as it is published (`published_section`: links disclose their host,
-nobody is pinged). Discord receives that Markdown as it is and renders a subset of it;
-Slack receives it converted by `to_mrkdwn`, the converter its port sends with, and renders
-mrkdwn. Neither can inject markup: Discord's is rendered by markdown-it with raw HTML off.
-mrkdwn comes escaped (`&`, `<`, `>`) from `to_mrkdwn` except for the `<url|label>` links it
-makes, and those may land inside code, where they are shown as text; so every piece of text
-written here, code and code fences included, has its `<`, `>` escaped again, and only the
-tags made here exist.
+It starts from the text as it is published (`published_section`: links disclose their host,
+nobody is pinged), converted by `to_mrkdwn`, the converter the port sends with, and renders
+that mrkdwn. An editor's text cannot inject markup: mrkdwn comes escaped (`&`, `<`, `>`)
+from `to_mrkdwn` except for the `<url|label>` links it makes, and those may land inside
+code, where they are shown as text; so every piece of text written here, code and code
+fences included, has its `<`, `>` escaped again, and only the tags made here exist.
 
 Every pattern here looks at each character a bounded number of times (a preview is linear in
 the text's length); the review page caps the text and renders it off the event loop.
@@ -17,18 +15,8 @@ from __future__ import annotations
 
 import re
 
-from markdown_it import MarkdownIt
-
 from bot.core.mrkdwn import to_mrkdwn
 from bot.core.review_text import published_section
-
-# What Discord does not render: images, rules, underlined headings, indented code, reference
-# links. Raw HTML is shown as text there too.
-_DISCORD = (
-    MarkdownIt("commonmark", {"html": False})
-    .enable("strikethrough")
-    .disable(["image", "hr", "lheading", "code", "reference"])
-)
 
 _FENCE_RE = re.compile(r"```(.*?)```", re.DOTALL)
 _CODE_RE = re.compile(r"`([^`\n]+)`")
@@ -37,11 +25,6 @@ _STYLES = [
     (re.compile(rf"(?<![\w{mark}])\{mark}(?=\S)([^{mark}\n]+?)(?<=\S)\{mark}(?![\w{mark}])"), tag)
     for mark, tag in (("*", "strong"), ("_", "em"), ("~", "del"))
 ]
-
-
-def discord_html(markdown: str) -> str:
-    """The section as Discord shows it."""
-    return _DISCORD.render(published_section(markdown))
 
 
 def slack_html(markdown: str) -> str:
