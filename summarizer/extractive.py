@@ -286,6 +286,8 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
     for members in by_topic.values():
         take(max(members, key=gain))
 
+    # In a week with no PRs, what was done or announced is the news (`_is_decision`).
+    chat_only = not any(bullet.prs for bullet in candidates)
     heap = [(-gain(i) / costs[i], costs[i], i) for i in range(len(candidates)) if not taken[i]]
     heapq.heapify(heap)
     while heap:
@@ -295,7 +297,13 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
             heapq.heappush(heap, (-ratio, cost, i))  # stale: others covered part of it
             continue
         bullet = candidates[i]
-        news = bullet.prs.keys() - covered_prs or bullet.figures - covered_figures or bullet.signal
+        news = (
+            bullet.prs.keys() - covered_prs
+            or bullet.figures - covered_figures
+            or bullet.signal
+            or chat_only
+            and bullet.picked[0].decision
+        )
         if not news and used + cost > budget * FILLER_SHARE:
             continue  # nothing new to cite: only worth its words while the draft is short
         if used + cost <= budget:

@@ -420,3 +420,22 @@ def test_further_prs_and_the_credit_join_the_parentheses_that_close_the_item() -
         "([#9128](https://github.com/lab/main/pull/9128), "
         "[#9200](https://github.com/lab/main/pull/9200), Ana Ruiz)."
     )
+
+
+def test_a_week_without_prs_carries_what_was_done_as_well_as_what_was_linked() -> None:
+    shares = [
+        msg(
+            f"Slides from talk {n} on mapping city data are up at https://example.org/talk{n} "
+            "with the notebooks and the data set behind every chart",
+            channel="general",
+            author=f"Speaker {n}",
+        )
+        for n in range(8)
+    ]
+    hiring = msg(
+        "Folks, I am looking for a pandas intern to wrangle and chart energy time series.",
+        channel="general",
+        author="Pavan",
+    )
+    text = "\n".join(s.markdown for s in draft([*shares, hiring]).sections)
+    assert "pandas intern" in text
