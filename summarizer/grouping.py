@@ -44,6 +44,7 @@ EARLIER_PR_WEIGHT = 2.5  # a PR earlier drafts cited under one topic: as good as
 EARLIER_PERSON_WEIGHT = 1.0  # a person's earlier topics: more than this week's alone
 INTRODUCTIONS = "introductions"
 INTRO_SCORE = 3
+MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
 
 _GREETING_RE = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening))\b", re.IGNORECASE
@@ -246,6 +247,8 @@ def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] =
     named = message.author.split()[0].lower() in head.lower()[:80]
     if not named and not _SELF_OR_NEWCOMER_RE.search(head):
         return False  # most messages: one scan tells
+    if len(head.split()) < MIN_INTRO_WORDS:
+        return False  # a greeting with a name ("cozy in here. Hello from Marco") says nothing
     # Two points are needed from saying who one is before the others can count.
     strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))
