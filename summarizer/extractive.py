@@ -76,6 +76,9 @@ _WEAK_OPENER_RE = re.compile(
     r"would|could|should|wonder|hopefully|looks like|seems|sorry)\b",
     re.IGNORECASE,
 )
+# Chat's joke formats, whatever their figures: "me watching the loss curve at 3am",
+# "friday mood: ...".
+_MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IGNORECASE)
 # Openers that point back at something said before: weak as the lead of a bullet.
 _ANAPHORA_RE = re.compile(r"^(?:right now )?(?:this|that|it|they|these|those|which)\b", re.I)
 # Said of the moment ("lunch is at noon today"): no news by the time a weekly summary is read.
@@ -612,6 +615,8 @@ def _fact(
     # asks; a link's preview on the lines after it may quote a question).
     asks = "?" in message.text.partition("\n")[0]
     signal = (0.0 if asks else signal) + (text_gain(sentence) if shows else 0.0)
+    if _MEME_RE.match(text) and not prs:
+        return None
     if not (prs or figures) and (
         not (decision or signal and _words_but_links(text) >= SIGNAL_FACT_WORDS)
         or _WEAK_OPENER_RE.match(text)

@@ -439,3 +439,13 @@ def test_a_week_without_prs_carries_what_was_done_as_well_as_what_was_linked() -
     )
     text = "\n".join(s.markdown for s in draft([*shares, hiring]).sections)
     assert "pandas intern" in text
+
+
+def test_a_joke_is_not_news_whatever_its_figures_and_reactions() -> None:
+    joke = msg("me watching the loss curve at 3am for the next 80 days", channel="hero-run")
+    joke.reactions = 23
+    mood = msg("friday mood: the allocator fix solved all my problems, 3x faster", author="Mo")
+    news = msg("The loss curve is flat at step 80k after the restart, 41% MFU", channel="hero-run")
+    text = "\n".join(s.markdown for s in draft([joke, mood, news]).sections)
+    assert "41% MFU" in text
+    assert "3am" not in text and "mood" not in text
