@@ -76,8 +76,8 @@ _WEAK_OPENER_RE = re.compile(
     r"would|could|should|wonder|hopefully|looks like|seems|sorry)\b",
     re.IGNORECASE,
 )
-# Chat's joke formats, whatever their figures: "me watching the loss curve at 3am",
-# "friday mood: ...".
+# Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
+# 40 days", "monday mood: ...".
 _MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IGNORECASE)
 # Openers that point back at something said before: weak as the lead of a bullet.
 _ANAPHORA_RE = re.compile(r"^(?:right now )?(?:this|that|it|they|these|those|which)\b", re.I)

@@ -248,7 +248,7 @@ def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] =
     if not named and not _SELF_OR_NEWCOMER_RE.search(head):
         return False  # most messages: one scan tells
     if len(head.split()) < MIN_INTRO_WORDS:
-        return False  # a greeting with a name ("cozy in here. Hello from Marco") says nothing
+        return False  # a greeting with a name ("comfy in here. Hi from Luca") says nothing
     # Two points are needed from saying who one is before the others can count.
     strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))

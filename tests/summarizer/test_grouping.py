@@ -67,7 +67,7 @@ def test_self_introductions_are_recognised_anywhere() -> None:
         author="Ana Ruiz",
         reply_to_id=in_channel.id,
     )
-    hello = msg("cozy in here 🙂 Hello from Marco", channel="general", author="Marco Faini")
+    hello = msg("comfy in here 🙂 Hi from Luca", channel="general", author="Luca Bassi")
     grouped = group_by_topic([intro, in_channel, welcome, hello], TOPICS)
     assert grouped["introductions"] == [intro, in_channel]
     assert all(welcome not in ms for ms in grouped.values())
