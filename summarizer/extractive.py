@@ -726,7 +726,7 @@ def _credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
     if extra and text.endswith(").") and _CLOSING_REFS_RE.search(text):
         return f"{text[:-2]}, {', '.join(extra)})."
     text = with_refs(text, extra)
-    return text if text.endswith(".") else text + "."
+    return text if text.endswith((".", "!")) else text + "."
 
 
 def _newsletter_sentences(text: str) -> str:

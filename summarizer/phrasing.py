@@ -157,6 +157,11 @@ def clean_sentence(text: str) -> str:
     return stripped
 
 
+# "I" again after "and": the same subject, said once ("I fixed X and I merged Y"; only
+# before a verb in the past, which needs no agreeing).
+_SAME_SUBJECT_RE = re.compile(r"(?:(?<=\band)|(?<=\bbut)|(?<=\bthen)|(?<=\bso)) I (?=([a-z]+))")
+
+
 def third_person(sentence: str, author: str) -> str:
     """`sentence`, said by `author`, as a clause with the author as its subject.
 
@@ -168,9 +173,9 @@ def third_person(sentence: str, author: str) -> str:
     head, _, rest = sentence.partition(" ")
     lower = head.translate(_APOSTROPHES).lower().rstrip(",")
     if lower == "i":
-        return f"{name} {_verb_agree(plural_pronouns(rest))}".rstrip()
+        return f"{name} {_verb_agree(plural_pronouns(_said_once(rest)))}".rstrip()
     if lower in _I_CONTRACTIONS:
-        return f"{name} {_I_CONTRACTIONS[lower]} {plural_pronouns(rest)}".rstrip()
+        return f"{name} {_I_CONTRACTIONS[lower]} {plural_pronouns(_said_once(rest))}".rstrip()
     if lower == "we":
         return f"{name}'s team {_verb_agree(plural_pronouns(rest))}".rstrip()
     if lower in _WE_CONTRACTIONS:
@@ -186,6 +191,14 @@ def third_person(sentence: str, author: str) -> str:
     if _is_gerund_clause(lower, rest):
         return f"{name} is {_lower_first(_pronouns(sentence))}"
     return f"{name}: {sentence}"
+
+
+def _said_once(rest: str) -> str:
+    if " I " not in rest:
+        return rest
+    return _SAME_SUBJECT_RE.sub(
+        lambda m: " " if _PAST_RE.match(m[1]) or m[1] in _IRREGULAR_PAST else m[0], rest
+    )
 
 
 # What follows a verb in "-ing" that starts a clause ("Trying that", "Running the sweep"),
@@ -228,14 +241,20 @@ def _is_gerund_clause(lower: str, rest: str) -> bool:
     )
 
 
+_OBJECT_STARTS = frozenset(["the", "a", "an", "it", "this", "that", "my", "our", "their", "them"])
 _FINITE = frozenset(
     ["is", "are", "was", "were", "has", "have", "had", "does", "do", "goes", "go", "will", "can"]
 )
 
 
 def _is_noun_phrase(rest: str) -> bool:
-    """Whether a verb follows within two words: "Retokenized shards are ..." is a subject."""
-    return any(word.lower() in _FINITE for word in rest.split(" ", 3)[:3])
+    """Whether a verb follows within four words, and no object's article comes first:
+    "Retokenized shards are ...", "Combined hero kernel stack is merged" are subjects;
+    "Fixed the cache so it is warm" is not."""
+    words = [word.lower() for word in rest.split(" ", 4)[:4]]
+    if words and words[0] in _OBJECT_STARTS:
+        return False
+    return any(word in _FINITE for word in words)
 
 
 def _verb_agree(rest: str) -> str:

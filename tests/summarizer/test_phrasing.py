@@ -21,9 +21,13 @@ from summarizer.phrasing import clean_sentence, they, third_person
         ("Trying that on the next run", "Ana is trying that on the next run"),
         ("#9206 logs reward variance", "Ana's #9206 logs reward variance"),
         ("My thesis is on optimizers", "Ana's thesis is on optimizers"),
+        ("I fixed the cache and I merged #14", "Ana fixed the cache and merged #14"),
+        ("I think so and I guess", "Ana thinks so and they guess"),
+        ("Fixed the cache so it is warm", "Ana fixed the cache so it is warm"),
         # Nothing safe to turn: the author labels the sentence as it was written.
         ("Node agent now exports XID counters", "Ana: Node agent now exports XID counters"),
         ("Retokenized shards are 2 GiB each", "Ana: Retokenized shards are 2 GiB each"),
+        ("Merged solver stack is in (#8)", "Ana: Merged solver stack is in (#8)"),
         ("Embedding backfill status: 31%", "Ana: Embedding backfill status: 31%"),
     ],
 )
