@@ -12,7 +12,8 @@ import re
 
 from summarizer.types import SourceMessage
 
-_LINK_RE = re.compile(r"https?://")
+# A link, or a file someone shared (Slack's notice: "@Ana uploaded a file: plot.png").
+_LINK_RE = re.compile(r"https?://| (?:uploaded|shared) a file: ")
 _ANNOUNCEMENT_RE = re.compile(r"<!(?:here|channel|everyone)|@(?:here|channel|everyone)\b")
 # A day: "this Saturday", "Oct 17", "17 October" (not a weekday alone: "happy
 # Friday" is a greeting; not a time alone: "at 3am" is more often a joke than an event).
@@ -50,7 +51,7 @@ def social_gain(message: SourceMessage) -> float:
 
 def text_gain(text: str) -> float:
     """What the text itself shows: a link, a day, a release."""
-    gain = LINK_GAIN * bool("http" in text and _LINK_RE.search(text))
+    gain = LINK_GAIN * bool(("http" in text or " a file: " in text) and _LINK_RE.search(text))
     lower = text.lower()
     # Most chat names no release: that pattern runs only where its words are.
     gain += WHEN_GAIN * bool(_WHEN_RE.search(lower))

@@ -14,9 +14,11 @@ _SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['.][a-z0-9]+)*")
 _WS_RE = re.compile(r"[ \t]+")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+")
-# Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices.
+# Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices
+# ("@Ana Ruiz uploaded a file: plot.png"; one that goes on "and commented: ..." is prose).
 _NOT_PROSE_RE = re.compile(
-    r"^\s*(?:[-*•+]\s|\d{1,2}[.)]\s|#\d{1,2}\s|>|\||\S+ (?:uploaded|shared) a file\b)"
+    r"^\s*(?:[-*•+]\s|\d{1,2}[.)]\s|#\d{1,2}\s|>|\|"
+    r"|(?:\S+ ){1,4}(?:uploaded|shared) a file\b(?!.*\band commented\b))"
 )
 # Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
 _EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")

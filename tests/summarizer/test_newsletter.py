@@ -54,10 +54,11 @@ def test_us_the_country_is_not_a_pronoun() -> None:
 @pytest.mark.parametrize(
     ("text", "kw", "news"),
     [
-        ("New data jam posted, come join this Saturday", {}, True),
+        ("New hack night posted, come join this Saturday", {}, True),
+        ("@Ana Ruiz uploaded a file: pairs.csv and commented: the merged table", {}, True),
         ("I picked that color at 2am", {}, False),
         ("Slides from the talk: https://example.org/slides", {}, True),
-        ("Visualized 2015 - October 8th & 9th", {}, True),
+        ("DataFest 2019 - May 3rd & 4th", {}, True),
         ("The venue moved to the library", {"pinned": True}, True),
         ("<!channel> the venue moved to the library", {}, True),
         ("Run finished overnight", {"reactions": 4}, True),
@@ -75,8 +76,8 @@ def test_reply_addresses_file_notices_and_apologies_are_not_news() -> None:
         "Here is a timeline layout for d3"
     )
     assert tidy(
-        "@Ana Ruiz uploaded a file: Intro to WebGL and commented: slides from the talk"
-    ) == ("Intro to WebGL: slides from the talk")
+        "@Ana Ruiz uploaded a file: Intro to map tiles and commented: slides from the talk"
+    ) == ("Intro to map tiles: slides from the talk")
     assert tidy("thanks to Neeraj for the stream") == "Thanks to Neeraj for the stream"
     assert tidy("Hi. I am interested in HDF5 and I was at the meetup.") == (
         "Hi. They are interested in HDF5 and they were at the meetup."

@@ -96,7 +96,8 @@ def test_repeated_pieces_never_hang(piece: str, times: int, tail: str) -> None:
 def test_chat_lines_leave_out_what_is_not_prose() -> None:
     text = (
         "Plan for the week:\n1. land #12\n- review #13\n> quoted\n"
-        "Ana uploaded a file: chart.png\n```\ncode #14\n```\n"
+        "Ana uploaded a file: chart.png\n@Ana Ruiz uploaded a file: Screen Shot at 16.34.png\n"
+        "```\ncode #14\n```\n"
         "<!channel> Dashboards are up :simple_smile: &amp; shared&nbsp;now"
     )
     assert chat_lines(text) == ["Plan for the week:", "Dashboards are up & shared now"]
