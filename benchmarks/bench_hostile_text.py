@@ -34,7 +34,8 @@ from bench_big_import import write_dce  # noqa: E402
 from bot.core.ingest import ImportFileError  # noqa: E402
 from bot.core.mrkdwn import to_mrkdwn  # noqa: E402
 from bot.discord.export import DiscordExportSource  # noqa: E402
-from bot.web.preview import discord_html, slack_html  # noqa: E402
+from bot.discord.preview import discord_html  # noqa: E402
+from bot.slack.preview import slack_html  # noqa: E402
 from summarizer.prrefs import parse_pr_refs  # noqa: E402
 from tests.hostile.text_shapes import shapes  # noqa: E402
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +32,7 @@ from bot.discord.commands import admin_group, definition_hash, summary_group
 from bot.discord.history import DiscordHistory
 from bot.discord.members import DiscordMembers
 from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
-from bot.discord.translate import channel_of, record_of, workspace_of
+from bot.discord.translate import channel_of, own_id, record_of, workspace_of
 
 log = logging.getLogger(__name__)
 
@@ -75,12 +76,14 @@ class ReviewButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match
-    ) -> ReviewButton:  # noqa: ANN001
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewButton:
         return cls(match["action"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.on_review_button(interaction, self.item.custom_id)
+        client = interaction.client
+        assert isinstance(client, SummaryClient)  # the only client these buttons are added to
+        await client.on_review_button(interaction, self.custom_id)
 
 
 class EditModal(discord.ui.Modal):
@@ -90,7 +93,7 @@ class EditModal(discord.ui.Modal):
         super().__init__(title=f"Edit: {title}"[:45], custom_id=f"edit-modal:{section_id}")
         self.core, self.section_id = core, section_id
         parts = chunk(text, FIELD_LIMIT)[:MAX_FIELDS] or [""]
-        self.fields = [
+        self.fields: list[discord.ui.TextInput[EditModal]] = [
             discord.ui.TextInput(
                 label=title[:45] if len(parts) == 1 else f"{title[:38]} ({n + 1}/{len(parts)})",
                 style=discord.TextStyle.paragraph,
@@ -104,13 +107,19 @@ class EditModal(discord.ui.Modal):
             self.add_item(field)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
+        if interaction.guild is None:  # the edit button is only posted in a server
+            return
         text = "\n\n".join(f.value.strip() for f in self.fields if f.value.strip())
         submit = EditorSubmit(
             workspace_of(interaction.guild), caller_of(interaction), self.section_id, text
         )
         await answer(interaction, await self.core.on_editor_submit(submit))
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    # discord.py's Modal calls on_error(interaction, error): its own on_error drops the `item`
+    # argument of View's, which mypy holds every subclass of both to.
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction, error: Exception
+    ) -> None:
         await answer_failure(interaction, error, "Discord: saving the edit modal")
 
 
@@ -153,7 +162,7 @@ class SummaryClient(discord.Client):
     """The bot. `make_core` makes the core from this client's port, history and members;
     `setup_hook` registers the persistent buttons; commands are synced when it is ready."""
 
-    def __init__(self, make_core: MakeCore, **options: object) -> None:
+    def __init__(self, make_core: MakeCore, **options: Any) -> None:
         super().__init__(intents=intents(), allowed_mentions=NO_MENTIONS, **options)
         self.port = DiscordPort(self, self._edit_modal)
         self.core = make_core(Outbound(self.port, DiscordHistory(self), DiscordMembers(self)))
@@ -216,7 +225,7 @@ class SummaryClient(discord.Client):
 
     async def on_message(self, message: discord.Message) -> None:
         guild = self._guild_of(message)
-        if guild is None or message.author.id == self.user.id:
+        if guild is None or message.author.id == own_id(self):
             return
         record = record_of(message)
         if record is not None:
@@ -226,7 +235,7 @@ class SummaryClient(discord.Client):
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         message = payload.message
         guild = self._guild_of(message)
-        if guild is None or message.author.id == self.user.id:
+        if guild is None or message.author.id == own_id(self):
             return
         record = record_of(message)
         if record is not None:
@@ -293,6 +302,8 @@ class SummaryClient(discord.Client):
     async def _press(self, interaction: discord.Interaction, custom_id: str) -> None:
         if not custom_id.startswith("edit:"):
             await interaction.response.defer(ephemeral=True, thinking=True)
+        if interaction.guild is None:  # review buttons are only posted in a server
+            return
         self.port.pending[str(interaction.id)] = interaction
         press = ButtonPress(
             workspace_of(interaction.guild),

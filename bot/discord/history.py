@@ -10,8 +10,8 @@ from datetime import datetime
 import discord
 
 from bot.core.port import HistoryChannel, HistoryPage, HistorySource
-from bot.discord.port import find_guild_channel
-from bot.discord.translate import channel_of, record_of, workspace_of
+from bot.discord.port import Postable, find_guild_channel
+from bot.discord.translate import channel_of, own_id, record_of, workspace_of
 from storage.records import MessageRecord, WorkspaceRecord
 
 log = logging.getLogger(__name__)
@@ -41,21 +41,22 @@ class DiscordHistory:
         return HistoryChannel(str(channel.id), channel.name, sources)
 
 
-async def _sources(channel: discord.abc.GuildChannel) -> list[discord.abc.Messageable]:
+async def _sources(channel: discord.abc.GuildChannel | discord.Thread) -> list[Postable]:
     """The channel (when it holds messages) and its threads, archived ones included."""
-    threads = list(getattr(channel, "threads", []))
-    if hasattr(channel, "archived_threads"):
+    sources: list[Postable] = [channel] if isinstance(channel, Postable) else []
+    if isinstance(channel, discord.TextChannel | discord.ForumChannel):
+        sources += channel.threads
         try:
-            threads += [t async for t in channel.archived_threads(limit=None)]
+            sources += [t async for t in channel.archived_threads(limit=None)]
         except discord.HTTPException:
             log.warning("cannot list the archived threads of #%s", channel.name)
-    return ([channel] if hasattr(channel, "history") else []) + threads
+    return sources
 
 
 class _Source:
     """One channel or thread: its messages are stored under its own id."""
 
-    def __init__(self, client: discord.Client, channel: discord.abc.Messageable) -> None:
+    def __init__(self, client: discord.Client, channel: Postable) -> None:
         self._client = client
         self._channel = channel
         self.channel_id = str(channel.id)
@@ -63,9 +64,10 @@ class _Source:
     async def pages(self, since: datetime) -> AsyncIterator[HistoryPage]:
         seen: set[str] = set()
         records: list[MessageRecord] = []
+        bot_id = own_id(self._client)
         async for message in self._channel.history(limit=None, after=since, oldest_first=True):
             seen.add(str(message.id))
-            if message.author.id == self._client.user.id:
+            if message.author.id == bot_id:
                 continue
             record = record_of(message)
             if record is not None:

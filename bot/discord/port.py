@@ -53,14 +53,8 @@ class DiscordPort:
         self.make_modal = make_modal
         self.pending: dict[str, discord.Interaction] = {}
 
-    @property
-    def _client(self) -> discord.Client:
-        if self.client is None:
-            raise RuntimeError("the Discord port is used before its client is set")
-        return self.client
-
     def _guild(self, workspace: WorkspaceRecord) -> discord.Guild | None:
-        return self._client.get_guild(int(workspace.platform_id))
+        return self.client.get_guild(int(workspace.platform_id))
 
     async def find_channel(self, workspace: WorkspaceRecord, ref: str) -> str | None:
         """A channel (or thread) of this guild by id, or a channel of this guild by name."""
@@ -102,7 +96,7 @@ class DiscordPort:
                 f"#{channel_id.lstrip('#')} is stored by name; an admin should set it again "
                 "so it is stored by id (e.g. /summary publish add #channel)"
             )
-        client = self._client
+        client = self.client
         found = client.get_channel(int(channel_id)) or await client.fetch_channel(int(channel_id))
         if not isinstance(found, Postable):
             raise LookupError(f"channel {channel_id} is not one the bot can post in")
@@ -121,11 +115,11 @@ class DiscordPort:
     async def _thread(self, parent: Posted) -> discord.Thread:
         # A thread started from a message has that message's id.
         thread_id = int(parent.thread_id or parent.message_id)
-        thread = self._client.get_channel(thread_id)
+        thread = self.client.get_channel(thread_id)
         if isinstance(thread, discord.Thread):
             return thread
         try:
-            found = await self._client.fetch_channel(thread_id)
+            found = await self.client.fetch_channel(thread_id)
             if isinstance(found, discord.Thread):
                 return found
         except discord.NotFound:
@@ -144,12 +138,10 @@ class DiscordPort:
 
     async def open_editor(self, trigger_id: str, section_id: int, title: str, text: str) -> None:
         interaction = self.pending.pop(trigger_id)
-        if self.make_modal is None:
-            raise RuntimeError("the Discord port opens editors only once its client set it up")
         await interaction.response.send_modal(self.make_modal(section_id, title, text))
 
     async def tell(self, user_id: str, text: str, channel_id: str | None = None) -> None:
-        client = self._client
+        client = self.client
         user = client.get_user(int(user_id)) or await client.fetch_user(int(user_id))
         await user.send(text[:MESSAGE_LIMIT], allowed_mentions=NO_MENTIONS)
 

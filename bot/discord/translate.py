@@ -14,6 +14,13 @@ def workspace_of(guild: discord.Guild) -> WorkspaceRecord:
     return WorkspaceRecord(PLATFORM, str(guild.id), guild.name)
 
 
+def own_id(client: discord.Client) -> int:
+    """The bot's user id (known from login on, before any event arrives)."""
+    if client.user is None:
+        raise RuntimeError("the Discord client is not logged in")
+    return client.user.id
+
+
 def channel_of(channel: discord.abc.Snowflake) -> ChannelRecord:
     """A channel, or a thread with the channel it lives under."""
     if isinstance(channel, discord.Thread):

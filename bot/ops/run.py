@@ -77,7 +77,7 @@ async def serve(
                 health, env.summarybot_health_port, env.summarybot_health_host
             )
             stops.append(server.cleanup)
-            if signer is not None and desks:
+            if signer is not None and desks and env.summarybot_public_url:
                 site = ReviewSite(
                     signer,
                     env.summarybot_public_url,
@@ -127,7 +127,7 @@ def _core_maker(
         platform=platform,
         github=github_for(env),
         llm=llm_for(config, env),
-        page=PageLinks(signer, env.summarybot_public_url, platform) if signer else None,
+        page=_page_links(signer, env, platform),
     )
 
     def make_core(outbound: Outbound) -> Core:
@@ -164,6 +164,13 @@ def page_signer(env: Deployment) -> PageSigner | None:
     if not (env.summarybot_secret_key and env.summarybot_public_url):
         return None
     return PageSigner(env.summarybot_secret_key)
+
+
+def _page_links(signer: PageSigner | None, env: Deployment, platform: str) -> PageLinks | None:
+    """The review page's links for `platform`'s buttons; None while the page is off."""
+    if signer is None or not env.summarybot_public_url:
+        return None
+    return PageLinks(signer, env.summarybot_public_url, platform)
 
 
 def llm_client_for(config: Config, env: Deployment) -> MakeLLM:
