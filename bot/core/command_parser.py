@@ -77,6 +77,8 @@ _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TOPIC_OPTIONS = ("keywords", "channels", "patterns")
 _VERB_RE = re.compile(r"(\S*)(.*)", re.DOTALL)
 _FIRST_WORD_RE = re.compile(r"(\S+)(.*)", re.DOTALL)
+DRAFT_OPTION = "--draft"  # `edit 2 --draft 7 text`: section 2 of draft 7
+_DRAFT_OPTION_RE = re.compile(r"\s*--draft(?:\s+|=|$)(\S*)")
 
 
 def _tokens(verb: str, rest: str) -> list[str]:
@@ -343,9 +345,16 @@ def _section(verb: str, token: str) -> int | str:
 
 
 def _parse_history(verb: str, tokens: list[str]) -> Command:
+    draft_id = None
+    if DRAFT_OPTION in tokens:
+        at = tokens.index(DRAFT_OPTION)
+        if at + 1 == len(tokens):
+            raise _fail(verb, f"{DRAFT_OPTION} needs a draft number.")
+        draft_id = _positive_int(verb, tokens[at + 1], "The draft number")
+        tokens = tokens[:at] + tokens[at + 2 :]
     if not tokens:
         raise _fail(verb, "history needs a section number, topic or title.")
-    return History(_section(verb, " ".join(tokens)))
+    return History(_section(verb, " ".join(tokens)), draft_id)
 
 
 def _draft_id_command(command_type: type) -> Callable[[str, list[str]], Command]:
@@ -356,8 +365,8 @@ def _draft_id_command(command_type: type) -> Callable[[str, list[str]], Command]
 
 
 def _parse_edit(rest: str) -> Edit:
-    """`edit SECTION text`: SECTION is one word, or a title in quotes ("Hero run"); the text
-    is kept as written (only the outer whitespace goes)."""
+    """`edit SECTION [--draft DRAFT] text`: SECTION is one word, or a title in quotes
+    ("Hero run"); the text is kept as written (only the outer whitespace goes)."""
     rest = rest.strip()
     if not rest:
         raise _fail("edit", "edit needs a section number, topic or title and the new text.")
@@ -367,9 +376,15 @@ def _parse_edit(rest: str) -> Edit:
     else:
         first, text = _FIRST_WORD_RE.fullmatch(rest).groups()  # type: ignore[union-attr]
     section = _section("edit", first.strip())
+    draft_id = None
+    if option := _DRAFT_OPTION_RE.match(text):
+        if not option[1]:
+            raise _fail("edit", f"{DRAFT_OPTION} needs a draft number.")
+        draft_id = _positive_int("edit", option[1], "The draft number")
+        text = text[option.end() :]
     if not text.strip():
         raise _fail("edit", f"edit needs the new text after the section {section}.")
-    return Edit(section, text.strip())
+    return Edit(section, text.strip(), draft_id)
 
 
 _PARSERS: dict[str, Callable[[str, list[str]], Command]] = {

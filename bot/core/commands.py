@@ -182,18 +182,21 @@ class Regenerate:
 
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """`edit SECTION new text...`: replace a section's text (newlines kept). SECTION is a
-    section number, or a topic id or title of the current draft."""
+    """`edit SECTION [--draft DRAFT] new text...`: replace a section's text (newlines kept).
+    SECTION is the section's number in the draft (1..n), or its topic id or title; the draft
+    is the current one unless `--draft` names another."""
 
     section: int | str
     text: str
+    draft_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class History:
-    """`history SECTION`: a section's earlier versions (SECTION as for `Edit`)."""
+    """`history SECTION [--draft DRAFT]`: a section's earlier versions (as for `Edit`)."""
 
     section: int | str
+    draft_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,8 +285,11 @@ USAGE_LINES: dict[str, tuple[str, str]] = {
     "draft": ("/summary draft [YYYY-MM-DD]", "draft a week's summary now"),
     "approve": ("/summary approve [DRAFT]", "approve a draft"),
     "regenerate": ("/summary regenerate [DRAFT]", "draft again from the logged messages"),
-    "edit": ("/summary edit SECTION new text", "replace a section's text"),
-    "history": ("/summary history SECTION", "a section's earlier versions"),
+    "edit": (
+        "/summary edit SECTION [--draft DRAFT] new text",
+        "replace a section's text (SECTION: its number in the draft, or its topic)",
+    ),
+    "history": ("/summary history SECTION [--draft DRAFT]", "a section's earlier versions"),
     "discard": ("/summary discard [DRAFT]", "throw a draft away"),
     "forget-me": ("/summary forget-me", "delete your logged messages"),
     "audit": ("/summary audit", "recent settings changes (admins only)"),

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
 from bot.core import metrics
-from bot.core.access import Action, Granted, authorize
+from bot.core.access import Action, Granted, SectionRef, authorize, section_number
 from bot.core.chunking import chunk
 from bot.core.clock import Clock, utcnow
 from bot.core.database import Database
@@ -295,13 +295,13 @@ class ReviewWorkflow:
         self,
         workspace_id: int,
         caller: Caller,
-        section_id: int | str,
+        section_id: int | SectionRef,
         text: str,
         *,
         revision: int | None = None,
     ) -> Reply:
         """Replace a section's text: a new revision, and the thread message updated. The
-        section is given by number, or by topic id or title in the current draft.
+        section is given by row id (buttons, modals, the page) or as an editor names it.
         `revision`, when given, is the number of edits the editor saw: if someone edited the
         section since, nothing changes and the editor is told."""
         text = text.strip()
@@ -333,26 +333,28 @@ class ReviewWorkflow:
                 markdown=text,
             )
             view = self._thread_view(section.draft, only=section.id)
-            return section.title, len(section.revisions), view
+            return _named(section), len(section.revisions), view
 
         done = await self.db.run(edit)
         if isinstance(done, Reply):
             return done
-        title, count, view = done
+        named, count, view = done
         await self._show(view)
-        return Reply(f"{title} updated (revision {count}).")
+        return Reply(f"{named} updated (revision {count}).")
 
     def _authorize(
         self,
         session: Session,
         workspace_id: int,
         caller: Caller,
-        target_id: int | str,
+        target_id: int | SectionRef,
         action: Action,
     ) -> Granted | Reply:
         return authorize(session, self.config, workspace_id, caller, target_id, action)
 
-    async def history(self, workspace_id: int, caller: Caller, section_id: int | str) -> Reply:
+    async def history(
+        self, workspace_id: int, caller: Caller, section_id: int | SectionRef
+    ) -> Reply:
         """The section's revisions, newest last (editors only); `section_id` as for
         `edit_section`."""
 
@@ -362,8 +364,8 @@ class ReviewWorkflow:
                 return granted
             section = granted.section
             if not section.revisions:
-                return Reply(f"{section.title} has not been edited; it is the drafted text.")
-            lines = [f"History of {section.title}:"]
+                return Reply(f"{_named(section)} has not been edited; it is the drafted text.")
+            lines = [f"History of {_named(section)}:"]
             for number, revision in enumerate(section.revisions, start=1):
                 when = revision.created_at.strftime("%Y-%m-%d %H:%M UTC")
                 lines.append(f"{number}. {revision.editor_name}, {when}: {revision.markdown}")
@@ -744,6 +746,12 @@ def _already_drafted(monday: date, draft: DraftRow | None) -> str:
 def _unposted(draft: DraftRow | None) -> int | None:
     """The draft's id if it is stored but not yet up for review."""
     return draft.id if draft is not None and draft.status == DraftStatus.DRAFTED else None
+
+
+def _named(section: DraftSection) -> str:
+    """A section in a reply, with the number the review thread shows: "Hero run (section 2
+    of draft 7)"."""
+    return f"{section.title} (section {section_number(section)} of draft {section.draft_id})"
 
 
 def _blocked(flags: list[str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.core.access import section_number
 from bot.core.chunking import chunk
 from bot.core.links import disclose
 from bot.core.port import Button
@@ -31,7 +32,7 @@ def header_text(draft: DraftRow) -> str:
         lines.append(f"Approved by {draft.approved_by}; published {draft.published_at:%Y-%m-%d}.")
     else:
         lines.append(
-            "Edit a section with its Edit button (or `/summary edit SECTION text`), then "
+            "Edit a section with its Edit button (or `/summary edit N text` for section N), then "
             "Approve. Regenerate drafts the week again with late messages and keeps "
             "edited sections."
         )
@@ -69,7 +70,7 @@ def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[
     edited = f", edited {len(section.revisions)}x" if section.revisions else ""
     drafter = f", drafted by the {section.drafter} drafter"
     parts = [
-        f"**{section.title}** (section {section.id}{drafter}{edited})",
+        f"**{section.title}** (section {section_number(section)}{drafter}{edited})",
         disclose(section.markdown),
     ]
     if section.flags:

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.config import Config
 from bot.core import commands as cmd
 from bot.core import metrics, privacy
+from bot.core.access import SectionRef
 from bot.core.admin import handle_admin, is_admin_command, setup_todo
 from bot.core.clock import Clock, utcnow
 from bot.core.command_parser import parse
@@ -398,10 +399,12 @@ class Core:
                 return await self.review.draft_and_post(
                     workspace_id, day or self._last_week(), post_stored=True
                 )
-            case cmd.Edit(section=section, text=text):
-                return await self.review.edit_section(workspace_id, caller, section, text)
-            case cmd.History(section=section):
-                return await self.review.history(workspace_id, caller, section)
+            case cmd.Edit(section=section, text=text, draft_id=draft_id):
+                ref = SectionRef(section, draft_id)
+                return await self.review.edit_section(workspace_id, caller, ref, text)
+            case cmd.History(section=section, draft_id=draft_id):
+                ref = SectionRef(section, draft_id)
+                return await self.review.history(workspace_id, caller, ref)
         draft_id = command.draft_id or await self._current_draft(workspace_id)
         if draft_id is None:
             return Reply.refuse("There is no draft to act on; start one with `/summary draft`.")

@@ -149,6 +149,10 @@ PARSED: list[tuple[str, Command]] = [
     ("edit hero-run new text", Edit("hero-run", "new text")),
     ('edit "Hero run" new\ntext', Edit("Hero run", "new\ntext")),
     ("history Hero run", History("Hero run")),
+    ("history 2 --draft 7", History(2, 7)),
+    ("history --draft 7 Hero run", History("Hero run", 7)),
+    ("edit 2 --draft 7 new\ntext", Edit(2, "new\ntext", 7)),
+    ("edit hero-run --draft=7 new text", Edit("hero-run", "new text", 7)),
     ("forget-me", ForgetMe()),
     ("audit", Audit()),
 ]
@@ -239,19 +243,22 @@ ERRORS: list[tuple[str, str]] = [
         "Usage: /summary repo owner/name",
     ),
     ("retention", "retention needs a number of days. Usage: /summary retention DAYS"),
-    ("history", "history needs a section number, topic or title. Usage: /summary history SECTION"),
+    (
+        "history",
+        "history needs a section number, topic or title. Usage: " + USAGE_LINES["history"][0],
+    ),
     (
         "edit",
         "edit needs a section number, topic or title and the new text. "
-        "Usage: /summary edit SECTION new text",
+        "Usage: " + USAGE_LINES["edit"][0],
     ),
     (
         "edit 3",
-        "edit needs the new text after the section 3. Usage: /summary edit SECTION new text",
+        "edit needs the new text after the section 3. Usage: " + USAGE_LINES["edit"][0],
     ),
     (
         "edit 3   \n ",
-        "edit needs the new text after the section 3. Usage: /summary edit SECTION new text",
+        "edit needs the new text after the section 3. Usage: " + USAGE_LINES["edit"][0],
     ),
     (
         'schedule ""',
@@ -279,9 +286,15 @@ ERRORS: list[tuple[str, str]] = [
         "Retention must be a whole number of days, not '1.5'. Usage: /summary retention DAYS",
     ),
     (
+        "edit 2 --draft seven text",
+        "The draft number must be a positive whole number, not 'seven'. "
+        "Usage: " + USAGE_LINES["edit"][0],
+    ),
+    ("history 2 --draft", "--draft needs a draft number. Usage: " + USAGE_LINES["history"][0]),
+    (
         "edit 0 text",
         "The section number must be a positive whole number, not '0'. "
-        "Usage: /summary edit SECTION new text",
+        "Usage: " + USAGE_LINES["edit"][0],
     ),
     (
         "approve first",

@@ -156,7 +156,7 @@ def test_editing_twice_keeps_revisions_and_updates_the_thread(flow, port, week) 
     assert port.editors_opened == [("trigger-1", hero.id, "Hero run", hero.markdown)]
     assert run(flow.edit_section(1, EDITOR, hero.id, "Ana's run reached 22.4% MFU.")).ok
     reply = run(flow.edit_section(1, EDITOR, hero.id, "The hero run reached 22.4% MFU (#812)."))
-    assert reply.text == "Hero run updated (revision 2)."
+    assert reply.text == "Hero run (section 1 of draft 1) updated (revision 2)."
     message = port.messages[hero.review_message_ids[0]]
     assert "The hero run reached 22.4% MFU (#812)." in message.text and message.edits == 2
     history = run(flow.history(1, EDITOR, hero.id)).text
