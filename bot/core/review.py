@@ -24,7 +24,7 @@ from bot.core.chunking import chunk
 from bot.core.clock import Clock, utcnow
 from bot.core.database import Database
 from bot.core.draft_locks import DraftLocks
-from bot.core.port import Button, Caller, ChatPort, Posted, Reply
+from bot.core.port import CANCEL, Button, Caller, ChatPort, Posted, Reply
 from bot.core.review_links import PageLinks
 from bot.core.review_page import DraftPage, DraftState, draft_page, draft_state
 from bot.core.review_text import (
@@ -575,6 +575,28 @@ class ReviewWorkflow:
             await self.port.update(header, text)
         return await self.publish(draft_id)
 
+    async def ask(self, workspace_id: int, caller: Caller, action_id: str) -> Reply:
+        """What a header button that cannot be undone (Approve, Discard) asks before its
+        press counts, with Confirm and Cancel: for platforms without a confirm dialog. Asked
+        only of someone who may press it now."""
+        action, _, raw_id = action_id.partition(":")
+        if action not in (Action.APPROVE, Action.DISCARD) or not raw_id.isdigit():
+            return Reply.refuse("That button is not one of mine.")
+
+        def read(session: Session) -> Reply | Button:
+            granted = self._authorize(session, workspace_id, caller, int(raw_id), Action(action))
+            if isinstance(granted, Reply):
+                return granted
+            buttons = self._header_buttons(granted.draft)
+            return next(b for b in buttons if b.action_id == action_id)
+
+        button = await self.db.run(read)
+        if isinstance(button, Reply):
+            return button
+        assert button.confirm is not None
+        answers = (Button("Confirm", action_id), Button("Cancel", f"{CANCEL}:{raw_id}"))
+        return Reply(button.confirm, buttons=answers)
+
     async def publish_as(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
         """Publish (or finish publishing) an approved summary when an editor asks."""
         granted = await self.db.run(
@@ -660,7 +682,7 @@ class ReviewWorkflow:
     async def discard(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
         """Drop a draft that will not be published (editors only)."""
 
-        def discard(session: Session) -> Reply:
+        def discard(session: Session) -> Reply | tuple[Reply, Posted | None, str]:
             granted = self._authorize(session, workspace_id, caller, draft_id, Action.DISCARD)
             if isinstance(granted, Reply):
                 return granted
@@ -671,9 +693,20 @@ class ReviewWorkflow:
                     f"The summary of the week of {draft.week_start} is already "
                     f"{draft.status.words}."
                 )
-            return Reply(f"The draft of the week of {draft.week_start} was discarded.")
+            session.refresh(draft)
+            header = None
+            if draft.review_message_id is not None:
+                header = Posted(draft.review_channel_id, draft.review_message_id)
+            done = Reply(f"The draft of the week of {draft.week_start} was discarded.")
+            return done, header, header_text(draft)
 
-        return await self.db.run(discard)
+        discarded = await self.db.run(discard)
+        if isinstance(discarded, Reply):
+            return discarded
+        done, header, text = discarded
+        if header is not None:  # the header says so, and offers no buttons any more
+            await self.port.update(header, text)
+        return done
 
 
 def approve_draft(

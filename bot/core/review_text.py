@@ -30,11 +30,13 @@ def header_text(draft: DraftRow) -> str:
         lines.append(f"Approved by {draft.approved_by}; publishing.")
     elif draft.status == DraftStatus.PUBLISHED:
         lines.append(f"Approved by {draft.approved_by}; published {draft.published_at:%Y-%m-%d}.")
+    elif draft.status == DraftStatus.DISCARDED:
+        lines.append("Discarded: it will not be published.")
     else:
         lines.append(
             "Edit a section with its Edit button (or `/summary edit N text` for section N), then "
-            "Approve. Regenerate drafts the week again with late messages and keeps "
-            "edited sections."
+            "Approve (you are asked to confirm: it publishes). Regenerate drafts the week "
+            "again with late messages and keeps edited sections."
         )
     lines += [f"Note: {note}" for note in draft.notes]
     flagged = sum(1 for s in draft.sections if s.flags)
@@ -45,9 +47,22 @@ def header_text(draft: DraftRow) -> str:
 
 
 def header_buttons(draft: DraftRow) -> list[Button]:
+    """Approve, Regenerate and Discard; what cannot be undone asks to be confirmed."""
+    week = f"the week of {draft.week_start}"
     return [
-        Button("Approve", f"approve:{draft.id}"),
+        Button(
+            "Approve",
+            f"approve:{draft.id}",
+            confirm=f"Approve the draft of {week} and publish it now? Published posts "
+            "cannot be taken back.",
+        ),
         Button("Regenerate", f"regenerate:{draft.id}"),
+        Button(
+            "Discard",
+            f"discard:{draft.id}",
+            confirm=f"Discard the draft of {week}? A discarded draft cannot be approved "
+            "or published.",
+        ),
     ]
 
 

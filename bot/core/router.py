@@ -32,6 +32,7 @@ from bot.core.known_rows import KnownRows
 from bot.core.live_store import LiveStore
 from bot.core.names import channel_ref, with_names
 from bot.core.port import (
+    ASK,
     ButtonPress,
     Caller,
     ChatPort,
@@ -420,17 +421,25 @@ class Core:
         raise TypeError(f"unhandled command {command!r}")
 
     async def on_button(self, event: ButtonPress) -> Reply | None:
-        """A press of Approve, Regenerate, Open review page, Edit or History; the id comes
-        from the button."""
-        action, _, raw_id = event.action_id.partition(":")
+        """A press of Approve, Regenerate, Discard, Open review page, Edit or History; the
+        id comes from the button. A press that asks first (`ASK`, where the platform has no
+        confirm dialog) is answered with the question, Confirm and Cancel."""
+        action_id = event.action_id.removeprefix(ASK)
+        action, _, raw_id = action_id.partition(":")
         if not _BUTTON_ID_RE.fullmatch(raw_id):  # what review_text.py writes: a BIGINT id
             return Reply.refuse("That button is not one of mine.")
         target = int(raw_id)
         workspace_id = await self.workspace_id(event.workspace)
         caller = event.caller
+        if action_id != event.action_id:
+            return await self.review.ask(workspace_id, caller, action_id)
         match action:
             case "approve":
                 return await self.review.approve(workspace_id, caller, target)
+            case "discard":
+                return await self.review.discard(workspace_id, caller, target)
+            case "cancel":
+                return Reply("Cancelled: nothing was changed.")
             case "regenerate":
                 return await self.review.regenerate(workspace_id, caller, target)
             case "edit":

@@ -27,7 +27,13 @@ from bot.core.port import (
 )
 from bot.core.router import Core
 from bot.discord.commands import admin_group, definition_hash, summary_group
-from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort, find_guild_channel
+from bot.discord.port import (
+    MESSAGE_LIMIT,
+    NO_MENTIONS,
+    DiscordPort,
+    find_guild_channel,
+    view_of,
+)
 from bot.discord.translate import channel_of, record_of, workspace_of
 from storage.records import MessageRecord, WorkspaceRecord
 
@@ -65,7 +71,10 @@ def caller_of(interaction: discord.Interaction) -> Caller:
 
 class ReviewButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"(?P<action>approve|regenerate|page|edit|history):(?P<id>\d+)",
+    template=(
+        r"(?P<action>approve|regenerate|discard|page|edit|history|cancel"
+        r"|ask:approve|ask:discard):(?P<id>\d+)"
+    ),
 ):
     """Any review button, matched by its custom_id: works for messages sent before a restart."""
 
@@ -111,16 +120,20 @@ class EditModal(discord.ui.Modal):
 
 
 async def answer(interaction: discord.Interaction, reply: Reply) -> None:
-    """Send a reply to an interaction, split at Discord's limit, mentioning nobody."""
+    """Send a reply to an interaction, split at Discord's limit, mentioning nobody; its
+    buttons (Confirm / Cancel under a question) go under the last piece."""
     pieces = chunk(reply.text, MESSAGE_LIMIT) or ["Done."]
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
+        extra = {}
+        if reply.buttons and index == len(pieces) - 1:
+            extra["view"] = view_of(reply.buttons)
         if interaction.response.is_done():
             await interaction.followup.send(
-                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS
+                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS, **extra
             )
         else:
             await interaction.response.send_message(
-                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS
+                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS, **extra
             )
 
 

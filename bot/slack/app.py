@@ -38,7 +38,7 @@ from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
 log = logging.getLogger(__name__)
 
 COMMAND = "/summary"
-BUTTON_RE = re.compile(r"^(approve|regenerate|page|edit|history):\d+$")
+BUTTON_RE = re.compile(r"^(approve|regenerate|discard|page|edit|history):\d+$")
 PAGE_SIZE = 200
 # Threads whose root is at most this much older than what is fetched are looked at: their
 # `latest_reply` says whether they have replies to fetch.

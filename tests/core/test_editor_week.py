@@ -114,3 +114,37 @@ def test_section_numbers_start_at_one_in_every_draft(core, port, clock, sessions
     )
     with sessions() as session:
         assert "w1: 21.4% MFU" in get_draft_by_id(session, 1).sections[0].markdown
+
+
+# --- 2: what cannot be undone is confirmed ----------------------------------------------------
+
+
+def test_approve_and_discard_ask_before_they_act(core, port, sessions) -> None:
+    log_week(core, WEEK_1, "w1")
+    assert command(core, "draft 2026-11-16").ok
+    header = review_thread(port)[0]
+    asking = {b.action_id: b.confirm for b in header.buttons if b.confirm}
+    assert set(asking) == {"approve:1", "discard:1"}
+
+    # Where the platform has no confirm dialog, the press asks first and changes nothing.
+    asked = press(core, "ask:approve:1")
+    assert asked.private and asked.text == asking["approve:1"]
+    assert [(b.label, b.action_id) for b in asked.buttons] == [
+        ("Confirm", "approve:1"),
+        ("Cancel", "cancel:1"),
+    ]
+    assert press(core, "cancel:1").text == "Cancelled: nothing was changed."
+    assert not port.in_channel("CPUB")
+    # A member is refused, not asked.
+    member = press(core, "ask:discard:1", Caller("UMAX", "Max Member"))
+    assert not member.ok and not member.buttons
+
+    assert press(core, "discard:1").text == "The draft of the week of 2026-11-16 was discarded."
+    header = review_thread(port)[0]
+    assert "Discarded: it will not be published." in header.text and not header.buttons
+    assert press(core, "ask:approve:1").text == (
+        "The summary of the week of 2026-11-16 is already discarded."
+    )
+    assert not port.in_channel("CPUB")
+    with sessions() as session:
+        assert get_draft_by_id(session, 1).status == "discarded"

@@ -107,6 +107,7 @@ def test_the_draft_is_posted_for_review_as_a_header_and_a_thread(flow, port, wee
     assert [b.action_id for b in header.buttons] == [
         f"approve:{draft_of(week).id}",
         f"regenerate:{draft_of(week).id}",
+        f"discard:{draft_of(week).id}",
     ]
     thread = port.thread(header.posted)
     assert len(thread) == 3

@@ -226,9 +226,11 @@ async def review_and_publish(fake: FakeDiscord, bot: Bot, sessions) -> None:
     await bot.core.scheduler.shutdown()
     (header,) = fake.sent(REVIEW)
     assert header["allowed_mentions"] == {"parse": []}
+    # Approve and Discard cannot be undone: their buttons ask first.
     assert [c["custom_id"] for c in header["components"][0]["components"]] == [
-        "approve:1",
+        "ask:approve:1",
         "regenerate:1",
+        "ask:discard:1",
     ]
     (section,) = fake.sent(header["id"])  # the thread has the header's id
     assert "22.4% MFU" in section["content"] and "/channels/" in section["content"]
@@ -250,15 +252,46 @@ async def review_and_publish(fake: FakeDiscord, bot: Bot, sessions) -> None:
     assert saved["data"]["flags"] & 64 and "updated" in saved["data"]["content"]
     await eventually(lambda: new_text in fake.sent(header["id"])[0]["content"])
 
-    # A member cannot approve; the editor approves with the button, and it is published.
+    # A member cannot approve: they are not even asked.
     await fake.interact(
-        fake.button("approve:1"), type_=3, user_id=BEN, channel_id=REVIEW, message=header
+        fake.button("ask:approve:1"), type_=3, user_id=BEN, channel_id=REVIEW, message=header
     )
     (refusal,) = await fake.followups()
     assert "Only editors" in refusal["body"]["content"]
+    assert "components" not in refusal["body"] or not refusal["body"]["components"]
+    # The editor's Approve asks, privately, before anything is published.
+    await fake.interact(
+        fake.button("ask:approve:1"), type_=3, user_id=EDITOR, channel_id=REVIEW, message=header
+    )
+    (asked,) = await fake.followups()
+    question = asked["body"]
+    assert question["flags"] & 64  # ephemeral
+    assert question["content"] == (
+        "Approve the draft of the week of 2026-11-16 and publish it now? Published posts "
+        "cannot be taken back."
+    )
+    assert [(c["label"], c["custom_id"]) for c in question["components"][0]["components"]] == [
+        ("Confirm", "approve:1"),
+        ("Cancel", "cancel:1"),
+    ]
     assert fake.sent(ANNOUNCE) == []
     await fake.interact(
-        fake.button("approve:1"), type_=3, user_id=EDITOR, channel_id=REVIEW, message=header
+        fake.button("cancel:1"),
+        type_=3,
+        user_id=EDITOR,
+        channel_id=REVIEW,
+        message=asked["message"],
+    )
+    (cancelled,) = await fake.followups()
+    assert cancelled["body"]["content"] == "Cancelled: nothing was changed."
+    assert fake.sent(ANNOUNCE) == []
+    # Confirm publishes.
+    await fake.interact(
+        fake.button("approve:1"),
+        type_=3,
+        user_id=EDITOR,
+        channel_id=REVIEW,
+        message=asked["message"],
     )
     await fake.followups()
     published = fake.sent(ANNOUNCE)

@@ -129,14 +129,20 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
                 approve = next(
                     c["custom_id"]
                     for c in header["components"][0]["components"]
-                    if c["custom_id"].startswith("approve:")
+                    if c["custom_id"].startswith("ask:approve:")
                 )
                 review = "\n".join(m["content"] for m in fake.sent(header["id"]))
                 assert "22.4% MFU" in review and "99%" not in review, review
 
-                # The editor approves; it is published, pinging nobody.
+                # The editor approves and confirms; it is published, pinging nobody.
                 await fake.interact(
                     fake.button(approve), type_=3, user_id=EDITOR, channel_id=REVIEW, message=header
+                )
+                (asked,) = await fake.followups()
+                assert not fake.sent(ANNOUNCE)
+                (confirm, _) = asked["body"]["components"][0]["components"]
+                await fake.interact(
+                    fake.button(confirm["custom_id"]), type_=3, user_id=EDITOR, channel_id=REVIEW
                 )
                 await eventually(lambda: fake.sent(ANNOUNCE), WAIT_S)
                 await eventually(lambda: draft_status(sessions) == "published", WAIT_S)

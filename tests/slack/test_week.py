@@ -255,10 +255,28 @@ def test_a_week_on_slack(sessions, slack_world) -> None:
             await s.core.scheduler.start()
             await s.core.scheduler.shutdown()
             (header,) = fake.messages_in(REVIEW)
-            assert [e["action_id"] for e in header["blocks"][1]["elements"]] == [
+            approve, regenerate, discard = header["blocks"][1]["elements"]
+            assert [e["action_id"] for e in (approve, regenerate, discard)] == [
                 "approve:1",
                 "regenerate:1",
+                "discard:1",
             ]
+            # What cannot be undone carries Slack's confirm dialog: Slack sends the press
+            # only once the editor confirms it.
+            assert approve["confirm"] == {
+                "title": {"type": "plain_text", "text": "Approve?"},
+                "text": {
+                    "type": "plain_text",
+                    "text": "Approve the draft of the week of 2026-11-16 and publish it now? "
+                    "Published posts cannot be taken back.",
+                },
+                "confirm": {"type": "plain_text", "text": "Approve"},
+                "deny": {"type": "plain_text", "text": "Cancel"},
+                "style": "primary",
+            }
+            assert discard["style"] == discard["confirm"]["style"] == "danger"
+            assert "cannot be approved or published" in discard["confirm"]["text"]["text"]
+            assert "confirm" not in regenerate
             (section_message,) = fake.messages_in(REVIEW, thread_ts=header["ts"])
             assert "22.4% MFU" in section_message["text"]
             assert f"/archives/{HERO}/p" in section_message["text"]  # links to the sources
