@@ -78,6 +78,7 @@ _TOPIC_OPTIONS = ("keywords", "channels", "patterns")
 _VERB_RE = re.compile(r"(\S*)(.*)", re.DOTALL)
 _FIRST_WORD_RE = re.compile(r"(\S+)(.*)", re.DOTALL)
 DRAFT_OPTION = "--draft"  # `edit 2 --draft 7 text`: section 2 of draft 7
+OPEN_OPTION = "--open"  # `draft 2026-11-23 --open`: draft a week that has not ended
 _DRAFT_OPTION_RE = re.compile(r"\s*--draft(?:\s+|=|$)(\S*)")
 
 
@@ -326,13 +327,15 @@ def _parse_retention(verb: str, tokens: list[str]) -> Command:
 
 
 def _parse_draft(verb: str, tokens: list[str]) -> Command:
+    open_week = OPEN_OPTION in tokens
+    tokens = [t for t in tokens if t != OPEN_OPTION]
     _at_most(verb, tokens, 1)
     if not tokens:
-        return StartDraft()
+        return StartDraft(open_week=open_week)
     try:
         if not _DATE_RE.fullmatch(tokens[0]):
             raise ValueError
-        return StartDraft(date.fromisoformat(tokens[0]))
+        return StartDraft(date.fromisoformat(tokens[0]), open_week)
     except ValueError:
         raise _fail(verb, f"{tokens[0]!r} is not a date; write it as YYYY-MM-DD.") from None
 

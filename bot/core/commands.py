@@ -154,9 +154,11 @@ class SummarizerSet:
 
 @dataclass(frozen=True, slots=True)
 class StartDraft:
-    """`draft [YYYY-MM-DD]`: draft the week now (the week containing `day`, or the last one)."""
+    """`draft [YYYY-MM-DD] [--open]`: draft the week now (the week containing `day`, or the
+    last one); `--open` confirms drafting a week that has not ended."""
 
     day: date | None = None
+    open_week: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +284,10 @@ USAGE_LINES: dict[str, tuple[str, str]] = {
     "repo": ("/summary repo owner/name", "the repository a bare #123 refers to"),
     "retention": ("/summary retention DAYS", "how long logged messages are kept"),
     "summarizer": ("/summary summarizer extractive|llm", "which drafter writes the draft"),
-    "draft": ("/summary draft [YYYY-MM-DD]", "draft a week's summary now"),
+    "draft": (
+        "/summary draft [YYYY-MM-DD] [--open]",
+        "draft a week's summary now (--open: a week that has not ended)",
+    ),
     "approve": ("/summary approve [DRAFT]", "approve a draft"),
     "regenerate": ("/summary regenerate [DRAFT]", "draft again from the logged messages"),
     "edit": (

@@ -128,15 +128,28 @@ class ReviewWorkflow:
     # --- drafting -----------------------------------------------------------------------------
 
     async def draft_and_post(
-        self, workspace_id: int, day: date, *, post_stored: bool = False
+        self,
+        workspace_id: int,
+        day: date,
+        *,
+        post_stored: bool = False,
+        open_week: bool = False,
     ) -> Reply:
         """Draft the week holding `day` (once: a week already drafted is left alone, unless
         it was quiet and has messages now) and post it for review. Safe to run from two
         processes at once: one draft results.
 
         `post_stored` (an editor asking) also posts the week's draft when it is stored but
-        not yet up for review; the scheduler leaves it to the process that drafted it."""
+        not yet up for review; the scheduler leaves it to the process that drafted it. A
+        week that has not ended is drafted only when `open_week` confirms it (an editor who
+        was told); otherwise the answer says so and how to confirm."""
         week = await self.db.run(lambda session: self._week(session, workspace_id, day))
+        if not open_week and week.end > self.clock():
+            stored = await self.db.run(
+                lambda session: get_draft(session, workspace_id, week.monday)
+            )
+            if stored is None:
+                return Reply.refuse(_still_open(week))
         try:
             drafted = await self.drafting.draft(week, new_only=True)
         except DraftingError as error:
@@ -761,6 +774,15 @@ def _quiet_but_logged(session: Session, week: Week) -> tuple[int, int] | None:
         return None
     logged = count_messages(session, week.workspace_id, (week.start, week.end))
     return (draft.id, logged) if logged else None
+
+
+def _still_open(week: Week) -> str:
+    """What `/summary draft` says of a week that has not ended, and how to draft it anyway."""
+    return (
+        f"The week of {week.monday} has not ended: it runs until {week.end:%Y-%m-%d %H:%M} "
+        f"({week.end.tzname()}), and a draft now leaves out what is said until then. To draft "
+        f"it anyway: `/summary draft {week.monday} --open`. Nothing was drafted."
+    )
 
 
 def _already_drafted(monday: date, draft: DraftRow | None) -> str:

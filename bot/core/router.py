@@ -394,11 +394,11 @@ class Core:
                 return await self.status(workspace_id)
             case cmd.ForgetMe():
                 return await privacy.forget_me(self.review, workspace_id, caller, self.clock())
-            case cmd.StartDraft(day=day):
+            case cmd.StartDraft(day=day, open_week=open_week):
                 if not await self._is_editor(workspace_id, caller):
                     return Reply.refuse("Only editors can start a draft.")
                 return await self.review.draft_and_post(
-                    workspace_id, day or self._last_week(), post_stored=True
+                    workspace_id, day or self._last_week(), post_stored=True, open_week=open_week
                 )
             case cmd.Edit(section=section, text=text, draft_id=draft_id):
                 ref = SectionRef(section, draft_id)

@@ -89,9 +89,15 @@ def summary_group() -> app_commands.Group:
         await _run(interaction, "status")
 
     @group.command(description="Draft a week's summary now (editors)")
-    @app_commands.describe(week="Any day of the week, YYYY-MM-DD (default: last week)")
-    async def draft(interaction: discord.Interaction, week: str | None = None) -> None:
-        await _run(interaction, "draft", _quoted(week))
+    @app_commands.describe(
+        week="Any day of the week, YYYY-MM-DD (default: last week)",
+        open_week="Draft it even though the week has not ended",
+    )
+    @app_commands.rename(open_week="open")
+    async def draft(
+        interaction: discord.Interaction, week: str | None = None, open_week: bool = False
+    ) -> None:
+        await _run(interaction, "draft", _quoted(week), "--open" if open_week else None)
 
     for verb, purpose in (
         ("approve", "Approve a draft (editors)"),

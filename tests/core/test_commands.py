@@ -150,6 +150,8 @@ PARSED: list[tuple[str, Command]] = [
     ('edit "Hero run" new\ntext', Edit("Hero run", "new\ntext")),
     ("history Hero run", History("Hero run")),
     ("history 2 --draft 7", History(2, 7)),
+    ("draft 2026-11-23 --open", StartDraft(date(2026, 11, 23), open_week=True)),
+    ("draft --open", StartDraft(open_week=True)),
     ("history --draft 7 Hero run", History("Hero run", 7)),
     ("edit 2 --draft 7 new\ntext", Edit(2, "new\ntext", 7)),
     ("edit hero-run --draft=7 new text", Edit("hero-run", "new text", 7)),
@@ -267,15 +269,15 @@ ERRORS: list[tuple[str, str]] = [
     # bad values
     (
         "draft 2026-13-01",
-        "'2026-13-01' is not a date; write it as YYYY-MM-DD. Usage: /summary draft [YYYY-MM-DD]",
+        "'2026-13-01' is not a date; write it as YYYY-MM-DD. Usage: " + USAGE_LINES["draft"][0],
     ),
     (
         "draft 16/11/2026",
-        "'16/11/2026' is not a date; write it as YYYY-MM-DD. Usage: /summary draft [YYYY-MM-DD]",
+        "'16/11/2026' is not a date; write it as YYYY-MM-DD. Usage: " + USAGE_LINES["draft"][0],
     ),
     (
         "draft 20261116",
-        "'20261116' is not a date; write it as YYYY-MM-DD. Usage: /summary draft [YYYY-MM-DD]",
+        "'20261116' is not a date; write it as YYYY-MM-DD. Usage: " + USAGE_LINES["draft"][0],
     ),
     (
         "retention thirty",
@@ -362,7 +364,7 @@ ERRORS: list[tuple[str, str]] = [
     ),
     (
         "draft 2026-11-16 now",
-        "Unexpected 'now' after draft. Usage: /summary draft [YYYY-MM-DD]",
+        "Unexpected 'now' after draft. Usage: " + USAGE_LINES["draft"][0],
     ),
     (
         "topics remove rl iris",

@@ -12,7 +12,7 @@ import pytest
 from bot.core.port import ButtonPress, Caller, CommandEvent, MessageEvent
 from bot.core.router import Core
 from bot.ops.config import load_config
-from storage.drafts import get_draft_by_id
+from storage.drafts import get_draft_by_id, list_drafts
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 from tests.fakes.fakeport import FakePort
 
@@ -148,3 +148,34 @@ def test_approve_and_discard_ask_before_they_act(core, port, sessions) -> None:
     assert not port.in_channel("CPUB")
     with sessions() as session:
         assert get_draft_by_id(session, 1).status == "discarded"
+
+
+# --- 3: a week that has not ended is drafted only when confirmed ------------------------------
+
+
+def test_the_open_week_is_drafted_only_when_the_editor_confirms(core, port, sessions) -> None:
+    log_week(core, WEEK_2, "w2")  # Monday 09:00 of the week: it has just begun
+
+    refused = command(core, "draft 2026-11-25")
+    assert not refused.ok and refused.private
+    assert refused.text == (
+        "The week of 2026-11-23 has not ended: it runs until 2026-11-30 00:00 (UTC), and a "
+        "draft now leaves out what is said until then. To draft it anyway: "
+        "`/summary draft 2026-11-23 --open`. Nothing was drafted."
+    )
+    # The schedule never drafts it either.
+    run(core.run_week(1, WEEK_2.date()))
+    with sessions() as session:
+        assert list_drafts(session) == []
+    assert not port.in_channel("CREV")
+
+    drafted = command(core, "draft 2026-11-23 --open")
+    assert drafted.text == "The draft of the week of 2026-11-23 is up for review."
+    assert "w2: 21.4% MFU" in review_thread(port)[1].text
+    # Once drafted, asking again without --open answers about the stored draft.
+    assert "already drafted" in command(core, "draft 2026-11-23").text
+
+
+def test_last_week_needs_no_confirmation(core, port) -> None:
+    log_week(core, WEEK_1, "w1")
+    assert command(core, "draft").text == "The draft of the week of 2026-11-16 is up for review."

@@ -34,7 +34,7 @@ ADMIN, EDITOR, ANA, BEN = (
     "1400000000000000004",
 )
 MANAGE_GUILD = 1 << 5
-OPTION_TYPES = {"member": 6, "channel": 7, "role": 8, "days": 4}  # the others are strings
+OPTION_TYPES = {"member": 6, "channel": 7, "role": 8, "days": 4, "open": 5}  # others: strings
 
 
 class FastClient(SummaryClient):

@@ -122,7 +122,11 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
                 )
                 # The editor drafts the week; it is posted in the review thread (after the
                 # quiet last week the first start's catch-up drafted).
-                await slash(fake, EDITOR, "summary", "draft", week=str(this_week()))
+                # The week has not ended: the bot says so, and drafts it once confirmed.
+                told = await slash(fake, EDITOR, "summary", "draft", week=str(this_week()))
+                assert "has not ended" in told and "Nothing was drafted." in told
+                assert len(fake.sent(REVIEW)) == 1
+                await slash(fake, EDITOR, "summary", "draft", week=str(this_week()), open=True)
                 await eventually(lambda: len(fake.sent(REVIEW)) == 2, WAIT_S)
                 quiet, header = fake.sent(REVIEW)
                 assert "quiet" in quiet["content"]

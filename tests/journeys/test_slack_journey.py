@@ -145,7 +145,11 @@ def test_the_operator_s_journey_on_slack(tmp_path, database_url, sessions) -> No
                 # The editor drafts the week: it is posted in the review thread (after the
                 # quiet last week, drafted by the first start's catch-up before anything was
                 # logged).
-                await command(f"draft {this_week()}", "UEDITOR")
+                # The week has not ended: the bot says so, and drafts it once confirmed.
+                told = await command(f"draft {this_week()}", "UEDITOR")
+                assert "has not ended" in told and "Nothing was drafted." in told
+                assert len(fake.messages_in(REVIEW)) == 1
+                await command(f"draft {this_week()} --open", "UEDITOR")
                 await eventually(lambda: len(fake.messages_in(REVIEW)) == 2, WAIT_S)
                 quiet, header = fake.messages_in(REVIEW)
                 assert "quiet" in quiet["text"]
