@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
 from bot.core import metrics
-from bot.core.access import Action, Granted, SectionRef, authorize, section_number
+from bot.core.access import Action, Granted, SectionRef, authorize
 from bot.core.chunking import chunk
 from bot.core.clock import Clock, utcnow
 from bot.core.database import Database
@@ -33,6 +33,7 @@ from bot.core.review_text import (
     page_button,
     published_markdown,
     quiet_week_text,
+    section_label,
     section_messages,
 )
 from bot.core.settings import week_of, workspace_settings
@@ -314,39 +315,24 @@ class ReviewWorkflow:
         revision: int | None = None,
     ) -> Reply:
         """Replace a section's text: a new revision, and the thread message updated. The
-        section is given by row id (buttons, modals, the page) or as an editor names it.
-        `revision`, when given, is the number of edits the editor saw: if someone edited the
-        section since, nothing changes and the editor is told."""
-        text = text.strip()
-        if not text:
-            return Reply.refuse("The new text is empty; the section was not changed.")
-        if len(text) > MAX_SECTION_CHARS:
-            return Reply.refuse(
-                f"The new text is {len(text):,} characters; a section holds at most "
-                f"{MAX_SECTION_CHARS:,}. The section was not changed."
-            )
+        section is given by row id (buttons, modals, the page) or as an editor names it;
+        `revision` as for `edit_draft_section`."""
 
         def edit(session: Session) -> Reply | tuple[str, int, _ThreadView]:
-            granted = self._authorize(session, workspace_id, caller, section_id, Action.EDIT)
-            if isinstance(granted, Reply):
-                return granted
-            section = granted.section
-            if revision is not None and revision != len(section.revisions):
-                return Reply.refuse(
-                    f"{section.title} was edited by {section.revisions[-1].editor_name} while "
-                    f"you were editing it (it is now at revision {len(section.revisions)}); "
-                    "your text was not saved. It is kept below: merge it and save again."
-                )
-            add_revision(
+            section = edit_draft_section(
                 session,
-                section,
-                editor_id=caller.user_id,
-                editor_name=caller.display_name,
-                at=self.clock(),
-                markdown=text,
+                self.config,
+                workspace_id,
+                caller,
+                section_id,
+                text,
+                self.clock(),
+                revision=revision,
             )
+            if isinstance(section, Reply):
+                return section
             view = self._thread_view(section.draft, only=section.id)
-            return _named(section), len(section.revisions), view
+            return section_label(section), len(section.revisions), view
 
         done = await self.db.run(edit)
         if isinstance(done, Reply):
@@ -377,8 +363,10 @@ class ReviewWorkflow:
                 return granted
             section = granted.section
             if not section.revisions:
-                return Reply(f"{_named(section)} has not been edited; it is the drafted text.")
-            lines = [f"History of {_named(section)}:"]
+                return Reply(
+                    f"{section_label(section)} has not been edited; it is the drafted text."
+                )
+            lines = [f"History of {section_label(section)}:"]
             for number, revision in enumerate(section.revisions, start=1):
                 when = revision.created_at.strftime("%Y-%m-%d %H:%M UTC")
                 lines.append(f"{number}. {revision.editor_name}, {when}: {revision.markdown}")
@@ -722,6 +710,50 @@ class ReviewWorkflow:
         return done
 
 
+def edit_draft_section(
+    session: Session,
+    config: Config,
+    workspace_id: int,
+    caller: Caller,
+    section_id: int | SectionRef,
+    text: str,
+    at: datetime,
+    *,
+    revision: int | None = None,
+) -> DraftSection | Reply:
+    """Replace a section's text with a new revision by `caller` (every edit, from chat, the
+    review page or the CLI, is made here), or say why not and change nothing. `revision`,
+    when given, is the number of edits the editor saw: if someone edited the section since,
+    nothing changes and the editor is told."""
+    text = text.strip()
+    if not text:
+        return Reply.refuse("The new text is empty; the section was not changed.")
+    if len(text) > MAX_SECTION_CHARS:
+        return Reply.refuse(
+            f"The new text is {len(text):,} characters; a section holds at most "
+            f"{MAX_SECTION_CHARS:,}. The section was not changed."
+        )
+    granted = authorize(session, config, workspace_id, caller, section_id, Action.EDIT)
+    if isinstance(granted, Reply):
+        return granted
+    section = granted.section
+    if revision is not None and revision != len(section.revisions):
+        return Reply.refuse(
+            f"{section.title} was edited by {section.revisions[-1].editor_name} while "
+            f"you were editing it (it is now at revision {len(section.revisions)}); "
+            "your text was not saved. It is kept below: merge it and save again."
+        )
+    add_revision(
+        session,
+        section,
+        editor_id=caller.user_id,
+        editor_name=caller.display_name,
+        at=at,
+        markdown=text,
+    )
+    return section
+
+
 def approve_draft(
     session: Session,
     config: Config,
@@ -801,12 +833,6 @@ def _already_drafted(monday: date, draft: DraftRow | None) -> str:
 def _unposted(draft: DraftRow | None) -> int | None:
     """The draft's id if it is stored but not yet up for review."""
     return draft.id if draft is not None and draft.status == DraftStatus.DRAFTED else None
-
-
-def _named(section: DraftSection) -> str:
-    """A section in a reply, with the number the review thread shows: "Hero run (section 2
-    of draft 7)"."""
-    return f"{section.title} (section {section_number(section)} of draft {section.draft_id})"
 
 
 def _blocked(flags: list[str]) -> str:

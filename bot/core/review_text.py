@@ -79,6 +79,12 @@ def quiet_week_text(draft: DraftRow) -> str:
     )
 
 
+def section_label(section: DraftSection) -> str:
+    """A section in a reply, with the number the review thread shows: "Hero run (section 2
+    of draft 7)"."""
+    return f"{section.title} (section {section_number(section)} of draft {section.draft_id})"
+
+
 def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[Button]]]:
     """The section as thread messages: its text, then links to its sources, chunked to
     `limit` characters; the buttons go on the last chunk."""

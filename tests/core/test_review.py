@@ -267,7 +267,7 @@ def test_approval_needs_a_publish_channel(week, port) -> None:
 
 
 def test_a_quiet_week_posts_a_short_note(flow, port, week) -> None:
-    reply = run(flow.draft_and_post(1, date(2026, 12, 7)))
+    reply = run(flow.draft_and_post(1, date(2026, 11, 2)))
     assert "quiet" in reply.text
     (note,) = port.in_channel("C-review")
     assert "A quiet week: nothing worth summarising was logged" in note.text
