@@ -22,7 +22,7 @@ from bot.config import Config
 from bot.core import commands as cmd
 from bot.core import metrics, privacy
 from bot.core.access import SectionRef
-from bot.core.admin import handle_admin, is_admin_command, setup_todo
+from bot.core.admin import handle_admin, is_admin_command, missing_setup, setup_todo
 from bot.core.clock import Clock, utcnow
 from bot.core.command_parser import parse
 from bot.core.database import Database
@@ -43,7 +43,7 @@ from bot.core.port import (
     MessageEvent,
     Reply,
 )
-from bot.core.references import resolve_references
+from bot.core.references import not_found, resolve_references
 from bot.core.review import ReviewWorkflow
 from bot.core.review_links import PageLinks
 from bot.core.scheduler import WeeklyScheduler
@@ -359,7 +359,7 @@ class Core:
         channels backfilled, a waiting draft posted in a new review channel; an admin is
         told what is still to set up."""
         try:
-            command = await resolve_references(self.port, event.workspace, command)
+            command, missing = await resolve_references(self.port, event.workspace, command)
         except cmd.CommandError as error:
             return Reply.refuse(str(error))
         now = self.clock()
@@ -374,12 +374,17 @@ class Core:
         if not reply.ok:
             return reply
         texts = [reply.text]
+        if missing:  # the others were added: say what was not
+            left_out = "it was" if len(missing) == 1 else "they were"
+            texts.append(
+                f"{not_found(missing, self.port.workspace_noun)}, so {left_out} not added."
+            )
         if isinstance(command, _SCHEDULE_COMMANDS):
             self.scheduler.reschedule(workspace_id)
         if isinstance(command, cmd.ChannelsAdd) and self.backfill is not None:
-            # Answered at once; the history follows, reported where the admin asked.
+            # Answered at once; the history follows, reported to the admin who asked only.
             for channel in command.channels:
-                progress = Progress(self.port, event.channel_id)
+                progress = Progress(self.port, event.caller.user_id, event.channel_id)
                 self._in_background(self._backfill(event.workspace, channel, progress))
         if isinstance(command, cmd.ReviewChannelSet):
             texts += [r.text for r in await self.review.post_waiting(workspace_id)]
@@ -497,7 +502,8 @@ class Core:
             log.info("resumed draft %s: %s", draft_id, reply.text)
 
     async def status(self, workspace_id: int) -> Reply:
-        """Recent drafts and the next scheduled run."""
+        """The settings in brief, recent drafts, what is still to set up (each with the
+        command that does it) and the next scheduled run."""
 
         def read(session: Session) -> list[str]:
             drafts = list_drafts(session, workspace_id)[:4]
@@ -509,10 +515,14 @@ class Core:
                 f"{', '.join(map(channel_ref, settings.publish_channels)) or 'not set'}.",
                 f"Schedule: {settings.schedule} ({settings.timezone}).",
             ]
-            return lines + (
-                [f"Week of {d.week_start}: draft {d.id}, {d.status.words}" for d in drafts]
-                or ["No drafts yet."]
-            )
+            lines += [
+                f"Week of {d.week_start}: draft {d.id}, {d.status.words}" for d in drafts
+            ] or ["No drafts yet."]
+            missing = missing_setup(settings)
+            if missing:
+                lines.append("Still to set up (by an admin):")
+                lines += [f"- {what}: `{how}`" for what, how in missing]
+            return lines
 
         lines = await self.db.run(read)
         upcoming = self.scheduler.jobs().get(workspace_id)

@@ -162,9 +162,10 @@ async def run_first_days(fake: FakeDiscord, bot: Bot, sessions) -> None:
     ):
         reply = await bot.slash(ADMIN, "summary-admin", *path, **values)
         assert "Only" not in reply["content"], reply
-    # `channels add` answered at once; the backfill reports where it was asked.
-    await eventually(lambda: any("stored since" in m["content"] for m in fake.sent(HERO)))
-    assert fake.sent(HERO)[0]["content"] == "#hero-run: 2 messages stored since 2026-11-16."
+    # `channels add` answered at once; the backfill reports to the admin only (a DM).
+    await eventually(lambda: any("stored since" in m["content"] for m in fake.dms(ADMIN)))
+    assert fake.dms(ADMIN)[-1]["content"] == "#hero-run: 2 messages stored since 2026-11-16."
+    assert fake.sent(HERO) == []
     assert sorted(stored(sessions).values()) == [
         "Hero run crashed at step 2318; fix in #9141",
         "With #9141 we are back at 22.4% MFU and 243k tokens/s",

@@ -59,7 +59,10 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
             try:
                 await fake.wait_ready(WAIT_S)
                 await eventually(lambda: fake.commands_synced, WAIT_S)
-                assert "Logging 0 channels" in await slash(fake, ADMIN, "summary", "status")
+                status = await slash(fake, ADMIN, "summary", "status")
+                assert "Logging 0 channels" in status
+                # What is still to set up, each with the command that does it.
+                assert "- a review channel: `/summary review-channel #channel`" in status
 
                 # Set-up with the pickers.
                 for path, values in (
@@ -71,7 +74,7 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
                     answer = await slash(fake, ADMIN, "summary-admin", *path, **values)
                     assert "Only" not in answer, answer
                 await eventually(
-                    lambda: any("stored since" in m["content"] for m in fake.sent(HERO)), WAIT_S
+                    lambda: any("stored since" in m["content"] for m in fake.dms(ADMIN)), WAIT_S
                 )
 
                 # A week of chat: a message, its edit, a mistake deleted, an @everyone.

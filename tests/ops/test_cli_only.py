@@ -140,3 +140,14 @@ def test_editing_a_section_from_the_command_line(tmp_path: Path) -> None:
             ("Bo", "Again."),
         ]
     engine.dispose()
+
+
+def test_settings_show_counts_a_single_day(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'bot.db'}"
+    with as_file(files("bot.ops").joinpath("sample_week")) as sample:
+        assert runner.invoke(app, ["--database", db, "import", str(sample)]).exit_code == 0
+    assert runner.invoke(app, ["--database", db, "settings", "set", "retention", "1"]).stdout == (
+        "Logged messages will be kept for 1 day.\n"
+    )
+    shown = runner.invoke(app, ["--database", db, "settings", "show"]).stdout
+    assert "Logged messages are kept for 1 day." in shown

@@ -74,9 +74,7 @@ class Slack:
     async def enable_hero(self) -> None:
         """`channels add` #hero-run, and wait for its backfill to report that it is done."""
         await self.command("UADMIN", f"channels add <#{HERO}|hero-run>")
-        await eventually(
-            lambda: any("stored since" in m["text"] for m in self.fake.messages_in(HERO))
-        )
+        await eventually(lambda: any("stored since" in m["text"] for m in self.fake.ephemeral))
 
     async def interact(self, payload: dict) -> int:
         return await self.send(interaction_body(payload), "application/x-www-form-urlencoded")
@@ -172,11 +170,13 @@ def test_a_week_on_slack(sessions, slack_world) -> None:
                 "editors add <@UEDITOR>",
             ):
                 assert "Only" not in (await s.command("UADMIN", text))["text"]
-            # `channels add` answered at once; its backfill reports in the channel it was
-            # typed in, one message updated as it goes.
-            await eventually(lambda: "stored since" in fake.messages_in(HERO)[0]["text"])
-            (report,) = fake.messages_in(HERO)
+            # `channels add` answered at once; its backfill reports to the admin only, where
+            # they typed the command.
+            await eventually(lambda: any("stored since" in m["text"] for m in fake.ephemeral))
+            report = fake.ephemeral[-1]
             assert report["text"] == "#hero-run: 3 messages stored since 2026-11-16."
+            assert (report["channel"], report["user"]) == (HERO, "UADMIN")
+            assert fake.messages_in(HERO) == []
             assert len(fake.called("conversations.history")) == 3  # a 429, then two pages
             assert len(fake.called("conversations.replies")) == 1
             assert sorted(stored(sessions)) == [
