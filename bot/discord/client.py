@@ -170,6 +170,8 @@ class SummaryClient(discord.Client):
                 await self.connect()
             except (ValueError, TypeError, KeyError, AttributeError):
                 log.exception("Discord: a malformed gateway frame dropped the connection")
+                if self.ws is not None:  # its heartbeat thread would outlive it otherwise
+                    await self.ws.close(code=4000)
                 await asyncio.sleep(RECONNECT_DELAY_S)
 
     async def setup_hook(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from datetime import UTC, datetime
 
 from sqlalchemy import select
@@ -145,6 +146,11 @@ def test_a_week_on_discord(sessions) -> None:
     asyncio.run(asyncio.wait_for(week(), 60))
 
 
+def heartbeats() -> int:
+    """How many discord.py gateway heartbeat threads run in this process."""
+    return sum(1 for t in threading.enumerate() if t.name.startswith("keep-alive-handler"))
+
+
 async def run_first_days(fake: FakeDiscord, bot: Bot, sessions) -> None:
     # Commands are synced (globally, once) on ready.
     await eventually(lambda: fake.commands_synced)
@@ -184,9 +190,13 @@ async def run_first_days(fake: FakeDiscord, bot: Bot, sessions) -> None:
     await fake.dispatch("MESSAGE_CREATE", after)
     await eventually(lambda: after["id"] in stored(sessions))
     assert fake.connections == connections  # the bad event was dropped, the connection kept
+    beating = heartbeats()
     await fake.send_raw("this is not JSON")  # breaks the connection: the bot connects again
     await eventually(lambda: len(fake.identifies) + len(fake.resumes) >= 2)
     await eventually(lambda: bot.client.is_ready())
+    # The dropped connection's heartbeat stopped with it (else it outlives the event loop
+    # and prints "Event loop is closed"): as many heartbeats as before.
+    await eventually(lambda: heartbeats() == beating)
     edited = dict(
         live, content="Sweep arm 13: 23.1% MFU, PR #9156", edited_timestamp=on(19, 12).isoformat()
     )
