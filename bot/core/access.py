@@ -17,8 +17,9 @@ from sqlalchemy.orm import Session
 from bot.config import Config
 from bot.core.port import Caller, Reply
 from bot.core.settings import WorkspaceSettings, workspace_settings
+from bot.core.wording import counted
 from storage.drafts import get_draft_by_id, get_section, list_drafts
-from storage.models import EDITABLE, LOCKED, DraftRow, DraftSection, DraftStatus
+from storage.models import EDITABLE, LOCKED, UNFINISHED, DraftRow, DraftSection, DraftStatus
 
 
 class Action(StrEnum):
@@ -51,6 +52,15 @@ _NOT_EDITOR = {
 
 
 @dataclass(frozen=True, slots=True)
+class SectionRef:
+    """A section as an editor names it: its number in its draft (1..n, as the review thread
+    shows it) or its topic id or title, in draft `draft_id` (None: the current draft)."""
+
+    section: int | str
+    draft_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Granted:
     """What the caller may act on: the draft, the section (for section actions) and the
     settings of the workspace both belong to."""
@@ -60,28 +70,51 @@ class Granted:
     settings: WorkspaceSettings
 
 
-def no_such(action: Action, target: int | str) -> Reply:
+MAX_ID = 2**63 - 1  # the largest BIGINT
+
+
+def no_such(action: Action, target: int) -> Reply:
     """The answer for an id that is not the caller's workspace's (or does not exist)."""
-    if isinstance(target, str):
-        return Reply.refuse(f"The current draft has no section {target!r}.")
     noun = "section" if action.on_section else "draft"
     return Reply.refuse(f"There is no {noun} {target}.")
 
 
-def find_section(session: Session, workspace_id: int, ref: str) -> DraftSection | None:
-    """The section of the workspace's current draft (the newest not discarded) whose topic
-    id or title is `ref`, ignoring case."""
-    wanted = ref.strip().casefold()
-    for draft in list_drafts(session, workspace_id):
-        if draft.status != DraftStatus.DISCARDED:
-            return next(
-                (s for s in draft.sections if wanted in (s.topic.casefold(), s.title.casefold())),
-                None,
-            )
-    return None
+def current_draft(session: Session, workspace_id: int) -> DraftRow | None:
+    """The draft under review: the newest one not yet published (approved ones included),
+    else the newest one not discarded."""
+    drafts = [d for d in list_drafts(session, workspace_id) if d.status != DraftStatus.DISCARDED]
+    return next((d for d in drafts if d.status in UNFINISHED), drafts[0] if drafts else None)
 
 
-MAX_ID = 2**63 - 1  # the largest BIGINT
+def section_number(section: DraftSection) -> int:
+    """The section's number in its draft (1..n): what the review thread and replies show."""
+    return section.draft.sections.index(section) + 1
+
+
+def find_section(session: Session, workspace_id: int, ref: SectionRef) -> DraftSection | Reply:
+    """The section `ref` names in the workspace's draft it names (or the current draft), or
+    the refusal saying why there is none. A draft of another workspace is answered like
+    one that does not exist."""
+    if ref.draft_id is None:
+        draft = current_draft(session, workspace_id)
+        if draft is None:
+            return Reply.refuse("There is no draft yet; start one with `/summary draft`.")
+        which = f"The current draft (draft {draft.id}, week of {draft.week_start})"
+    else:
+        draft = get_draft_by_id(session, ref.draft_id) if ref.draft_id <= MAX_ID else None
+        if draft is None or draft.workspace_id != workspace_id:
+            return no_such(Action.APPROVE, ref.draft_id)
+        which = f"Draft {draft.id}"
+    sections = draft.sections
+    if isinstance(ref.section, int):
+        if ref.section <= len(sections):
+            return sections[ref.section - 1]
+        return Reply.refuse(
+            f"{which} has {counted(len(sections), 'section')}; there is no section {ref.section}."
+        )
+    wanted = ref.section.strip().casefold()
+    found = (s for s in sections if wanted in (s.topic.casefold(), s.title.casefold()))
+    return next(found, None) or Reply.refuse(f"{which} has no section {ref.section!r}.")
 
 
 def authorize(
@@ -89,25 +122,29 @@ def authorize(
     config: Config,
     workspace_id: int,
     caller: Caller,
-    target_id: int | str,
+    target_id: int | SectionRef,
     action: Action,
 ) -> Granted | Reply:
     """Whether `caller`, acting in workspace `workspace_id`, may do `action` on the section
     (edit, history) or draft (the others) `target_id` now: `Granted`, or the private
-    refusal to give them. A section may be named by its topic id or title instead of its
-    number (`find_section`). Reads only; the caller's transaction changes nothing on
-    refusal."""
-    if isinstance(target_id, int) and not 0 < target_id <= MAX_ID:
-        return no_such(action, target_id)  # an id no row can have (a forged button or modal)
+    refusal to give them. `target_id` is a row id (what buttons, modals and the review page
+    carry) or, for a section, a `SectionRef` (what an editor types). Reads only; the
+    caller's transaction changes nothing on refusal."""
     section = None
-    if isinstance(target_id, str):
-        section = find_section(session, workspace_id, target_id) if action.on_section else None
+    if isinstance(target_id, SectionRef):
+        found = find_section(session, workspace_id, target_id)
+        if isinstance(found, Reply):
+            return found
+        section = found
+    elif not 0 < target_id <= MAX_ID:
+        return no_such(action, target_id)  # an id no row can have (a forged button or modal)
     elif action.on_section:
         section = get_section(session, target_id)
     draft = section.draft if section is not None else None
     if not action.on_section and isinstance(target_id, int):
         draft = get_draft_by_id(session, target_id)
     if draft is None or draft.workspace_id != workspace_id:
+        assert isinstance(target_id, int)  # a SectionRef's draft was checked above
         return no_such(action, target_id)
     settings = workspace_settings(session, config, workspace_id)
     if not settings.is_editor(caller):

@@ -122,11 +122,17 @@ _SET_UP: tuple[tuple[str, str, str], ...] = (
 )
 
 
+def missing_setup(settings: WorkspaceSettings) -> list[tuple[str, str]]:
+    """What the workspace still needs before its first summary is published, each with the
+    command that sets it: (what, command)."""
+    return [(what, how) for key, what, how in _SET_UP if not getattr(settings, key)]
+
+
 def setup_todo(settings: WorkspaceSettings, caller: Caller) -> str | None:
     """For an admin, what is still to set up (None when all is set, or for anyone else)."""
     if not settings.is_admin(caller):
         return None
-    missing = [f"{what} ({how})" for key, what, how in _SET_UP if not getattr(settings, key)]
+    missing = [f"{what} ({how})" for what, how in missing_setup(settings)]
     return f"Still to set up: {_join(missing)}." if missing else None
 
 

@@ -77,6 +77,9 @@ _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TOPIC_OPTIONS = ("keywords", "channels", "patterns")
 _VERB_RE = re.compile(r"(\S*)(.*)", re.DOTALL)
 _FIRST_WORD_RE = re.compile(r"(\S+)(.*)", re.DOTALL)
+DRAFT_OPTION = "--draft"  # `edit 2 --draft 7 text`: section 2 of draft 7
+OPEN_OPTION = "--open"  # `draft 2026-11-23 --open`: draft a week that has not ended
+_DRAFT_OPTION_RE = re.compile(r"\s*--draft(?:\s+|=|$)(\S*)")
 
 
 def _tokens(verb: str, rest: str) -> list[str]:
@@ -329,13 +332,15 @@ def _parse_retention(verb: str, tokens: list[str]) -> Command:
 
 
 def _parse_draft(verb: str, tokens: list[str]) -> Command:
+    open_week = OPEN_OPTION in tokens
+    tokens = [t for t in tokens if t != OPEN_OPTION]
     _at_most(verb, tokens, 1)
     if not tokens:
-        return StartDraft()
+        return StartDraft(open_week=open_week)
     try:
         if not _DATE_RE.fullmatch(tokens[0]):
             raise ValueError
-        return StartDraft(date.fromisoformat(tokens[0]))
+        return StartDraft(date.fromisoformat(tokens[0]), open_week)
     except ValueError:
         raise _fail(verb, f"{tokens[0]!r} is not a date; write it as YYYY-MM-DD.") from None
 
@@ -348,9 +353,16 @@ def _section(verb: str, token: str) -> int | str:
 
 
 def _parse_history(verb: str, tokens: list[str]) -> Command:
+    draft_id = None
+    if DRAFT_OPTION in tokens:
+        at = tokens.index(DRAFT_OPTION)
+        if at + 1 == len(tokens):
+            raise _fail(verb, f"{DRAFT_OPTION} needs a draft number.")
+        draft_id = _positive_int(verb, tokens[at + 1], "The draft number")
+        tokens = tokens[:at] + tokens[at + 2 :]
     if not tokens:
         raise _fail(verb, "history needs a section number, topic or title.")
-    return History(_section(verb, " ".join(tokens)))
+    return History(_section(verb, " ".join(tokens)), draft_id)
 
 
 def _draft_id_command(
@@ -363,8 +375,8 @@ def _draft_id_command(
 
 
 def _parse_edit(rest: str) -> Edit:
-    """`edit SECTION text`: SECTION is one word, or a title in quotes ("Hero run"); the text
-    is kept as written (only the outer whitespace goes)."""
+    """`edit SECTION [--draft DRAFT] text`: SECTION is one word, or a title in quotes
+    ("Hero run"); the text is kept as written (only the outer whitespace goes)."""
     rest = rest.strip()
     if not rest:
         raise _fail("edit", "edit needs a section number, topic or title and the new text.")
@@ -374,9 +386,15 @@ def _parse_edit(rest: str) -> Edit:
     else:
         first, text = _FIRST_WORD_RE.fullmatch(rest).groups()  # type: ignore[union-attr]
     section = _section("edit", first.strip())
+    draft_id = None
+    if option := _DRAFT_OPTION_RE.match(text):
+        if not option[1]:
+            raise _fail("edit", f"{DRAFT_OPTION} needs a draft number.")
+        draft_id = _positive_int("edit", option[1], "The draft number")
+        text = text[option.end() :]
     if not text.strip():
         raise _fail("edit", f"edit needs the new text after the section {section}.")
-    return Edit(section, text.strip())
+    return Edit(section, text.strip(), draft_id)
 
 
 _PARSERS: dict[str, Callable[[str, list[str]], Command]] = {

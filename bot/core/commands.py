@@ -154,9 +154,11 @@ class SummarizerSet:
 
 @dataclass(frozen=True, slots=True)
 class StartDraft:
-    """`draft [YYYY-MM-DD]`: draft the week now (the week containing `day`, or the last one)."""
+    """`draft [YYYY-MM-DD] [--open]`: draft the week now (the week containing `day`, or the
+    last one); `--open` confirms drafting a week that has not ended."""
 
     day: date | None = None
+    open_week: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,18 +184,21 @@ class Regenerate:
 
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """`edit SECTION new text...`: replace a section's text (newlines kept). SECTION is a
-    section number, or a topic id or title of the current draft."""
+    """`edit SECTION [--draft DRAFT] new text...`: replace a section's text (newlines kept).
+    SECTION is the section's number in the draft (1..n), or its topic id or title; the draft
+    is the current one unless `--draft` names another."""
 
     section: int | str
     text: str
+    draft_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class History:
-    """`history SECTION`: a section's earlier versions (SECTION as for `Edit`)."""
+    """`history SECTION [--draft DRAFT]`: a section's earlier versions (as for `Edit`)."""
 
     section: int | str
+    draft_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,11 +284,17 @@ USAGE_LINES: dict[str, tuple[str, str]] = {
     "repo": ("/summary repo owner/name", "the repository a bare #123 refers to"),
     "retention": ("/summary retention DAYS", "how long logged messages are kept"),
     "summarizer": ("/summary summarizer extractive|llm", "which drafter writes the draft"),
-    "draft": ("/summary draft [YYYY-MM-DD]", "draft a week's summary now"),
+    "draft": (
+        "/summary draft [YYYY-MM-DD] [--open]",
+        "draft a week's summary now (--open: a week that has not ended)",
+    ),
     "approve": ("/summary approve [DRAFT]", "approve a draft"),
     "regenerate": ("/summary regenerate [DRAFT]", "draft again from the logged messages"),
-    "edit": ("/summary edit SECTION new text", "replace a section's text"),
-    "history": ("/summary history SECTION", "a section's earlier versions"),
+    "edit": (
+        "/summary edit SECTION [--draft DRAFT] new text",
+        "replace a section's text (SECTION: its number in the draft, or its topic)",
+    ),
+    "history": ("/summary history SECTION [--draft DRAFT]", "a section's earlier versions"),
     "discard": ("/summary discard [DRAFT]", "throw a draft away"),
     "forget-me": ("/summary forget-me", "delete your logged messages"),
     "audit": ("/summary audit", "recent settings changes (admins only)"),

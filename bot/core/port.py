@@ -30,6 +30,14 @@ class Button:
 
     label: str
     action_id: str
+    # For what cannot be undone: the question to confirm before the press counts. Slack
+    # shows it in a dialog; where a platform has none, the adapter's button asks first
+    # (`ASK` + action_id) and the core answers with the question and Confirm / Cancel.
+    confirm: str | None = None
+
+
+ASK = "ask:"  # the action id prefix of a press that asks for confirmation first
+CANCEL = "cancel"  # the action of Cancel under such a question
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +178,7 @@ class Reply:
     text: str
     private: bool = True  # only the caller sees it
     ok: bool = True  # False for refusals and errors
+    buttons: tuple[Button, ...] = ()  # e.g. Confirm / Cancel under a question
 
     @classmethod
     def refuse(cls, text: str) -> Reply:

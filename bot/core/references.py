@@ -4,12 +4,14 @@
 channels and roles as the admin typed them. Before anything is stored, each is looked up on
 the platform in the caller's own workspace (Discord server, Slack workspace) and stored by id:
 a name or an id of another workspace never resolves, and the command is refused with a clear
-sentence. Removals resolve what they can and otherwise keep the entry as typed, so an entry
+sentence; of several channels added, those found are added and the answer names the others.
+Removals resolve what they can and otherwise keep the entry as typed, so an entry
 stored before (a name) can still be removed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.core.commands import (
@@ -33,36 +35,62 @@ ROLE = "role:"
 
 async def resolve_references(
     port: ChatPort, workspace: WorkspaceRecord, command: Command
-) -> Command:
-    """`command` with its channels and roles as ids of `workspace`; `CommandError` naming
-    the first one `workspace` does not have."""
+) -> tuple[Command, tuple[str, ...]]:
+    """`command` with its channels and roles as ids of `workspace`, and the channels it adds
+    that `workspace` does not have (left out: the others are still added). `CommandError`
+    when none of its channels is found, or naming the first role or the review channel
+    `workspace` does not have."""
     match command:
         case ChannelsAdd(channels=channels):
-            return ChannelsAdd(await _channels(port, workspace, channels, strict=True))
+            found, missing = await _found_channels(port, workspace, channels)
+            return ChannelsAdd(found), missing
         case ChannelsRemove(channels=channels):
-            return ChannelsRemove(await _channels(port, workspace, channels, strict=False))
+            return ChannelsRemove(await _channels(port, workspace, channels)), ()
         case ReviewChannelSet(channel=channel):
-            (found,) = await _channels(port, workspace, (channel,), strict=True)
-            return ReviewChannelSet(found)
-        case PublishChannels(action="add" | "remove" as action, channels=channels):
-            ids = await _channels(port, workspace, channels, strict=action == "add")
-            return replace(command, channels=ids)
+            found, _ = await _found_channels(port, workspace, (channel,))
+            return ReviewChannelSet(found[0]), ()
+        case PublishChannels(action="add", channels=channels):
+            found, missing = await _found_channels(port, workspace, channels)
+            return replace(command, channels=found), missing
+        case PublishChannels(action="remove", channels=channels):
+            return replace(command, channels=await _channels(port, workspace, channels)), ()
         case EditorsAdd(entries=entries) | AdminsAdd(entries=entries):
-            return replace(command, entries=await _entries(port, workspace, entries, strict=True))
+            found = await _entries(port, workspace, entries, strict=True)
+            return replace(command, entries=found), ()
         case EditorsRemove(entries=entries) | AdminsRemove(entries=entries):
-            return replace(command, entries=await _entries(port, workspace, entries, strict=False))
-    return command
+            found = await _entries(port, workspace, entries, strict=False)
+            return replace(command, entries=found), ()
+    return command, ()
+
+
+def not_found(refs: Sequence[str], noun: str) -> str:
+    """ "#a was not found in this workspace", "#a and #b were not found in this server"."""
+    shown = [channel_ref(ref) for ref in refs]
+    listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return f"{listed} {'was' if len(shown) == 1 else 'were'} not found in this {noun}"
+
+
+async def _found_channels(
+    port: ChatPort, workspace: WorkspaceRecord, refs: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ids of the channels found, and the refs not found; `CommandError` when none is."""
+    found, missing = [], []
+    for ref in refs:
+        channel_id = await port.find_channel(workspace, ref)
+        if channel_id is None:
+            missing.append(ref)
+        else:
+            found.append(channel_id)
+    if not found:
+        raise CommandError(not_found(missing, port.workspace_noun) + ".")
+    return tuple(dict.fromkeys(found)), tuple(dict.fromkeys(missing))
 
 
 async def _channels(
-    port: ChatPort, workspace: WorkspaceRecord, refs: tuple[str, ...], *, strict: bool
+    port: ChatPort, workspace: WorkspaceRecord, refs: tuple[str, ...]
 ) -> tuple[str, ...]:
-    found = []
-    for ref in refs:
-        channel_id = await port.find_channel(workspace, ref)
-        if channel_id is None and strict:
-            raise CommandError(f"{channel_ref(ref)} was not found in this {port.workspace_noun}.")
-        found.append(channel_id or ref)
+    """Ids of the channels found; the others as typed (an entry stored by name)."""
+    found = [await port.find_channel(workspace, ref) or ref for ref in refs]
     return tuple(dict.fromkeys(found))
 
 

@@ -20,12 +20,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
 from bot.core import metrics
-from bot.core.access import Action, Granted, authorize
+from bot.core.access import Action, Granted, SectionRef, authorize
 from bot.core.chunking import chunk
 from bot.core.clock import Clock, utcnow
 from bot.core.database import Database
 from bot.core.draft_locks import DraftLocks
-from bot.core.port import Button, Caller, ChatPort, Posted, Reply
+from bot.core.port import CANCEL, Button, Caller, ChatPort, Posted, Reply
 from bot.core.review_links import PageLinks
 from bot.core.review_page import DraftPage, DraftState, draft_page, draft_state
 from bot.core.review_text import (
@@ -34,6 +34,7 @@ from bot.core.review_text import (
     page_button,
     published_markdown,
     quiet_week_text,
+    section_label,
     section_messages,
 )
 from bot.core.settings import week_of, workspace_settings
@@ -130,15 +131,28 @@ class ReviewWorkflow:
     # --- drafting -----------------------------------------------------------------------------
 
     async def draft_and_post(
-        self, workspace_id: int, day: date, *, post_stored: bool = False
+        self,
+        workspace_id: int,
+        day: date,
+        *,
+        post_stored: bool = False,
+        open_week: bool = False,
     ) -> Reply:
         """Draft the week holding `day` (once: a week already drafted is left alone, unless
         it was quiet and has messages now) and post it for review. Safe to run from two
         processes at once: one draft results.
 
         `post_stored` (an editor asking) also posts the week's draft when it is stored but
-        not yet up for review; the scheduler leaves it to the process that drafted it."""
+        not yet up for review; the scheduler leaves it to the process that drafted it. A
+        week that has not ended is drafted only when `open_week` confirms it (an editor who
+        was told); otherwise the answer says so and how to confirm."""
         week = await self.db.run(lambda session: self._week(session, workspace_id, day))
+        if not open_week and week.end > self.clock():
+            stored = await self.db.run(
+                lambda session: get_draft(session, workspace_id, week.monday)
+            )
+            if stored is None:
+                return Reply.refuse(_still_open(week))
         try:
             drafted = await self.drafting.draft(week, new_only=True)
         except DraftingError as error:
@@ -293,65 +307,51 @@ class ReviewWorkflow:
         self,
         workspace_id: int,
         caller: Caller,
-        section_id: int | str,
+        section_id: int | SectionRef,
         text: str,
         *,
         revision: int | None = None,
     ) -> Reply:
         """Replace a section's text: a new revision, and the thread message updated. The
-        section is given by number, or by topic id or title in the current draft.
-        `revision`, when given, is the number of edits the editor saw: if someone edited the
-        section since, nothing changes and the editor is told."""
-        text = text.strip()
-        if not text:
-            return Reply.refuse("The new text is empty; the section was not changed.")
-        if len(text) > MAX_SECTION_CHARS:
-            return Reply.refuse(
-                f"The new text is {len(text):,} characters; a section holds at most "
-                f"{MAX_SECTION_CHARS:,}. The section was not changed."
-            )
+        section is given by row id (buttons, modals, the page) or as an editor names it;
+        `revision` as for `edit_draft_section`."""
 
         def edit(session: Session) -> Reply | tuple[str, int, _ThreadView]:
-            granted = self._authorize(session, workspace_id, caller, section_id, Action.EDIT)
-            if isinstance(granted, Reply):
-                return granted
-            section = granted.section
-            assert section is not None  # a section action is granted with its section
-            if revision is not None and revision != len(section.revisions):
-                return Reply.refuse(
-                    f"{section.title} was edited by {section.revisions[-1].editor_name} while "
-                    f"you were editing it (it is now at revision {len(section.revisions)}); "
-                    "your text was not saved. It is kept below: merge it and save again."
-                )
-            add_revision(
+            section = edit_draft_section(
                 session,
-                section,
-                editor_id=caller.user_id,
-                editor_name=caller.display_name,
-                at=self.clock(),
-                markdown=text,
+                self.config,
+                workspace_id,
+                caller,
+                section_id,
+                text,
+                self.clock(),
+                revision=revision,
             )
+            if isinstance(section, Reply):
+                return section
             view = self._thread_view(section.draft, only=section.id)
-            return section.title, len(section.revisions), view
+            return section_label(section), len(section.revisions), view
 
         done = await self.db.run(edit)
         if isinstance(done, Reply):
             return done
-        title, count, view = done
+        named, count, view = done
         await self._show(view)
-        return Reply(f"{title} updated (revision {count}).")
+        return Reply(f"{named} updated (revision {count}).")
 
     def _authorize(
         self,
         session: Session,
         workspace_id: int,
         caller: Caller,
-        target_id: int | str,
+        target_id: int | SectionRef,
         action: Action,
     ) -> Granted | Reply:
         return authorize(session, self.config, workspace_id, caller, target_id, action)
 
-    async def history(self, workspace_id: int, caller: Caller, section_id: int | str) -> Reply:
+    async def history(
+        self, workspace_id: int, caller: Caller, section_id: int | SectionRef
+    ) -> Reply:
         """The section's revisions, newest last (editors only); `section_id` as for
         `edit_section`."""
 
@@ -362,8 +362,10 @@ class ReviewWorkflow:
             section = granted.section
             assert section is not None  # a section action is granted with its section
             if not section.revisions:
-                return Reply(f"{section.title} has not been edited; it is the drafted text.")
-            lines = [f"History of {section.title}:"]
+                return Reply(
+                    f"{section_label(section)} has not been edited; it is the drafted text."
+                )
+            lines = [f"History of {section_label(section)}:"]
             for number, revision in enumerate(section.revisions, start=1):
                 when = revision.created_at.strftime("%Y-%m-%d %H:%M UTC")
                 lines.append(f"{number}. {revision.editor_name}, {when}: {revision.markdown}")
@@ -572,6 +574,28 @@ class ReviewWorkflow:
             await self.port.update(header, text)
         return await self.publish(draft_id)
 
+    async def ask(self, workspace_id: int, caller: Caller, action_id: str) -> Reply:
+        """What a header button that cannot be undone (Approve, Discard) asks before its
+        press counts, with Confirm and Cancel: for platforms without a confirm dialog. Asked
+        only of someone who may press it now."""
+        action, _, raw_id = action_id.partition(":")
+        if action not in (Action.APPROVE, Action.DISCARD) or not raw_id.isdigit():
+            return Reply.refuse("That button is not one of mine.")
+
+        def read(session: Session) -> Reply | Button:
+            granted = self._authorize(session, workspace_id, caller, int(raw_id), Action(action))
+            if isinstance(granted, Reply):
+                return granted
+            buttons = self._header_buttons(granted.draft)
+            return next(b for b in buttons if b.action_id == action_id)
+
+        button = await self.db.run(read)
+        if isinstance(button, Reply):
+            return button
+        assert button.confirm is not None
+        answers = (Button("Confirm", action_id), Button("Cancel", f"{CANCEL}:{raw_id}"))
+        return Reply(button.confirm, buttons=answers)
+
     async def publish_as(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
         """Publish (or finish publishing) an approved summary when an editor asks."""
         granted = await self.db.run(
@@ -650,7 +674,7 @@ class ReviewWorkflow:
     async def discard(self, workspace_id: int, caller: Caller, draft_id: int) -> Reply:
         """Drop a draft that will not be published (editors only)."""
 
-        def discard(session: Session) -> Reply:
+        def discard(session: Session) -> Reply | tuple[Reply, Posted | None, str]:
             granted = self._authorize(session, workspace_id, caller, draft_id, Action.DISCARD)
             if isinstance(granted, Reply):
                 return granted
@@ -661,9 +685,65 @@ class ReviewWorkflow:
                     f"The summary of the week of {draft.week_start} is already "
                     f"{draft.status.words}."
                 )
-            return Reply(f"The draft of the week of {draft.week_start} was discarded.")
+            session.refresh(draft)
+            header = None
+            if draft.review_message_id is not None and draft.review_channel_id is not None:
+                header = Posted(draft.review_channel_id, draft.review_message_id)
+            done = Reply(f"The draft of the week of {draft.week_start} was discarded.")
+            return done, header, header_text(draft)
 
-        return await self.db.run(discard)
+        discarded = await self.db.run(discard)
+        if isinstance(discarded, Reply):
+            return discarded
+        done, header, text = discarded
+        if header is not None:  # the header says so, and offers no buttons any more
+            await self.port.update(header, text)
+        return done
+
+
+def edit_draft_section(
+    session: Session,
+    config: Config,
+    workspace_id: int,
+    caller: Caller,
+    section_id: int | SectionRef,
+    text: str,
+    at: datetime,
+    *,
+    revision: int | None = None,
+) -> DraftSection | Reply:
+    """Replace a section's text with a new revision by `caller` (every edit, from chat, the
+    review page or the CLI, is made here), or say why not and change nothing. `revision`,
+    when given, is the number of edits the editor saw: if someone edited the section since,
+    nothing changes and the editor is told."""
+    text = text.strip()
+    if not text:
+        return Reply.refuse("The new text is empty; the section was not changed.")
+    if len(text) > MAX_SECTION_CHARS:
+        return Reply.refuse(
+            f"The new text is {len(text):,} characters; a section holds at most "
+            f"{MAX_SECTION_CHARS:,}. The section was not changed."
+        )
+    granted = authorize(session, config, workspace_id, caller, section_id, Action.EDIT)
+    if isinstance(granted, Reply):
+        return granted
+    section = granted.section
+    assert section is not None  # a section action is granted with its section
+    if revision is not None and revision != len(section.revisions):
+        return Reply.refuse(
+            f"{section.title} was edited by {section.revisions[-1].editor_name} while "
+            f"you were editing it (it is now at revision {len(section.revisions)}); "
+            "your text was not saved. It is kept below: merge it and save again."
+        )
+    add_revision(
+        session,
+        section,
+        editor_id=caller.user_id,
+        editor_name=caller.display_name,
+        at=at,
+        markdown=text,
+    )
+    return section
 
 
 def approve_draft(
@@ -725,6 +805,15 @@ def _quiet_but_logged(session: Session, week: Week) -> tuple[int, int] | None:
         return None
     logged = count_messages(session, week.workspace_id, (week.start, week.end))
     return (draft.id, logged) if logged else None
+
+
+def _still_open(week: Week) -> str:
+    """What `/summary draft` says of a week that has not ended, and how to draft it anyway."""
+    return (
+        f"The week of {week.monday} has not ended: it runs until {week.end:%Y-%m-%d %H:%M} "
+        f"({week.end.tzname()}), and a draft now leaves out what is said until then. To draft "
+        f"it anyway: `/summary draft {week.monday} --open`. Nothing was drafted."
+    )
 
 
 def _already_drafted(monday: date, draft: DraftRow | None) -> str:

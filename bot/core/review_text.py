@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import timedelta
 
+from bot.core.access import section_number
 from bot.core.chunking import chunk
 from bot.core.links import disclose
 from bot.core.port import Button
@@ -31,11 +32,13 @@ def header_text(draft: DraftRow) -> str:
         lines.append(f"Approved by {draft.approved_by}; publishing.")
     elif draft.status == DraftStatus.PUBLISHED:
         lines.append(f"Approved by {draft.approved_by}; published {draft.published_at:%Y-%m-%d}.")
+    elif draft.status == DraftStatus.DISCARDED:
+        lines.append("Discarded: it will not be published.")
     else:
         lines.append(
-            "Edit a section with its Edit button (or `/summary edit SECTION text`), then "
-            "Approve. Regenerate drafts the week again with late messages and keeps "
-            "edited sections."
+            "Edit a section with its Edit button (or `/summary edit N text` for section N), then "
+            "Approve (you are asked to confirm: it publishes). Regenerate drafts the week "
+            "again with late messages and keeps edited sections."
         )
     lines += [f"Note: {note}" for note in draft.notes]
     flagged = sum(1 for s in draft.sections if s.flags)
@@ -46,9 +49,22 @@ def header_text(draft: DraftRow) -> str:
 
 
 def header_buttons(draft: DraftRow) -> list[Button]:
+    """Approve, Regenerate and Discard; what cannot be undone asks to be confirmed."""
+    week = f"the week of {draft.week_start}"
     return [
-        Button("Approve", f"approve:{draft.id}"),
+        Button(
+            "Approve",
+            f"approve:{draft.id}",
+            confirm=f"Approve the draft of {week} and publish it now? Published posts "
+            "cannot be taken back.",
+        ),
         Button("Regenerate", f"regenerate:{draft.id}"),
+        Button(
+            "Discard",
+            f"discard:{draft.id}",
+            confirm=f"Discard the draft of {week}? A discarded draft cannot be approved "
+            "or published.",
+        ),
     ]
 
 
@@ -65,6 +81,12 @@ def quiet_week_text(draft: DraftRow) -> str:
     )
 
 
+def section_label(section: DraftSection) -> str:
+    """A section in a reply, with the number the review thread shows: "Hero run (section 2
+    of draft 7)"."""
+    return f"{section.title} (section {section_number(section)} of draft {section.draft_id})"
+
+
 def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[Button]]]:
     """The section as thread messages: its text, then links to its sources, chunked to
     `limit` characters; the buttons go on the last chunk."""
@@ -75,7 +97,7 @@ def section_messages(section: DraftSection, limit: int) -> list[tuple[str, list[
         else f", drafted by the {section.drafter} drafter"
     )
     parts = [
-        f"**{section.title}** (section {section.id}{drafter}{edited})",
+        f"**{section.title}** (section {section_number(section)}{drafter}{edited})",
         disclose(section.markdown),
     ]
     if section.flags:

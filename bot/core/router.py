@@ -22,7 +22,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.config import Config
 from bot.core import commands as cmd
 from bot.core import metrics, privacy
-from bot.core.admin import handle_admin, is_admin_command, setup_todo
+from bot.core.access import SectionRef
+from bot.core.admin import handle_admin, is_admin_command, missing_setup, setup_todo
 from bot.core.clock import Clock, utcnow
 from bot.core.command_parser import parse
 from bot.core.database import Database
@@ -32,6 +33,7 @@ from bot.core.known_rows import KnownRows
 from bot.core.live_store import LiveStore
 from bot.core.names import channel_ref, with_names
 from bot.core.port import (
+    ASK,
     ButtonPress,
     Caller,
     ChannelHistory,
@@ -47,7 +49,7 @@ from bot.core.port import (
     Outbound,
     Reply,
 )
-from bot.core.references import resolve_references
+from bot.core.references import not_found, resolve_references
 from bot.core.review import ReviewWorkflow
 from bot.core.review_links import PageLinks
 from bot.core.scheduler import WeeklyScheduler
@@ -421,7 +423,7 @@ class Core:
         channels backfilled, a waiting draft posted in a new review channel; an admin is
         told what is still to set up."""
         try:
-            command = await resolve_references(self.port, event.workspace, command)
+            command, missing = await resolve_references(self.port, event.workspace, command)
         except cmd.CommandError as error:
             return Reply.refuse(str(error))
         now = self.clock()
@@ -436,12 +438,17 @@ class Core:
         if not reply.ok:
             return reply
         texts = [reply.text]
+        if missing:  # the others were added: say what was not
+            left_out = "it was" if len(missing) == 1 else "they were"
+            texts.append(
+                f"{not_found(missing, self.port.workspace_noun)}, so {left_out} not added."
+            )
         if isinstance(command, _SCHEDULE_COMMANDS):
             await self.scheduler.reschedule(workspace_id)
         if isinstance(command, cmd.ChannelsAdd) and self.history is not None:
-            # Answered at once; the history follows, reported where the admin asked.
+            # Answered at once; the history follows, reported to the admin who asked only.
             for channel in command.channels:
-                progress = Progress(self.port, event.channel_id)
+                progress = Progress(self.port, event.caller.user_id, event.channel_id)
                 self._in_background(self._backfill(event.workspace, channel, progress))
         if isinstance(command, cmd.ReviewChannelSet):
             texts += [r.text for r in await self.review.post_waiting(workspace_id)]
@@ -458,16 +465,18 @@ class Core:
                 return await self.status(workspace_id)
             case cmd.ForgetMe():
                 return await privacy.forget_me(self.review, workspace_id, caller, self.clock())
-            case cmd.StartDraft(day=day):
+            case cmd.StartDraft(day=day, open_week=open_week):
                 if not await self._is_editor(workspace_id, caller):
                     return Reply.refuse("Only editors can start a draft.")
                 return await self.review.draft_and_post(
-                    workspace_id, day or self._last_week(), post_stored=True
+                    workspace_id, day or self._last_week(), post_stored=True, open_week=open_week
                 )
-            case cmd.Edit(section=section, text=text):
-                return await self.review.edit_section(workspace_id, caller, section, text)
-            case cmd.History(section=section):
-                return await self.review.history(workspace_id, caller, section)
+            case cmd.Edit(section=section, text=text, draft_id=draft_id):
+                ref = SectionRef(section, draft_id)
+                return await self.review.edit_section(workspace_id, caller, ref, text)
+            case cmd.History(section=section, draft_id=draft_id):
+                ref = SectionRef(section, draft_id)
+                return await self.review.history(workspace_id, caller, ref)
         if not isinstance(command, cmd.Approve | cmd.Regenerate | cmd.Discard | cmd.Publish):
             raise TypeError(f"unhandled command {command!r}")
         draft_id = command.draft_id or await self._current_draft(workspace_id)
@@ -484,17 +493,25 @@ class Core:
                 return await self.review.publish_as(workspace_id, caller, draft_id)
 
     async def on_button(self, event: ButtonPress) -> Reply | None:
-        """A press of Approve, Regenerate, Open review page, Edit or History; the id comes
-        from the button."""
-        action, _, raw_id = event.action_id.partition(":")
+        """A press of Approve, Regenerate, Discard, Open review page, Edit or History; the
+        id comes from the button. A press that asks first (`ASK`, where the platform has no
+        confirm dialog) is answered with the question, Confirm and Cancel."""
+        action_id = event.action_id.removeprefix(ASK)
+        action, _, raw_id = action_id.partition(":")
         if not _BUTTON_ID_RE.fullmatch(raw_id):  # what review_text.py writes: a BIGINT id
             return Reply.refuse("That button is not one of mine.")
         target = int(raw_id)
         workspace_id = await self.workspace_id(event.workspace)
         caller = event.caller
+        if action_id != event.action_id:
+            return await self.review.ask(workspace_id, caller, action_id)
         match action:
             case "approve":
                 return await self.review.approve(workspace_id, caller, target)
+            case "discard":
+                return await self.review.discard(workspace_id, caller, target)
+            case "cancel":
+                return Reply("Cancelled: nothing was changed.")
             case "regenerate":
                 return await self.review.regenerate(workspace_id, caller, target)
             case "edit":
@@ -552,7 +569,8 @@ class Core:
             log.info("resumed draft %s: %s", draft_id, reply.text)
 
     async def status(self, workspace_id: int) -> Reply:
-        """Recent drafts and the next scheduled run."""
+        """The settings in brief, recent drafts, what is still to set up (each with the
+        command that does it) and the next scheduled run."""
 
         def read(session: Session) -> list[str]:
             drafts = list_drafts(session, workspace_id)[:4]
@@ -564,10 +582,14 @@ class Core:
                 f"{', '.join(map(channel_ref, settings.publish_channels)) or 'not set'}.",
                 f"Schedule: {settings.schedule} ({settings.timezone}).",
             ]
-            return lines + (
-                [f"Week of {d.week_start}: draft {d.id}, {d.status.words}" for d in drafts]
-                or ["No drafts yet."]
-            )
+            lines += [
+                f"Week of {d.week_start}: draft {d.id}, {d.status.words}" for d in drafts
+            ] or ["No drafts yet."]
+            missing = missing_setup(settings)
+            if missing:
+                lines.append("Still to set up (by an admin):")
+                lines += [f"- {what}: `{how}`" for what, how in missing]
+            return lines
 
         lines = await self.db.run(read)
         upcoming = self.scheduler.jobs().get(workspace_id)

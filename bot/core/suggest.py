@@ -9,9 +9,9 @@ from typing import Literal
 from sqlalchemy.orm import Session
 
 from bot.config import Config
+from bot.core.access import current_draft
 from bot.core.settings import workspace_settings
 from storage.drafts import list_drafts
-from storage.models import UNFINISHED
 
 Kind = Literal["topic", "section", "draft"]
 MAX_SUGGESTIONS = 25  # Discord shows at most 25 choices
@@ -26,9 +26,9 @@ def suggestions(
             topics = workspace_settings(session, config, workspace_id).topic_list
             found = [(f"{t.title} ({t.id})", t.id) for t in topics]
         case "section":
-            drafts = [d for d in list_drafts(session, workspace_id) if d.status in UNFINISHED]
-            sections = drafts[0].sections if drafts else []
-            found = [(f"{s.title} (section {s.id})", str(s.id)) for s in sections]
+            draft = current_draft(session, workspace_id)
+            sections = draft.sections if draft is not None else []
+            found = [(f"{s.title} (section {n})", str(n)) for n, s in enumerate(sections, 1)]
         case "draft":
             found = [
                 (f"Week of {d.week_start}: draft {d.id}, {d.status.words}", str(d.id))

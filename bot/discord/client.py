@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.utils import MISSING
 
 from bot.core import metrics
 from bot.core.chunking import chunk
@@ -31,7 +32,7 @@ from bot.core.port import (
 from bot.discord.commands import admin_group, definition_hash, summary_group
 from bot.discord.history import DiscordHistory
 from bot.discord.members import DiscordMembers
-from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort
+from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort, view_of
 from bot.discord.translate import channel_of, own_id, record_of, workspace_of
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,10 @@ def caller_of(interaction: discord.Interaction) -> Caller:
 
 class ReviewButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"(?P<action>approve|regenerate|page|edit|history):(?P<id>\d+)",
+    template=(
+        r"(?P<action>approve|regenerate|discard|page|edit|history|cancel"
+        r"|ask:approve|ask:discard):(?P<id>\d+)"
+    ),
 ):
     """Any review button, matched by its custom_id: works for messages sent before a restart."""
 
@@ -124,16 +128,19 @@ class EditModal(discord.ui.Modal):
 
 
 async def answer(interaction: discord.Interaction, reply: Reply) -> None:
-    """Send a reply to an interaction, split at Discord's limit, mentioning nobody."""
+    """Send a reply to an interaction, split at Discord's limit, mentioning nobody; its
+    buttons (Confirm / Cancel under a question) go under the last piece."""
     pieces = chunk(reply.text, MESSAGE_LIMIT) or ["Done."]
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
+        # (discord.py takes no `view=None`: MISSING is its "no view")
+        view = (view_of(reply.buttons) if index == len(pieces) - 1 else None) or MISSING
         if interaction.response.is_done():
             await interaction.followup.send(
-                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS
+                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS, view=view
             )
         else:
             await interaction.response.send_message(
-                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS
+                piece, ephemeral=reply.private, allowed_mentions=NO_MENTIONS, view=view
             )
 
 
@@ -190,6 +197,8 @@ class SummaryClient(discord.Client):
                 await self.connect()
             except (ValueError, TypeError, KeyError, AttributeError):
                 log.exception("Discord: a malformed gateway frame dropped the connection")
+                if self.ws is not None:  # its heartbeat thread would outlive it otherwise
+                    await self.ws.close(code=4000)
                 await asyncio.sleep(RECONNECT_DELAY_S)
 
     async def setup_hook(self) -> None:

@@ -36,6 +36,11 @@ def _quoted(value: str | None) -> str | None:
     return None if value is None else shlex.quote(value)
 
 
+def _in_draft(draft: str | None) -> tuple[str | None, ...]:
+    """The grammar's `--draft ID`, when a draft was picked."""
+    return () if draft is None else ("--draft", _quoted(draft))
+
+
 def _channel(channel: discord.abc.GuildChannel | app_commands.AppCommandChannel) -> str:
     return f"<#{channel.id}>"
 
@@ -84,9 +89,15 @@ def summary_group() -> app_commands.Group:
         await _run(interaction, "status")
 
     @group.command(description="Draft a week's summary now (editors)")
-    @app_commands.describe(week="Any day of the week, YYYY-MM-DD (default: last week)")
-    async def draft(interaction: discord.Interaction, week: str | None = None) -> None:
-        await _run(interaction, "draft", _quoted(week))
+    @app_commands.describe(
+        week="Any day of the week, YYYY-MM-DD (default: last week)",
+        open_week="Draft it even though the week has not ended",
+    )
+    @app_commands.rename(open_week="open")
+    async def draft(
+        interaction: discord.Interaction, week: str | None = None, open_week: bool = False
+    ) -> None:
+        await _run(interaction, "draft", _quoted(week), "--open" if open_week else None)
 
     for verb, purpose in (
         ("approve", "Approve a draft (editors)"),
@@ -97,15 +108,24 @@ def summary_group() -> app_commands.Group:
         group.add_command(_draft_command(verb, purpose))
 
     @group.command(description="Replace a section's text (editors)")
-    @app_commands.describe(section="The section (pick one)", text="Its new text")
-    @app_commands.autocomplete(section=_sections)
-    async def edit(interaction: discord.Interaction, section: str, text: str) -> None:
-        await _run(interaction, "edit", _quoted(section), text)
+    @app_commands.describe(
+        section="The section (pick one)",
+        text="Its new text",
+        draft="Another draft's id (default: the draft under review)",
+    )
+    @app_commands.autocomplete(section=_sections, draft=_drafts)
+    async def edit(
+        interaction: discord.Interaction, section: str, text: str, draft: str | None = None
+    ) -> None:
+        await _run(interaction, "edit", _quoted(section), *_in_draft(draft), text)
 
     @group.command(description="A section's earlier versions")
-    @app_commands.autocomplete(section=_sections)
-    async def history(interaction: discord.Interaction, section: str) -> None:
-        await _run(interaction, "history", _quoted(section))
+    @app_commands.describe(draft="Another draft's id (default: the draft under review)")
+    @app_commands.autocomplete(section=_sections, draft=_drafts)
+    async def history(
+        interaction: discord.Interaction, section: str, draft: str | None = None
+    ) -> None:
+        await _run(interaction, "history", _quoted(section), *_in_draft(draft))
 
     @group.command(name="forget-me", description="Delete your logged messages")
     async def forget_me(interaction: discord.Interaction) -> None:

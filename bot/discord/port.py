@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.core.names import RefKind
-from bot.core.port import Button, Posted
+from bot.core.port import ASK, Button, Posted
 from storage.records import WorkspaceRecord
 
 MESSAGE_LIMIT = 2000
@@ -16,6 +16,11 @@ THREAD_NAME = "Summary review"
 NO_MENTIONS = discord.AllowedMentions.none()
 
 ModalFactory = Callable[[int, str, str], discord.ui.Modal]
+_STYLES = {
+    "Approve": discord.ButtonStyle.success,
+    "Discard": discord.ButtonStyle.danger,
+    "Confirm": discord.ButtonStyle.primary,
+}
 # The channels the bot posts in, reads and edits messages of.
 Postable = discord.TextChannel | discord.Thread | discord.VoiceChannel | discord.StageChannel
 
@@ -27,12 +32,12 @@ def view_of(buttons: Sequence[Button]) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     for button in buttons:
-        style = discord.ButtonStyle.success if button.label == "Approve" else None
         view.add_item(
             discord.ui.Button(
                 label=button.label,
-                custom_id=button.action_id,
-                style=style or discord.ButtonStyle.secondary,
+                # Discord has no confirm dialog: a button that needs one asks first.
+                custom_id=f"{ASK}{button.action_id}" if button.confirm else button.action_id,
+                style=_STYLES.get(button.label, discord.ButtonStyle.secondary),
             )
         )
     return view

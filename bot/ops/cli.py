@@ -20,12 +20,13 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
+from bot.core.access import SectionRef
 from bot.core.chunking import chunk
 from bot.core.clock import utcnow
 from bot.core.ingest import ImportReport, import_paths
 from bot.core.port import Caller, Reply
-from bot.core.review import approve_draft, mark_published
-from bot.core.review_text import published_markdown
+from bot.core.review import approve_draft, edit_draft_section, mark_published
+from bot.core.review_text import published_markdown, section_label
 from bot.core.settings import week_of, workspace_settings
 from bot.core.wording import counted
 from bot.drafting.compose import DraftingError, resolve_workspace
@@ -326,7 +327,7 @@ def _draft(
         return as_summary(load_draft(session, drafted.draft_id), week.workspace_name)
 
 
-drafts_app = typer.Typer(help="Look at stored drafts.", no_args_is_help=True)
+drafts_app = typer.Typer(help="Look at and edit stored drafts.", no_args_is_help=True)
 app.add_typer(drafts_app, name="drafts")
 app.add_typer(settings_app, name="settings")
 DRAFTS_HEADER = "ID\tWORKSPACE\tWEEK\tSTATUS\tSECTIONS\tAPPROVED BY"
@@ -364,6 +365,54 @@ def drafts_show(
     emit(summary, fmt.value, None)
     for flag in flags:
         say(flag, "needs a look")
+
+
+@drafts_app.command("edit")
+def drafts_edit(
+    ctx: typer.Context,
+    draft_id: Annotated[int, typer.Argument(help="The draft's id (see `drafts list`).")],
+    section: Annotated[
+        str,
+        typer.Argument(help="The section: its number in the draft (1..n), or its topic or title."),
+    ],
+    by: Annotated[str, typer.Option(help="Who edits, as recorded on the revision.")],
+    text: Annotated[str | None, typer.Option(help="The section's new text.")] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(help="Read the new text from this file ('-' for stdin).", allow_dash=True),
+    ] = None,
+) -> None:
+    """Replace a section's text, as an editor does in chat: a revision like any other, which
+    approving publishes and `eval` measures."""
+    if (text is None) == (file is None):
+        fail("give the new text with --text TEXT or --file FILE (one of them)")
+    if file is not None:
+        text = _read_text(file)
+    assert text is not None
+    operator = Caller(OPERATOR_ID, by, is_admin=True)
+    ref = SectionRef(int(section) if section.isdigit() else section, draft_id)
+    with ctx.obj.sessions.begin() as session:
+        # The operator acts on any workspace's draft: it is checked in its own workspace.
+        workspace_id = _stored(session, draft_id).workspace_id
+        edited = edit_draft_section(
+            session, ctx.obj.config, workspace_id, operator, ref, text, utcnow()
+        )
+        if isinstance(edited, Reply):
+            fail(edited.text)
+        done = f"{section_label(edited)} updated (revision {len(edited.revisions)}) by {by}."
+    say(done)
+
+
+def _read_text(path: Path) -> str:
+    """A file's text ('-': stdin), or a clear error."""
+    if str(path) == "-":
+        return sys.stdin.read()
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        fail(f"cannot read {path}: it is not UTF-8 text")
+    except OSError as error:
+        fail(f"cannot read {path}: {error.strerror or error}")
 
 
 @app.command("approve")

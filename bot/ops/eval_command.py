@@ -48,8 +48,9 @@ def eval_command(
         ),
     ] = None,
 ) -> None:
-    """Compare a week's draft, as its editors left it, with the published summary: recall of
-    PRs, people and figures, PR placement, and how much each section was changed."""
+    """Compare a week's draft, as the drafter wrote it, with the published summary (its
+    editors' work included): recall of PRs, people and figures, PR placement, and how much
+    each section was changed."""
     day = parse_day(week)
     monday = week_start(day)
     draft_text = _read(draft_file, "draft") if draft_file else None
@@ -101,10 +102,15 @@ def eval_command(
 
 
 def _summary_text(stored: DraftRow, workspace_name: str) -> str:
-    """The draft as its editors left it, without the notes for them: those are not part of
-    the summary (and name PRs, people and figures, e.g. what a grounding check removed)."""
+    """The draft as the drafter wrote it, before its editors' changes (those are what the
+    published summary adds: comparing the edited text with it would find no difference),
+    without the notes for the editors: those are not part of the summary (and name PRs,
+    people and figures, e.g. what a grounding check removed)."""
     summary = as_summary(stored, workspace_name)
-    sections = [replace(section, warnings=[]) for section in summary.sections]
+    sections = [
+        replace(section, markdown=row.drafted_markdown or row.markdown, warnings=[])
+        for section, row in zip(summary.sections, stored.sections, strict=True)
+    ]
     return to_markdown(replace(summary, sections=sections, notes=[]))
 
 

@@ -24,6 +24,7 @@ from bot.core.commands import CommandError
 from bot.core.names import StoredNames, channel_ref, with_names
 from bot.core.port import Caller
 from bot.core.settings import workspace_settings
+from bot.core.wording import counted
 from bot.drafting.compose import DraftingError, resolve_workspace
 from bot.ops.console import fail
 from storage.models import Workspace
@@ -127,7 +128,7 @@ def _single_values(session: Session, config: Config, workspace: Workspace) -> li
     return [
         _named(session, workspace, f"Review channel: {review}."),
         f"Default repository: {settings.default_repo or 'none'}.",
-        f"Logged messages are kept for {settings.retention_days} days.",
+        f"Logged messages are kept for {counted(settings.retention_days, 'day')}.",
         f"Drafter: {settings.summarizer}.",
     ]
 

@@ -39,7 +39,7 @@ from storage.records import WorkspaceRecord
 log = logging.getLogger(__name__)
 
 COMMAND = "/summary"
-BUTTON_RE = re.compile(r"^(approve|regenerate|page|edit|history):\d+$")
+BUTTON_RE = re.compile(r"^(approve|regenerate|discard|page|edit|history):\d+$")
 
 
 class SlackBot:

@@ -122,19 +122,36 @@ def _message(text: str, buttons: Sequence[Button]) -> dict[str, Any]:
         blocks.append(
             {
                 "type": "actions",
-                "elements": [
-                    {
-                        "type": "button",
-                        "text": {"type": "plain_text", "text": b.label},
-                        "action_id": b.action_id,
-                        "value": b.action_id,
-                        **({"style": "primary"} if b.label == "Approve" else {}),
-                    }
-                    for b in buttons
-                ],
+                "elements": [_button(b) for b in buttons],
             }
         )
     return {"text": mrkdwn, "blocks": blocks}
+
+
+_STYLES = {"Approve": "primary", "Discard": "danger"}
+
+
+def _button(button: Button) -> dict[str, Any]:
+    """A Block Kit button; one that cannot be undone carries a confirm dialog, so Slack
+    asks before it sends the press."""
+    element: dict[str, Any] = {
+        "type": "button",
+        "text": {"type": "plain_text", "text": button.label},
+        "action_id": button.action_id,
+        "value": button.action_id,
+    }
+    style = _STYLES.get(button.label)
+    if style:
+        element["style"] = style
+    if button.confirm:
+        element["confirm"] = {
+            "title": {"type": "plain_text", "text": f"{button.label}?"},
+            "text": {"type": "plain_text", "text": button.confirm},
+            "confirm": {"type": "plain_text", "text": button.label},
+            "deny": {"type": "plain_text", "text": "Cancel"},
+            **({"style": style} if style else {}),
+        }
+    return element
 
 
 def edit_modal(section_id: int, title: str, text: str) -> dict[str, Any]:

@@ -101,8 +101,12 @@ def snapshot(sessions) -> tuple:
 
 # Each entry point, with how to reach it for an id: (name, section or draft id, call).
 ENTRIES = {
-    "edit command": ("section", lambda c, w, who, i: command(c, w, who, f"edit {i} Hijacked.")),
-    "history command": ("section", lambda c, w, who, i: command(c, w, who, f"history {i}")),
+    # A command names a section by its number in a draft: another draft's by the draft's id.
+    "edit command": (
+        "draft",
+        lambda c, w, who, i: command(c, w, who, f"edit 1 --draft {i} Hijacked."),
+    ),
+    "history command": ("draft", lambda c, w, who, i: command(c, w, who, f"history 1 --draft {i}")),
     "approve command": ("draft", lambda c, w, who, i: command(c, w, who, f"approve {i}")),
     "regenerate command": ("draft", lambda c, w, who, i: command(c, w, who, f"regenerate {i}")),
     "discard command": ("draft", lambda c, w, who, i: command(c, w, who, f"discard {i}")),

@@ -149,6 +149,12 @@ PARSED: list[tuple[str, Command]] = [
     ("edit hero-run new text", Edit("hero-run", "new text")),
     ('edit "Hero run" new\ntext', Edit("Hero run", "new\ntext")),
     ("history Hero run", History("Hero run")),
+    ("history 2 --draft 7", History(2, 7)),
+    ("draft 2026-11-23 --open", StartDraft(date(2026, 11, 23), open_week=True)),
+    ("draft --open", StartDraft(open_week=True)),
+    ("history --draft 7 Hero run", History("Hero run", 7)),
+    ("edit 2 --draft 7 new\ntext", Edit(2, "new\ntext", 7)),
+    ("edit hero-run --draft=7 new text", Edit("hero-run", "new text", 7)),
     ("forget-me", ForgetMe()),
     ("audit", Audit()),
 ]
@@ -239,19 +245,22 @@ ERRORS: list[tuple[str, str]] = [
         "Usage: /summary repo owner/name",
     ),
     ("retention", "retention needs a number of days. Usage: /summary retention DAYS"),
-    ("history", "history needs a section number, topic or title. Usage: /summary history SECTION"),
+    (
+        "history",
+        "history needs a section number, topic or title. Usage: " + USAGE_LINES["history"][0],
+    ),
     (
         "edit",
         "edit needs a section number, topic or title and the new text. "
-        "Usage: /summary edit SECTION new text",
+        "Usage: " + USAGE_LINES["edit"][0],
     ),
     (
         "edit 3",
-        "edit needs the new text after the section 3. Usage: /summary edit SECTION new text",
+        "edit needs the new text after the section 3. Usage: " + USAGE_LINES["edit"][0],
     ),
     (
         "edit 3   \n ",
-        "edit needs the new text after the section 3. Usage: /summary edit SECTION new text",
+        "edit needs the new text after the section 3. Usage: " + USAGE_LINES["edit"][0],
     ),
     (
         'schedule ""',
@@ -260,15 +269,15 @@ ERRORS: list[tuple[str, str]] = [
     # bad values
     (
         "draft 2026-13-01",
-        "'2026-13-01' is not a date; write it as YYYY-MM-DD. Usage: /summary draft [YYYY-MM-DD]",
+        "'2026-13-01' is not a date; write it as YYYY-MM-DD. Usage: " + USAGE_LINES["draft"][0],
     ),
     (
         "draft 16/11/2026",
-        "'16/11/2026' is not a date; write it as YYYY-MM-DD. Usage: /summary draft [YYYY-MM-DD]",
+        "'16/11/2026' is not a date; write it as YYYY-MM-DD. Usage: " + USAGE_LINES["draft"][0],
     ),
     (
         "draft 20261116",
-        "'20261116' is not a date; write it as YYYY-MM-DD. Usage: /summary draft [YYYY-MM-DD]",
+        "'20261116' is not a date; write it as YYYY-MM-DD. Usage: " + USAGE_LINES["draft"][0],
     ),
     (
         "retention thirty",
@@ -279,9 +288,15 @@ ERRORS: list[tuple[str, str]] = [
         "Retention must be a whole number of days, not '1.5'. Usage: /summary retention DAYS",
     ),
     (
+        "edit 2 --draft seven text",
+        "The draft number must be a positive whole number, not 'seven'. "
+        "Usage: " + USAGE_LINES["edit"][0],
+    ),
+    ("history 2 --draft", "--draft needs a draft number. Usage: " + USAGE_LINES["history"][0]),
+    (
         "edit 0 text",
         "The section number must be a positive whole number, not '0'. "
-        "Usage: /summary edit SECTION new text",
+        "Usage: " + USAGE_LINES["edit"][0],
     ),
     (
         "approve first",
@@ -349,7 +364,7 @@ ERRORS: list[tuple[str, str]] = [
     ),
     (
         "draft 2026-11-16 now",
-        "Unexpected 'now' after draft. Usage: /summary draft [YYYY-MM-DD]",
+        "Unexpected 'now' after draft. Usage: " + USAGE_LINES["draft"][0],
     ),
     (
         "topics remove rl iris",

@@ -176,11 +176,11 @@ def test_edit_and_history_take_a_topic_id_or_title_of_the_current_draft(core, po
     assert command(core, CAROL, 'edit "IRIS" Iris: no preemption for CPU jobs (#820).').ok
     history = command(core, CAROL, "history Hero run")
 
-    assert history.text.startswith("History of Hero run:\n1. Carol Diaz, ")
+    assert history.text.startswith("History of Hero run (section 1 of draft 1):\n1. Carol Diaz, ")
     thread = "\n".join(m.text for m in port.messages.values())
     assert "Ana's run hit 21.4% MFU" in thread and "no preemption for CPU jobs" in thread
     assert command(core, CAROL, "edit kernels x").text == (
-        "The current draft has no section 'kernels'."
+        "The current draft (draft 1, week of 2026-11-16) has no section 'kernels'."
     )
     member = Caller("UMAX", "Max Member")
     assert command(core, member, "edit hero-run x").text == "Only editors can edit the summary."

@@ -107,6 +107,7 @@ def test_the_draft_is_posted_for_review_as_a_header_and_a_thread(flow, port, wee
     assert [b.action_id for b in header.buttons] == [
         f"approve:{draft_of(week).id}",
         f"regenerate:{draft_of(week).id}",
+        f"discard:{draft_of(week).id}",
     ]
     thread = port.thread(header.posted)
     assert len(thread) == 3
@@ -156,7 +157,7 @@ def test_editing_twice_keeps_revisions_and_updates_the_thread(flow, port, week) 
     assert port.editors_opened == [("trigger-1", hero.id, "Hero run", hero.markdown)]
     assert run(flow.edit_section(1, EDITOR, hero.id, "Ana's run reached 22.4% MFU.")).ok
     reply = run(flow.edit_section(1, EDITOR, hero.id, "The hero run reached 22.4% MFU (#812)."))
-    assert reply.text == "Hero run updated (revision 2)."
+    assert reply.text == "Hero run (section 1 of draft 1) updated (revision 2)."
     message = port.messages[hero.review_message_ids[0]]
     assert "The hero run reached 22.4% MFU (#812)." in message.text and message.edits == 2
     history = run(flow.history(1, EDITOR, hero.id)).text
@@ -266,7 +267,7 @@ def test_approval_needs_a_publish_channel(week, port) -> None:
 
 
 def test_a_quiet_week_posts_a_short_note(flow, port, week) -> None:
-    reply = run(flow.draft_and_post(1, date(2026, 12, 7)))
+    reply = run(flow.draft_and_post(1, date(2026, 11, 2)))
     assert "quiet" in reply.text
     (note,) = port.in_channel("C-review")
     assert "A quiet week: nothing worth summarising was logged" in note.text

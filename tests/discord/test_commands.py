@@ -77,6 +77,7 @@ async def check_structure(fake: FakeDiscord) -> None:
     assert option(admin, "topics", "remove", "id")["autocomplete"] is True
     assert option(summary, "edit", "section")["autocomplete"] is True
     assert option(summary, "approve", "draft")["autocomplete"] is True
+    assert option(summary, "edit", "draft")["autocomplete"] is True
     assert [c["value"] for c in option(admin, "summarizer", "name")["choices"]] == [
         "extractive",
         "llm",
@@ -107,6 +108,9 @@ async def check_invocations(fake: FakeDiscord, bot: Bot) -> None:
     assert settings().schedule == "tue 10:00"
     status = await bot.slash(BEN, "summary", "status")
     assert "Schedule: tue 10:00" in status["content"]
+    # Another draft's section: the draft picked goes to the grammar as `--draft ID`.
+    other = await bot.slash(ADMIN, "summary", "history", section="1", draft="99")
+    assert other["content"] == "There is no draft 99."
     # The core still decides: a member's settings command is refused.
     refused = await bot.slash(BEN, "summary-admin", "channels", "add", channel=HERO)
     assert "Only workspace admins" in refused["content"]

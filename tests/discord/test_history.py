@@ -41,16 +41,15 @@ def test_the_open_week_is_reconciled_after_downtime(sessions, monkeypatch) -> No
                 async with first.running():
                     await first.slash(ADMIN, "summary-admin", "channels", "add", channel=HERO)
                     await eventually(
-                        lambda: any("stored since" in m["content"] for m in fake.sent(HERO))
+                        lambda: any("stored since" in m["content"] for m in fake.dms(ADMIN))
                     )
-                (report,) = fake.sent(HERO)
-                assert report["content"] == "#hero-run: 6 messages stored since 2026-11-16."
-                progress = [
-                    r.json_body["content"]
-                    for r in fake.requests
-                    if r.method == "PATCH" and r.path.endswith(report["id"])
-                ]
+                # The progress goes to the admin who asked, in a direct message, and the
+                # logged channel sees none of it.
+                progress = [m["content"] for m in fake.dms(ADMIN)]
+                assert progress[0] == "Fetching #hero-run history since 2026-11-16…"
                 assert "Fetching #hero-run history… 2 messages so far" in progress
+                assert progress[-1] == "#hero-run: 6 messages stored since 2026-11-16."
+                assert fake.sent(HERO) == []
 
                 # While the bot is down: an edit, a delete, a reaction, a delete in a thread.
                 edited.update(

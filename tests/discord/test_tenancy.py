@@ -29,7 +29,7 @@ def test_events_of_a_guild_the_bot_is_not_in_store_nothing(sessions) -> None:
                 async with bot.running():
                     await bot.slash(ADMIN, "summary-admin", "channels", "add", channel=HERO)
                     await eventually(
-                        lambda: any("stored since" in m["content"] for m in fake.sent(HERO))
+                        lambda: any("stored since" in m["content"] for m in fake.dms(ADMIN))
                     )
                     own = fake.message(HERO, ANA, "Own guild: 23.0% MFU", timestamp=on(19, 10))
                     await fake.dispatch("MESSAGE_CREATE", own)

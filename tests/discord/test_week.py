@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from datetime import UTC, datetime
 
 from sqlalchemy import select
@@ -33,7 +34,7 @@ ADMIN, EDITOR, ANA, BEN = (
     "1400000000000000004",
 )
 MANAGE_GUILD = 1 << 5
-OPTION_TYPES = {"member": 6, "channel": 7, "role": 8, "days": 4}  # the others are strings
+OPTION_TYPES = {"member": 6, "channel": 7, "role": 8, "days": 4, "open": 5}  # others: strings
 
 
 class FastClient(SummaryClient):
@@ -156,6 +157,11 @@ def test_a_week_on_discord(sessions) -> None:
     asyncio.run(asyncio.wait_for(week(), 60))
 
 
+def heartbeats() -> int:
+    """How many discord.py gateway heartbeat threads run in this process."""
+    return sum(1 for t in threading.enumerate() if t.name.startswith("keep-alive-handler"))
+
+
 async def run_first_days(fake: FakeDiscord, bot: Bot, sessions) -> None:
     # Commands are synced (globally, once) on ready.
     await eventually(lambda: fake.commands_synced)
@@ -173,9 +179,10 @@ async def run_first_days(fake: FakeDiscord, bot: Bot, sessions) -> None:
     ):
         reply = await bot.slash(ADMIN, "summary-admin", *path, **values)
         assert "Only" not in reply["content"], reply
-    # `channels add` answered at once; the backfill reports where it was asked.
-    await eventually(lambda: any("stored since" in m["content"] for m in fake.sent(HERO)))
-    assert fake.sent(HERO)[0]["content"] == "#hero-run: 2 messages stored since 2026-11-16."
+    # `channels add` answered at once; the backfill reports to the admin only (a DM).
+    await eventually(lambda: any("stored since" in m["content"] for m in fake.dms(ADMIN)))
+    assert fake.dms(ADMIN)[-1]["content"] == "#hero-run: 2 messages stored since 2026-11-16."
+    assert fake.sent(HERO) == []
     assert sorted(stored(sessions).values()) == [
         "Hero run crashed at step 2318; fix in #9141",
         "With #9141 we are back at 22.4% MFU and 243k tokens/s",
@@ -194,9 +201,13 @@ async def run_first_days(fake: FakeDiscord, bot: Bot, sessions) -> None:
     await fake.dispatch("MESSAGE_CREATE", after)
     await eventually(lambda: after["id"] in stored(sessions))
     assert fake.connections == connections  # the bad event was dropped, the connection kept
+    beating = heartbeats()
     await fake.send_raw("this is not JSON")  # breaks the connection: the bot connects again
     await eventually(lambda: len(fake.identifies) + len(fake.resumes) >= 2)
     await eventually(lambda: bot.client.is_ready())
+    # The dropped connection's heartbeat stopped with it (else it outlives the event loop
+    # and prints "Event loop is closed"): as many heartbeats as before.
+    await eventually(lambda: heartbeats() == beating)
     edited = dict(
         live, content="Sweep arm 13: 23.1% MFU, PR #9156", edited_timestamp=on(19, 12).isoformat()
     )
@@ -237,9 +248,11 @@ async def review_and_publish(fake: FakeDiscord, bot: Bot, sessions) -> None:
     await bot.core.scheduler.shutdown()
     (header,) = fake.sent(REVIEW)
     assert header["allowed_mentions"] == {"parse": []}
+    # Approve and Discard cannot be undone: their buttons ask first.
     assert [c["custom_id"] for c in header["components"][0]["components"]] == [
-        "approve:1",
+        "ask:approve:1",
         "regenerate:1",
+        "ask:discard:1",
     ]
     (section,) = fake.sent(header["id"])  # the thread has the header's id
     assert "22.4% MFU" in section["content"] and "/channels/" in section["content"]
@@ -261,15 +274,46 @@ async def review_and_publish(fake: FakeDiscord, bot: Bot, sessions) -> None:
     assert saved["data"]["flags"] & 64 and "updated" in saved["data"]["content"]
     await eventually(lambda: new_text in fake.sent(header["id"])[0]["content"])
 
-    # A member cannot approve; the editor approves with the button, and it is published.
+    # A member cannot approve: they are not even asked.
     await fake.interact(
-        fake.button("approve:1"), type_=3, user_id=BEN, channel_id=REVIEW, message=header
+        fake.button("ask:approve:1"), type_=3, user_id=BEN, channel_id=REVIEW, message=header
     )
     (refusal,) = await fake.followups()
     assert "Only editors" in refusal["body"]["content"]
+    assert "components" not in refusal["body"] or not refusal["body"]["components"]
+    # The editor's Approve asks, privately, before anything is published.
+    await fake.interact(
+        fake.button("ask:approve:1"), type_=3, user_id=EDITOR, channel_id=REVIEW, message=header
+    )
+    (asked,) = await fake.followups()
+    question = asked["body"]
+    assert question["flags"] & 64  # ephemeral
+    assert question["content"] == (
+        "Approve the draft of the week of 2026-11-16 and publish it now? Published posts "
+        "cannot be taken back."
+    )
+    assert [(c["label"], c["custom_id"]) for c in question["components"][0]["components"]] == [
+        ("Confirm", "approve:1"),
+        ("Cancel", "cancel:1"),
+    ]
     assert fake.sent(ANNOUNCE) == []
     await fake.interact(
-        fake.button("approve:1"), type_=3, user_id=EDITOR, channel_id=REVIEW, message=header
+        fake.button("cancel:1"),
+        type_=3,
+        user_id=EDITOR,
+        channel_id=REVIEW,
+        message=asked["message"],
+    )
+    (cancelled,) = await fake.followups()
+    assert cancelled["body"]["content"] == "Cancelled: nothing was changed."
+    assert fake.sent(ANNOUNCE) == []
+    # Confirm publishes.
+    await fake.interact(
+        fake.button("approve:1"),
+        type_=3,
+        user_id=EDITOR,
+        channel_id=REVIEW,
+        message=asked["message"],
     )
     await fake.followups()
     published = fake.sent(ANNOUNCE)

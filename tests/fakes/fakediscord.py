@@ -124,6 +124,7 @@ class FakeDiscord:
         self.guild_name = "Summary Lab"
         self.owner_id = self.OWNER_ID
         self.channels: dict[str, dict] = {}  # text channels, categories, forums and threads
+        self.dm_channels: dict[str, dict] = {}  # the bot's direct-message channels, by user id
         self.roles: dict[str, dict] = {}
         self.members: dict[str, dict] = {}
         self.history: dict[str, list[dict]] = {}
@@ -1000,6 +1001,7 @@ class FakeDiscord:
         for m, p, h in [
             ("GET", r"/users/@me", "_get_me"),
             ("GET", r"/users/(?P<uid>\d+)", "_get_user"),
+            ("POST", r"/users/@me/channels", "_open_dm"),
             ("GET", r"/oauth2/applications/@me", "_get_application"),
             ("GET", r"/applications/@me", "_get_application"),
             ("GET", r"/gateway", "_get_gateway"),
@@ -1103,6 +1105,25 @@ class FakeDiscord:
             raise DiscordError(404, 10013, "Unknown User")
         return self._user(uid)
 
+    def _open_dm(self, method: str, req: Request) -> dict:
+        """The bot's DM channel with a member (made on first use, as Discord does)."""
+        uid = str((req.json_body or {}).get("recipient_id"))
+        if uid not in self.members:
+            raise DiscordError(400, 50007, "Cannot send messages to this user")
+        if uid not in self.dm_channels:
+            self.dm_channels[uid] = {
+                "id": self.snowflake(),
+                "type": 1,
+                "recipients": [self._user(uid)],
+                "last_message_id": None,
+            }
+        return self.dm_channels[uid]
+
+    def dms(self, user_id: str) -> list[dict]:
+        """The bot's direct messages to a member, oldest first."""
+        channel = self.dm_channels.get(user_id)
+        return [] if channel is None else self.sent(channel["id"])
+
     def _get_application(self, method: str, req: Request) -> dict:
         return {
             "id": self.APP_ID,
@@ -1146,7 +1167,9 @@ class FakeDiscord:
     # channels and messages
 
     def _channel(self, cid: str) -> dict:
-        channel = self.channels.get(cid)
+        channel = self.channels.get(cid) or next(
+            (dm for dm in self.dm_channels.values() if dm["id"] == cid), None
+        )
         if channel is None:
             raise DiscordError(404, 10003, "Unknown Channel")
         return channel
@@ -1261,12 +1284,15 @@ class FakeDiscord:
 
     async def _post_message(self, method: str, req: Request, cid: str) -> dict:
         channel = self._channel(cid)
-        if channel["type"] not in (0, 5, 10, 11, 12):
+        if channel["type"] not in (0, 1, 5, 10, 11, 12):
             raise DiscordError(400, 50008, "Cannot send messages in a non-text channel")
         body = req.json_body or {}
         if not (body.get("content") or body.get("embeds") or body.get("components") or req.files):
             raise DiscordError(400, 50006, "Cannot send an empty message")
         message = self._bot_message(cid, body)
+        if channel["type"] == 1:  # a direct message belongs to no guild
+            message.pop("guild_id", None)
+            message.pop("member", None)
         message["attachments"] = [self._attachment(f) for f in req.files]
         self._store_sent(message, body.get("allowed_mentions"))
         await self._echo("MESSAGE_CREATE", message)

@@ -781,6 +781,9 @@ def test_guarded_parsers_survive_malformed_events_and_connect_restarts_after_a_c
                 await fake.send_raw("not json")
                 with pytest.raises(ValueError):
                     await asyncio.wait_for(task, 5)
+                # Close the dead socket first, as the adapter does: its heartbeat thread
+                # would outlive the test's event loop otherwise.
+                await bot.ws.close(code=4000)
                 again = asyncio.create_task(bot.connect())
                 try:
                     await until(lambda: len(fake.identifies) == 2, what="a second IDENTIFY")

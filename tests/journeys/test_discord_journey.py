@@ -59,7 +59,10 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
             try:
                 await fake.wait_ready(WAIT_S)
                 await eventually(lambda: fake.commands_synced, WAIT_S)
-                assert "Logging 0 channels" in await slash(fake, ADMIN, "summary", "status")
+                status = await slash(fake, ADMIN, "summary", "status")
+                assert "Logging 0 channels" in status
+                # What is still to set up, each with the command that does it.
+                assert "- a review channel: `/summary review-channel #channel`" in status
 
                 # Set-up with the pickers.
                 for path, values in (
@@ -71,7 +74,7 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
                     answer = await slash(fake, ADMIN, "summary-admin", *path, **values)
                     assert "Only" not in answer, answer
                 await eventually(
-                    lambda: any("stored since" in m["content"] for m in fake.sent(HERO)), WAIT_S
+                    lambda: any("stored since" in m["content"] for m in fake.dms(ADMIN)), WAIT_S
                 )
 
                 # A week of chat: a message, its edit, a mistake deleted, an @everyone.
@@ -122,21 +125,31 @@ def test_the_operator_s_journey_on_discord(tmp_path, database_url, sessions) -> 
                 )
                 # The editor drafts the week; it is posted in the review thread (after the
                 # quiet last week the first start's catch-up drafted).
-                await slash(fake, EDITOR, "summary", "draft", week=str(this_week()))
+                # The week has not ended: the bot says so, and drafts it once confirmed.
+                told = await slash(fake, EDITOR, "summary", "draft", week=str(this_week()))
+                assert "has not ended" in told and "Nothing was drafted." in told
+                assert len(fake.sent(REVIEW)) == 1
+                await slash(fake, EDITOR, "summary", "draft", week=str(this_week()), open=True)
                 await eventually(lambda: len(fake.sent(REVIEW)) == 2, WAIT_S)
                 quiet, header = fake.sent(REVIEW)
                 assert "quiet" in quiet["content"]
                 approve = next(
                     c["custom_id"]
                     for c in header["components"][0]["components"]
-                    if c["custom_id"].startswith("approve:")
+                    if c["custom_id"].startswith("ask:approve:")
                 )
                 review = "\n".join(m["content"] for m in fake.sent(header["id"]))
                 assert "22.4% MFU" in review and "99%" not in review, review
 
-                # The editor approves; it is published, pinging nobody.
+                # The editor approves and confirms; it is published, pinging nobody.
                 await fake.interact(
                     fake.button(approve), type_=3, user_id=EDITOR, channel_id=REVIEW, message=header
+                )
+                (asked,) = await fake.followups()
+                assert not fake.sent(ANNOUNCE)
+                (confirm, _) = asked["body"]["components"][0]["components"]
+                await fake.interact(
+                    fake.button(confirm["custom_id"]), type_=3, user_id=EDITOR, channel_id=REVIEW
                 )
                 await eventually(lambda: fake.sent(ANNOUNCE), WAIT_S)
                 await eventually(lambda: draft_status(sessions) == "published", WAIT_S)

@@ -74,7 +74,10 @@ def test_the_operator_s_journey_on_slack(tmp_path, database_url, sessions) -> No
             await bot.start()
             try:
                 await fake.wait_connected(WAIT_S)
-                assert "Logging 0 channels" in await command("status")
+                status = await command("status")
+                assert "Logging 0 channels" in status
+                # What is still to set up, each with the command that does it.
+                assert "- channels to log: `/summary channels add #channel`" in status
 
                 # Set-up, channels typed by name (plain text, not picked from the list).
                 assert "was not found" in await command("channels add #nowhere")
@@ -87,7 +90,7 @@ def test_the_operator_s_journey_on_slack(tmp_path, database_url, sessions) -> No
                     answer = await command(text)
                     assert "Only" not in answer and "not found" not in answer, answer
                 await eventually(
-                    lambda: any("stored since" in m["text"] for m in fake.messages_in(HERO)),
+                    lambda: any("stored since" in m["text"] for m in fake.ephemeral),
                     WAIT_S,
                 )
 
@@ -145,7 +148,11 @@ def test_the_operator_s_journey_on_slack(tmp_path, database_url, sessions) -> No
                 # The editor drafts the week: it is posted in the review thread (after the
                 # quiet last week, drafted by the first start's catch-up before anything was
                 # logged).
-                await command(f"draft {this_week()}", "UEDITOR")
+                # The week has not ended: the bot says so, and drafts it once confirmed.
+                told = await command(f"draft {this_week()}", "UEDITOR")
+                assert "has not ended" in told and "Nothing was drafted." in told
+                assert len(fake.messages_in(REVIEW)) == 1
+                await command(f"draft {this_week()} --open", "UEDITOR")
                 await eventually(lambda: len(fake.messages_in(REVIEW)) == 2, WAIT_S)
                 quiet, header = fake.messages_in(REVIEW)
                 assert "quiet" in quiet["text"]

@@ -96,8 +96,8 @@ def test_a_slack_admin_cannot_reach_a_discord_server_s_draft(sessions) -> None:
                 assert await slack.button("UADMIN", f"approve:{draft_id}") == (
                     f"There is no draft {draft_id}."
                 )
-                assert await slack.command("UADMIN", f"history {section_id}") == (
-                    f"There is no section {section_id}."
+                assert await slack.command("UADMIN", f"history 1 --draft {draft_id}") == (
+                    f"There is no draft {draft_id}."
                 )
                 assert not fake.views_opened and not fake.posted
             finally:

@@ -57,3 +57,4 @@ def test_post_sends_blocks_with_buttons_and_no_unfurls() -> None:
     assert section["text"]["text"] == "*Draft* &lt;!here&gt;"
     assert actions["elements"][0]["action_id"] == "approve:3"
     assert actions["elements"][0]["style"] == "primary"
+    assert "confirm" not in actions["elements"][0]  # only a button that asks for one

@@ -42,14 +42,16 @@ def test_a_channel_typed_by_name_is_found_joined_and_backfilled(sessions, monkey
             assert reply["response_type"] == "ephemeral" and "not found" not in reply["text"]
             with sessions() as session:
                 assert workspace_settings(session, load_config(), 1).channels == [INTRO]
-            await eventually(
-                lambda: any("stored since" in m["text"] for m in fake.messages_in(HERO))
-            )
+            await eventually(lambda: any("stored since" in m["text"] for m in fake.ephemeral))
             assert [c.params["channel"] for c in fake.called("conversations.join")] == [INTRO]
-            (report,) = fake.messages_in(HERO)  # in the channel the command was typed in
-            assert report["text"] == "#introductions: 5 messages stored since 2026-11-16."
-            updates = [c.params["text"] for c in fake.called("chat.update")]
-            assert "Fetching #introductions history… 2 messages so far" in updates
+            # The progress is for the admin's eyes only, where they typed the command; the
+            # channels see none of it.
+            assert {(m["channel"], m["user"]) for m in fake.ephemeral} == {(HERO, "UADMIN")}
+            progress = [m["text"] for m in fake.ephemeral]
+            assert progress[0] == "Fetching #introductions history since 2026-11-16…"
+            assert "Fetching #introductions history… 2 messages so far" in progress
+            assert progress[-1] == "#introductions: 5 messages stored since 2026-11-16."
+            assert fake.messages_in(HERO) == [] and fake.messages_in(INTRO) == []
             assert len([k for k in stored(sessions) if k.startswith(INTRO)]) == 5
 
             # The list is paginated and cached: a second name costs no request; an unknown
@@ -62,6 +64,15 @@ def test_a_channel_typed_by_name_is_found_joined_and_backfilled(sessions, monkey
             refused = await s.command("UADMIN", "channels add #nowhere")
             assert refused["text"] == "#nowhere was not found in this workspace."
             assert len(fake.called("conversations.list")) == listed + 3
+            # Of two, the one found is added, and the answer says which was not.
+            partial = await s.command("UADMIN", "channels add #hero-run #nosuch")
+            assert partial["text"].startswith(f"Logging #{HERO} from now on.")
+            assert (
+                "\n#nosuch was not found in this workspace, so it was not added.\n"
+                in (partial["text"])
+            )
+            with sessions() as session:
+                assert workspace_settings(session, load_config(), 1).channels == [HERO, INTRO]
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
 

@@ -73,9 +73,7 @@ class Slack:
     async def enable_hero(self) -> None:
         """`channels add` #hero-run, and wait for its backfill to report that it is done."""
         await self.command("UADMIN", f"channels add <#{HERO}|hero-run>")
-        await eventually(
-            lambda: any("stored since" in m["text"] for m in self.fake.messages_in(HERO))
-        )
+        await eventually(lambda: any("stored since" in m["text"] for m in self.fake.ephemeral))
 
     async def interact(self, payload: dict) -> int:
         return await self.send(interaction_body(payload), "application/x-www-form-urlencoded")
@@ -171,11 +169,13 @@ def test_a_week_on_slack(sessions, slack_world) -> None:
                 "editors add <@UEDITOR>",
             ):
                 assert "Only" not in (await s.command("UADMIN", text))["text"]
-            # `channels add` answered at once; its backfill reports in the channel it was
-            # typed in, one message updated as it goes.
-            await eventually(lambda: "stored since" in fake.messages_in(HERO)[0]["text"])
-            (report,) = fake.messages_in(HERO)
+            # `channels add` answered at once; its backfill reports to the admin only, where
+            # they typed the command.
+            await eventually(lambda: any("stored since" in m["text"] for m in fake.ephemeral))
+            report = fake.ephemeral[-1]
             assert report["text"] == "#hero-run: 3 messages stored since 2026-11-16."
+            assert (report["channel"], report["user"]) == (HERO, "UADMIN")
+            assert fake.messages_in(HERO) == []
             assert len(fake.called("conversations.history")) == 3  # a 429, then two pages
             assert len(fake.called("conversations.replies")) == 1
             assert sorted(stored(sessions)) == [
@@ -254,10 +254,28 @@ def test_a_week_on_slack(sessions, slack_world) -> None:
             await s.core.scheduler.start()
             await s.core.scheduler.shutdown()
             (header,) = fake.messages_in(REVIEW)
-            assert [e["action_id"] for e in header["blocks"][1]["elements"]] == [
+            approve, regenerate, discard = header["blocks"][1]["elements"]
+            assert [e["action_id"] for e in (approve, regenerate, discard)] == [
                 "approve:1",
                 "regenerate:1",
+                "discard:1",
             ]
+            # What cannot be undone carries Slack's confirm dialog: Slack sends the press
+            # only once the editor confirms it.
+            assert approve["confirm"] == {
+                "title": {"type": "plain_text", "text": "Approve?"},
+                "text": {
+                    "type": "plain_text",
+                    "text": "Approve the draft of the week of 2026-11-16 and publish it now? "
+                    "Published posts cannot be taken back.",
+                },
+                "confirm": {"type": "plain_text", "text": "Approve"},
+                "deny": {"type": "plain_text", "text": "Cancel"},
+                "style": "primary",
+            }
+            assert discard["style"] == discard["confirm"]["style"] == "danger"
+            assert "cannot be approved or published" in discard["confirm"]["text"]["text"]
+            assert "confirm" not in regenerate
             (section_message,) = fake.messages_in(REVIEW, thread_ts=header["ts"])
             assert "22.4% MFU" in section_message["text"]
             assert f"/archives/{HERO}/p" in section_message["text"]  # links to the sources

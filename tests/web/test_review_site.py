@@ -288,7 +288,7 @@ def test_the_open_page_sees_an_edit_made_in_the_thread(bot: Bot) -> None:
         assert before["status"] == "in review" and before["editable"]
         (section,) = [s for s in before["sections"] if s["id"] == bot.section]
         assert section["revision"] == 0 and section["editor"] is None
-        edit = CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} Edited in the thread.", "c")
+        edit = CommandEvent(GUILD_A, ADMIN_A, "edit 1 Edited in the thread.", "c")
         assert (await bot.core.on_command(edit)).ok
         after = await (await client.get(f"/review/{bot.draft}/state")).json()
         (section,) = [s for s in after["sections"] if s["id"] == bot.section]
@@ -326,7 +326,7 @@ def test_the_open_page_learns_that_text_was_removed_and_shows_it_no_more(bot: Bo
 def test_the_history_shows_the_change_from_the_first_draft_word_by_word(bot: Bot) -> None:
     async def body(client: TestClient) -> None:
         for text in ("First edit: 23% MFU.", "Second edit: 23.1% MFU."):
-            edit = CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} {text}", "c")
+            edit = CommandEvent(GUILD_A, ADMIN_A, f"edit 1 {text}", "c")
             assert (await bot.core.on_command(edit)).ok
         _, html = await open_page(client, bot.link(EDITOR.user_id))
         since = re.search(r"Since the first draft</h4>\s*<pre[^>]*>(.*?)</pre>", html, re.S)
