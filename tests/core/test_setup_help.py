@@ -5,16 +5,17 @@ partly succeeds says what was done and what was not."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.core.history import Progress
-from bot.core.port import Caller, CommandEvent
+from bot.core.port import Caller, CommandEvent, HistoryChannel, HistoryPage
 from bot.core.router import Core
 from bot.core.settings import workspace_settings
 from bot.ops.config import load_config
-from storage.records import WorkspaceRecord
+from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 from tests.fakes.fakeport import FakePort
 
 LAB = WorkspaceRecord("slack", "T1", "Lab")
@@ -84,14 +85,43 @@ def test_a_partly_done_command_says_what_was_done_and_what_was_not(core, session
     )
 
 
-def test_history_progress_goes_to_the_admin_who_asked_only(core, port) -> None:
-    async def backfill(workspace, channel, progress: Progress) -> None:
-        await progress.begin(channel, datetime(2026, 11, 16, tzinfo=UTC))
-        await progress.add(["m1"])
-        await progress.add(["m2", "m1"])  # a message read twice counts once
+class _OneChannelHistory:
+    """A platform's history of one channel: one page of two messages since any time."""
+
+    async def workspaces(self) -> list[WorkspaceRecord]:
+        return [LAB]
+
+    async def channel(self, workspace: WorkspaceRecord, ref: str) -> HistoryChannel:
+        return HistoryChannel(ref, ref, self._sources)
+
+    async def _sources(self) -> list[_Source]:
+        return [_Source()]
+
+
+class _Source:
+    channel_id = "C01HERO"
+
+    async def pages(self, since: datetime) -> AsyncIterator[HistoryPage]:
+        channel = ChannelRecord("C01HERO", "hero-run")
+        messages = [
+            MessageRecord(
+                platform_id=f"C01HERO:{n}",
+                author=PersonRecord("U1", "Ana Ruiz"),
+                created_at=since + timedelta(hours=n),
+                text=f"Status {n}",
+            )
+            for n in (1, 2)
+        ]
+        yield HistoryPage(channel, messages, frozenset(m.platform_id for m in messages))
+
+    def threads_read(self) -> None:
+        return None
+
+
+def test_history_progress_goes_to_the_admin_who_asked_only(sessions, port) -> None:
+    core = Core(sessions, load_config(), port, clock=lambda: NOW, history=_OneChannelHistory())
 
     async def scenario() -> None:
-        core.backfill = backfill
         reply = await core.on_command(CommandEvent(LAB, ADMIN, "channels add #hero-run", "CHERE"))
         assert reply.ok and reply.private
         await asyncio.gather(*core._background)

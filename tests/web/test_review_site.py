@@ -348,7 +348,7 @@ def test_the_history_shows_the_change_from_the_first_draft_word_by_word(bot: Bot
 def test_times_are_in_the_workspaces_timezone_and_bare_refs_link_to_its_repo(bot: Bot) -> None:
     assert command(bot.core, GUILD_A, ADMIN_A, "schedule 0 9 * * 1 Europe/Amsterdam").ok
     assert command(bot.core, GUILD_A, ADMIN_A, "repo marin-community/marin").ok
-    assert command(bot.core, GUILD_A, ADMIN_A, f"edit {bot.section} Now 23% MFU.").ok
+    assert command(bot.core, GUILD_A, ADMIN_A, "edit 1 Now 23% MFU.").ok
 
     async def body(client: TestClient) -> None:
         _, html = await open_page(client, bot.link(EDITOR.user_id))
@@ -383,7 +383,7 @@ def post_preview(html: str, platform: str) -> str:
 
 
 def test_the_whole_post_is_previewed_as_each_platform_shows_it(bot: Bot) -> None:
-    assert command(bot.core, GUILD_A, ADMIN_A, f"edit {bot.section} Now **23%** MFU.").ok
+    assert command(bot.core, GUILD_A, ADMIN_A, "edit 1 Now **23%** MFU.").ok
 
     async def body(client: TestClient) -> None:
         _, html = await open_page(client, bot.link(EDITOR.user_id))
@@ -444,11 +444,17 @@ def test_sections_are_added_moved_and_deleted_and_publishing_follows(bot: Bot, s
         assert "<strong>Hero run</strong>, deleted by Eve of A" in gone
         assert "22.4% MFU" in gone  # its text stays, in the page's history
         assert "This section is gone" in "\n".join(bot.thread_texts())
-        # A deleted section is edited nowhere, and drafting again does not bring it back.
-        edit = await bot.core.on_command(
-            CommandEvent(GUILD_A, ADMIN_A, f"edit {bot.section} Back again.", "c")
+        # A deleted section is edited nowhere (chat's numbers skip it; its old form is
+        # refused), and drafting again does not bring it back.
+        edit = await client.post(
+            f"{base}/sections/{bot.section}",
+            data={"csrf": csrf, "revision": "0", "text": "Back again."},
         )
-        assert not edit.ok and "was deleted from the draft by Eve of A" in edit.text
+        assert edit.status == 404 and "There is no section" in await edit.text()
+        renumbered = await bot.core.on_command(
+            CommandEvent(GUILD_A, ADMIN_A, "edit 1 Thanks, all.", "c")
+        )
+        assert renumbered.ok and "Thanks (section 1 of draft" in renumbered.text
         assert (
             await bot.core.on_command(
                 CommandEvent(GUILD_A, ADMIN_A, f"regenerate {bot.draft}", "c")
