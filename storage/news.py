@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, aliased
 
 from storage.db import affected_rows, dialect_insert
 from storage.models import Channel, Message, NewsSubmission, Person
+from storage.records import PersonRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,3 +143,34 @@ def delete_sent_by(session: Session, person_id: int) -> int:
         execution_options={"synchronize_session": "fetch"},
     )
     return affected_rows(result)
+
+
+def person_ids(
+    session: Session, workspace_id: int, people: Iterable[PersonRecord]
+) -> dict[str, int]:
+    """Ids of the people by platform id, storing those not stored yet (a stored person
+    keeps the name they have: a reactor may be named by id only)."""
+    by_id = {p.platform_id: p for p in people}
+    if not by_id:
+        return {}
+    insert = dialect_insert(session, Person.__table__).on_conflict_do_nothing(
+        index_elements=["workspace_id", "platform_id"]
+    )
+    session.execute(
+        insert,
+        [
+            {
+                "workspace_id": workspace_id,
+                "platform_id": p.platform_id,
+                "display_name": p.display_name,
+                "is_bot": p.is_bot,
+            }
+            for p in by_id.values()
+        ],
+    )
+    rows = session.execute(
+        select(Person.platform_id, Person.id).where(
+            Person.workspace_id == workspace_id, Person.platform_id.in_(list(by_id))
+        )
+    )
+    return {platform_id: person_id for platform_id, person_id in rows}
