@@ -168,6 +168,31 @@ class Message(Base):
     )
 
 
+class NewsSubmission(Base):
+    """A member's news for the summary: a message they reacted to with the workspace's news
+    reaction (`message_id` set, `text` its text then), or text they sent with
+    `/summary news` (`message_id` None). It belongs to the week holding `submitted_at`; an
+    editor may drop it (`dropped_at`, `dropped_by`), and redrafting then leaves it out."""
+
+    __tablename__ = "news_submissions"
+    __table_args__ = (
+        UniqueConstraint("sender_id", "message_id"),
+        Index("ix_news_submissions_workspace_submitted", "workspace_id", "submitted_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id", ondelete="CASCADE"))
+    sender_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"))
+    message_id: Mapped[int | None] = mapped_column(
+        ForeignKey("messages.id", ondelete="CASCADE"), index=True
+    )
+    text: Mapped[str] = mapped_column(Text)
+    permalink: Mapped[str | None] = mapped_column(String(500))
+    submitted_at: Mapped[datetime]
+    dropped_at: Mapped[datetime | None] = mapped_column(default=None)
+    dropped_by: Mapped[str | None] = mapped_column(String(200), default=None)
+
+
 class PRRefRow(Base):
     """A PR or issue reference found in a message, with the repo as written (None: bare #N)."""
 

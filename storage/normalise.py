@@ -187,6 +187,7 @@ def message_record(
         reply_count=replies,
         permalink=link,
         pinned=pinned,
+        reactions=record.reactions,
     )
 
 

@@ -1,7 +1,8 @@
 """Repository functions for privacy: members opting out, deleted messages, retention.
 
 Every function takes the session first and never commits. Messages are removed with bulk
-DELETEs, their PR refs first, so nothing depends on the database cascading the delete.
+DELETEs, their PR refs and news submissions first, so nothing depends on the database
+cascading the delete.
 
 Drafts not yet published (drafted, in review or approved) lose what is gone, at once:
 - the names of a member who opted out are replaced with "a member" in their sections,
@@ -40,10 +41,12 @@ from storage.models import (
     DraftStatus,
     ForgottenName,
     Message,
+    NewsSubmission,
     Person,
     PRRefRow,
     SectionRevision,
 )
+from storage.news import delete_sent_by
 from storage.normalise import clean_name
 
 OPTED_OUT_FLAG = 'a member opted out; their name was replaced with "a member": check the wording'
@@ -56,7 +59,15 @@ UNNAMED = "a member"
 # Every table a purge deletes rows from or rewrites rows of.
 PURGED_TABLES = tuple(
     model.__tablename__
-    for model in (Message, PRRefRow, DraftSection, SectionRevision, DraftRow, Delivery)
+    for model in (
+        Message,
+        PRRefRow,
+        NewsSubmission,
+        DraftSection,
+        SectionRevision,
+        DraftRow,
+        Delivery,
+    )
 )
 
 
@@ -138,7 +149,8 @@ def forget_person(
     *,
     also_names: Iterable[str] = (),
 ) -> Removed:
-    """Mark a member as opted out and delete all their stored messages (with PR refs).
+    """Mark a member as opted out and delete all their stored messages (with PR refs) and
+    the news they sent.
 
     The person is created if they never posted (display name ""), so the opt-out holds for
     what they post later; `also_names` (e.g. the name they asked under) are remembered, so
@@ -165,6 +177,7 @@ def forget_person(
         )
     )
     count = _delete_messages(session, theirs)
+    delete_sent_by(session, person_id)
     names = forgotten_names(session, workspace_id)
     return Removed(count, _scrub_drafts(session, workspace_id, names, deleted_ids))
 
@@ -199,9 +212,10 @@ class Purged:
 def purge_expired(
     session: Session, workspace_id: int, older_than: datetime, *, timezone: str = "UTC"
 ) -> Purged:
-    """Delete what is older than `older_than`: messages sent before it (with their PR refs)
-    and drafts of weeks that ended before it, whatever became of them (published,
-    discarded, never finished), with their sections, revisions and deliveries.
+    """Delete what is older than `older_than`: messages sent before it (with their PR refs
+    and the news submissions on them), news sent before it, and drafts of weeks that ended
+    before it, whatever became of them (published, discarded, never finished), with their
+    sections, revisions and deliveries.
 
     A week runs from its Monday 00:00 to the next in `timezone` (the workspace's setting,
     as drafting uses it).
@@ -212,6 +226,11 @@ def purge_expired(
         Message.workspace_id == workspace_id, Message.created_at < older_than
     )
     messages = _delete_messages(session, old_messages)
+    session.execute(
+        delete(NewsSubmission).where(
+            NewsSubmission.workspace_id == workspace_id, NewsSubmission.submitted_at < older_than
+        )
+    )
     # A week starting on Monday M ended by `older_than` when M + 7 days is no later than
     # the day `older_than` falls on, in the workspace's time zone.
     last_start = older_than.astimezone(ZoneInfo(timezone)).date() - timedelta(days=7)
@@ -246,6 +265,10 @@ def _delete_messages(session: Session, message_ids: Select[int]) -> int:
     """Delete the messages `message_ids` selects, their PR refs first; how many went."""
     # "fetch": rows already loaded in this session are marked deleted there too.
     fetch = {"synchronize_session": "fetch"}
+    session.execute(
+        delete(NewsSubmission).where(NewsSubmission.message_id.in_(message_ids)),
+        execution_options=fetch,
+    )
     session.execute(
         delete(PRRefRow).where(PRRefRow.message_id.in_(message_ids)), execution_options=fetch
     )

@@ -42,6 +42,15 @@ class PersonRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class ReactionRecord:
+    """One emoji on a message and who added it, as the platform names it: a Slack name
+    ("newspaper") or a Discord emoji ("📰", or a custom emoji's name)."""
+
+    emoji: str
+    people: tuple[PersonRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MessageRecord:
     """One chat message as the platform delivered it, in a neutral shape.
 
@@ -51,6 +60,8 @@ class MessageRecord:
     Discord thread channel's id; None for a top-level message without replies.
     `reply_to_id` is the platform id of the message this one answers, when it says so.
     `pinned` is whether the message is pinned in its channel, as the platform says now.
+    `reactions` are the emoji with who added them, where the platform says who (a news
+    reaction makes a news submission, `bot.core.news`).
     """
 
     platform_id: str
@@ -64,6 +75,7 @@ class MessageRecord:
     reply_count: int = 0
     permalink: str | None = None
     pinned: bool = False
+    reactions: tuple[ReactionRecord, ...] = ()
 
 
 @dataclass(slots=True)

@@ -46,6 +46,21 @@ class SourceMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class NewsItem:
+    """A member's news for the summary: text they sent, or a message they marked with the
+    news reaction (`message_id` its platform id, `author` who wrote it, `channel` where)."""
+
+    id: str
+    sender: str
+    text: str
+    submitted_at: datetime
+    message_id: str | None = None
+    author: str | None = None
+    channel: str | None = None
+    permalink: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Topic:
     """A standing topic of the community: where its messages are and what they say."""
 

@@ -33,6 +33,7 @@ class Action(StrEnum):
     PUBLISH = "publish"
     VIEW = "view"  # open the review page of a draft, whatever its status
     ADD_SECTION = "add section"  # to a draft, on the review page
+    DROP_NEWS = "drop news"  # a member's news item, out of a draft, on the review page
 
     @property
     def on_section(self) -> bool:
@@ -48,6 +49,7 @@ _NOT_EDITOR = {
     Action.PUBLISH: "Only editors can publish.",
     Action.VIEW: "Only editors can open the review page.",
     Action.ADD_SECTION: "Only editors can add a section.",
+    Action.DROP_NEWS: "Only editors can drop members' news.",
 }
 
 

@@ -32,6 +32,7 @@ from bot.core.commands import (
     EditorsAdd,
     EditorsList,
     EditorsRemove,
+    MemberNewsSet,
     PublishChannels,
     RepoSet,
     RetentionSet,
@@ -79,6 +80,7 @@ SETTING_VERBS = (
     "repo",
     "retention",
     "summarizer",
+    "member-news",
 )
 
 
@@ -441,6 +443,21 @@ def _set_summarizer(request: _Request, command: SummarizerSet) -> Reply:
     return Reply(f"The {command.name} drafter writes the drafts from now on.")
 
 
+def _set_member_news(request: _Request, command: MemberNewsSet) -> Reply:
+    settings = request.settings
+    if command.reaction is not None and settings.news_reactions != [command.reaction]:
+        settings = request.change("news_reactions", [command.reaction])
+    if command.on is not None and command.on != settings.news:
+        settings = request.change("news", command.on)
+    if not settings.news:
+        return Reply("Members' news is off: reactions and /summary news send nothing in.")
+    reactions = " or ".join(settings.news_reactions)
+    return Reply(
+        "Members' news is on: members send news with /summary news TEXT, or by reacting to "
+        f"a message of a logged channel with {reactions}."
+    )
+
+
 # --- audit --------------------------------------------------------------------------------
 
 
@@ -532,5 +549,6 @@ _HANDLERS: dict[type, Callable[[_Request, Any], Reply]] = {
     RepoSet: _set_repo,
     RetentionSet: _set_retention,
     SummarizerSet: _set_summarizer,
+    MemberNewsSet: _set_member_news,
     Audit: _audit,
 }

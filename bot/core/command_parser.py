@@ -37,6 +37,8 @@ from bot.core.commands import (
     ForgetMe,
     Help,
     History,
+    MemberNewsSet,
+    NewsSubmit,
     Publish,
     PublishChannels,
     Regenerate,
@@ -331,6 +333,27 @@ def _parse_retention(verb: str, tokens: list[str]) -> Command:
     return RetentionSet(int(tokens[0]))
 
 
+def _parse_member_news(verb: str, tokens: list[str]) -> Command:
+    """`member-news on|off`, `member-news reaction EMOJI`, or both."""
+    words = [t.lower() for t in tokens]
+    on = None
+    if words[:1] in (["on"], ["off"]):
+        on, tokens, words = words[0] == "on", tokens[1:], words[1:]
+    reaction = None
+    if words[:1] == ["reaction"] and len(tokens) == 2:
+        reaction, tokens = tokens[1], []
+    if tokens or (on is None and reaction is None):
+        raise _fail(verb, "member-news takes on, off, or reaction and one emoji.")
+    return MemberNewsSet(on, reaction)
+
+
+def _parse_news(rest: str) -> NewsSubmit:
+    """`news TEXT`: the text as written (newlines and quotes kept)."""
+    if not rest.strip():
+        raise _fail("news", "news needs the news itself, e.g. /summary news We released v2.")
+    return NewsSubmit(rest.strip())
+
+
 def _parse_draft(verb: str, tokens: list[str]) -> Command:
     open_week = OPEN_OPTION in tokens
     tokens = [t for t in tokens if t != OPEN_OPTION]
@@ -410,6 +433,7 @@ _PARSERS: dict[str, Callable[[str, list[str]], Command]] = {
     "repo": _parse_repo,
     "retention": _parse_retention,
     "summarizer": _parse_summarizer,
+    "member-news": _parse_member_news,
     "draft": _parse_draft,
     "approve": _draft_id_command(Approve),
     "regenerate": _draft_id_command(Regenerate),
@@ -428,6 +452,8 @@ def parse(text: str) -> Command:
         return Help()
     if verb == "edit":
         return _parse_edit(rest)
+    if verb == "news":
+        return _parse_news(rest)
     parser = _PARSERS.get(verb)
     if parser is None:
         known = ", ".join(v for v in USAGE_LINES if v != "help")

@@ -153,6 +153,22 @@ class SummarizerSet:
 
 
 @dataclass(frozen=True, slots=True)
+class MemberNewsSet:
+    """`member-news [on|off] [reaction EMOJI]`: whether members may send news, and the
+    reaction that sends a message in (None: unchanged)."""
+
+    on: bool | None = None
+    reaction: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewsSubmit:
+    """`news TEXT`: a member sends news in for this week's draft (the text as written)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class StartDraft:
     """`draft [YYYY-MM-DD] [--open]`: draft the week now (the week containing `day`, or the
     last one); `--open` confirms drafting a week that has not ended."""
@@ -240,6 +256,8 @@ Command = (
     | RepoSet
     | RetentionSet
     | SummarizerSet
+    | MemberNewsSet
+    | NewsSubmit
     | StartDraft
     | Approve
     | Publish
@@ -284,6 +302,11 @@ USAGE_LINES: dict[str, tuple[str, str]] = {
     "repo": ("/summary repo owner/name", "the repository a bare #123 refers to"),
     "retention": ("/summary retention DAYS", "how long logged messages are kept"),
     "summarizer": ("/summary summarizer extractive|llm", "which drafter writes the draft"),
+    "member-news": (
+        "/summary member-news [on|off] [reaction EMOJI]",
+        "whether members send news, and the reaction that does (📰)",
+    ),
+    "news": ("/summary news TEXT", "send news in for this week's summary"),
     "draft": (
         "/summary draft [YYYY-MM-DD] [--open]",
         "draft a week's summary now (--open: a week that has not ended)",

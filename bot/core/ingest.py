@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.known_rows import KnownRows
+from bot.core.news import from_reactions
 from storage import normalise
 from storage.messages import (
     MessageToStore,
@@ -189,7 +190,8 @@ def store_batch(
     stored; the names they post under are remembered, so drafts never name them.
     `written`, when given, receives each stored message's platform id (`upsert_messages`).
     `known`, when given, holds the channel and people rows already stored (live stores):
-    only records that differ from them are upserted.
+    only records that differ from them are upserted. A news reaction on a message (where
+    the platform says who added it) sends the message in as news (`bot.core.news`).
     """
     try:
         workspace = normalise.workspace_record(batch.workspace)
@@ -218,6 +220,8 @@ def store_batch(
         counts.add(
             upsert_messages(session, workspace_id, channel_id, to_store, author_ids, written)
         )
+        if any(m.reactions for m in kept):
+            from_reactions(session, workspace_id, kept, forgotten)
     return counts
 
 

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from bot.core.names import RefKind
-from storage.records import ChannelRecord, MessageRecord, WorkspaceRecord
+from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
 if TYPE_CHECKING:
     from bot.core.suggest import Kind
@@ -276,8 +276,16 @@ class Inbound(Protocol):
     async def on_delete(self, event: DeleteEvent) -> None: ...
 
     async def on_reaction(
-        self, workspace: WorkspaceRecord, message_id: str, delta: int
-    ) -> None: ...
+        self,
+        workspace: WorkspaceRecord,
+        message_id: str,
+        delta: int,
+        emoji: str = "",
+        by: PersonRecord | None = None,
+    ) -> None:
+        """A reaction added (+1) or removed (-1): `emoji` as the platform names it, `by`
+        the member who added it (a news reaction sends the message in as news)."""
+        ...
 
     async def on_pin(self, workspace: WorkspaceRecord, message_id: str) -> None: ...
 

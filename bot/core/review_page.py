@@ -6,7 +6,7 @@ database."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from bot.config import Config
 from bot.core.left_out import Candidates, left_out
+from bot.core.news_desk import NewsEntry, week_news
 from bot.core.review_text import post_text
 from bot.core.settings import workspace_settings
 from bot.core.word_diff import DiffPart, word_diff
@@ -117,6 +118,7 @@ class DraftPage:
     repo: str
     post: str  # the whole summary as Approve would publish it now, before `published_section`
     deleted: list[DeletedView]
+    news: list[NewsEntry]  # what members sent in during the week, times in `timezone`
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +189,7 @@ def draft_page(session: Session, config: Config, draft: DraftRow) -> DraftPage:
             for s in draft.deleted_sections
             if s.deleted_at is not None
         ],
+        [replace(n, at=n.at.astimezone(zone)) for n in week_news(session, config, draft)],
     )
 
 

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.config import Config
 from bot.core import commands as cmd
-from bot.core import metrics, privacy
+from bot.core import metrics, news, privacy
 from bot.core.access import SectionRef
 from bot.core.admin import handle_admin, is_admin_command, missing_setup, setup_todo
 from bot.core.clock import Clock, utcnow
@@ -71,7 +71,13 @@ from storage.messages import (
 )
 from storage.models import UNFINISHED, DraftStatus, Workspace
 from storage.normalise import TEXT_MAX
-from storage.records import ChannelRecord, ImportBatch, MessageRecord, WorkspaceRecord
+from storage.records import (
+    ChannelRecord,
+    ImportBatch,
+    MessageRecord,
+    PersonRecord,
+    WorkspaceRecord,
+)
 from summarizer.prrefs import parse_pr_refs
 
 log = logging.getLogger(__name__)
@@ -207,13 +213,25 @@ class Core:
             session, batch, workspace_id=workspace_id, written=written, known=self._known
         )
 
-    async def on_reaction(self, workspace: WorkspaceRecord, message_id: str, delta: int) -> None:
-        """A reaction added (+1) or removed (-1) on a stored message."""
-        await self.db.run(
-            lambda session: add_reactions(
-                session, upsert_workspace(session, workspace), message_id, delta
-            )
-        )
+    async def on_reaction(
+        self,
+        workspace: WorkspaceRecord,
+        message_id: str,
+        delta: int,
+        emoji: str = "",
+        by: PersonRecord | None = None,
+    ) -> None:
+        """A reaction added (+1) or removed (-1) on a stored message; `emoji` added `by` a
+        member may send the message in as news (`bot.core.news`)."""
+        now = self.clock()
+
+        def react(session: Session) -> None:
+            workspace_id = upsert_workspace(session, workspace)
+            add_reactions(session, workspace_id, message_id, delta)
+            if delta > 0 and by is not None:
+                news.submit_reaction(session, self.config, workspace_id, message_id, emoji, by, now)
+
+        await self.db.run(react)
 
     async def on_pin(self, workspace: WorkspaceRecord, message_id: str) -> None:
         """A stored message pinned in its channel (a message not stored stays unknown)."""
@@ -465,6 +483,11 @@ class Core:
                 return await self.status(workspace_id)
             case cmd.ForgetMe():
                 return await privacy.forget_me(self.review, workspace_id, caller, self.clock())
+            case cmd.NewsSubmit(text=text):
+                now = self.clock()
+                return await self.db.run(
+                    lambda s: news.submit_text(s, self.config, workspace_id, caller, text, now)
+                )
             case cmd.StartDraft(day=day, open_week=open_week):
                 if not await self._is_editor(workspace_id, caller):
                     return Reply.refuse("Only editors can start a draft.")

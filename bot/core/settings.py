@@ -2,7 +2,9 @@
 
 Keys: `channels` (logged channels; nothing is logged until an admin enables one), `topics`,
 `schedule` and `timezone`, `review_channel`, `publish_channels`, `editors` and `admins`
-(user ids, or "role:ID" for a role or user group), `default_repo`, `retention_days`.
+(user ids, or "role:ID" for a role or user group), `default_repo`, `retention_days`,
+`news` (whether members may send news) and `news_reactions` (the reactions that send a
+message in as news).
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ class WorkspaceSettings(BaseModel):
     default_repo: str = ""
     retention_days: int = Field(default=90, ge=1)
     summarizer: Literal["extractive", "llm"] = "extractive"
+    news: bool = True
+    # The newspaper as Discord sends it and as Slack names it.
+    news_reactions: list[str] = ["📰", ":newspaper:"]
 
     @field_validator("timezone")
     @classmethod
@@ -78,6 +83,18 @@ class WorkspaceSettings(BaseModel):
     @classmethod
     def _repo(cls, value: str) -> str:
         return valid_repo(value)
+
+    @field_validator("news_reactions")
+    @classmethod
+    def _reactions(cls, value: list[str]) -> list[str]:
+        if not value or any(not r.strip(":") or r.split() != [r] for r in value):
+            raise ValueError("a news reaction is one emoji, e.g. 📰 or :newspaper:")
+        return value
+
+    def is_news_reaction(self, emoji: str) -> bool:
+        """Whether members' news is on and `emoji` (as the platform names it: "📰",
+        "newspaper", ":newspaper:") is one of the news reactions."""
+        return self.news and emoji.strip(":") in {r.strip(":") for r in self.news_reactions}
 
     @property
     def topic_list(self) -> list[Topic]:

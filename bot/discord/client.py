@@ -33,7 +33,7 @@ from bot.discord.commands import admin_group, definition_hash, summary_group
 from bot.discord.history import DiscordHistory
 from bot.discord.members import DiscordMembers
 from bot.discord.port import MESSAGE_LIMIT, NO_MENTIONS, DiscordPort, view_of
-from bot.discord.translate import channel_of, own_id, record_of, workspace_of
+from bot.discord.translate import channel_of, own_id, reactor_of, record_of, workspace_of
 
 log = logging.getLogger(__name__)
 
@@ -265,7 +265,13 @@ class SummaryClient(discord.Client):
     async def _react(self, payload: discord.RawReactionActionEvent, delta: int) -> None:
         guild = self._guild(payload.guild_id)
         if guild is not None:
-            await self.core.on_reaction(workspace_of(guild), str(payload.message_id), delta)
+            await self.core.on_reaction(
+                workspace_of(guild),
+                str(payload.message_id),
+                delta,
+                str(payload.emoji.name or ""),
+                reactor_of(payload),
+            )
 
     def _guild_of(self, message: discord.Message) -> discord.Guild | None:
         """The guild of a message the gateway sent: discord.py leaves `message.guild` None

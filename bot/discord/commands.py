@@ -127,6 +127,11 @@ def summary_group() -> app_commands.Group:
     ) -> None:
         await _run(interaction, "history", _quoted(section), *_in_draft(draft))
 
+    @group.command(description="Send news in for this week's summary")
+    @app_commands.describe(text="Your news, as it should read")
+    async def news(interaction: discord.Interaction, text: str) -> None:
+        await _run(interaction, "news", text)
+
     @group.command(name="forget-me", description="Delete your logged messages")
     async def forget_me(interaction: discord.Interaction) -> None:
         await _run(interaction, "forget-me")
@@ -182,6 +187,18 @@ def admin_group() -> app_commands.Group:
         interaction: discord.Interaction, name: Literal["extractive", "llm"]
     ) -> None:
         await _run(interaction, "summarizer", name)
+
+    @group.command(name="member-news", description="Whether members send news, and how")
+    @app_commands.describe(
+        turn="On or off", reaction="The reaction that sends a message in (default 📰)"
+    )
+    async def member_news(
+        interaction: discord.Interaction,
+        turn: Literal["on", "off"] | None = None,
+        reaction: str | None = None,
+    ) -> None:
+        words = [turn] + (["reaction", _quoted(reaction)] if reaction else [])
+        await _run(interaction, "member-news", *words)
 
     @group.command(description="Recent settings changes")
     async def audit(interaction: discord.Interaction) -> None:

@@ -33,6 +33,7 @@ from storage.records import (
     ImportBatch,
     MessageRecord,
     PersonRecord,
+    ReactionRecord,
     WorkspaceRecord,
 )
 
@@ -459,7 +460,27 @@ class _MessageConverter:
             reaction_count=_reaction_count(raw.get("reactions")),
             permalink=self.link_prefix + message_id,
             pinned=raw.get("isPinned") is True,
+            reactions=self.reactions(raw.get("reactions")),
         )
+
+    def reactions(self, reactions: Any) -> tuple[ReactionRecord, ...]:
+        """Each emoji with the people DCE lists as adding it (a user it cannot name is
+        left out)."""
+        found = []
+        for reaction in reactions if isinstance(reactions, list) else ():
+            emoji = reaction.get("emoji") if isinstance(reaction, dict) else None
+            name = emoji.get("name") if isinstance(emoji, dict) else None
+            users = reaction.get("users") if isinstance(reaction, dict) else None
+            if not isinstance(name, str) or not name or not isinstance(users, list):
+                continue
+            people = []
+            for user in users:
+                try:
+                    people.append(self.person(user))
+                except _BadMessage:
+                    continue
+            found.append(ReactionRecord(name, tuple(people)))
+        return tuple(found)
 
     def thread_of(self, message_id: str) -> str | None:
         if self.thread_id is not None:

@@ -63,6 +63,14 @@ def record_of(message: discord.Message) -> MessageRecord | None:
     )
 
 
+def reactor_of(payload: discord.RawReactionActionEvent) -> PersonRecord | None:
+    """Who added a reaction, when the gateway says (it sends the member on an add)."""
+    member = payload.member
+    if member is None:
+        return None
+    return PersonRecord(str(member.id), member.display_name, member.bot)
+
+
 def _thread_of(message: discord.Message) -> str | None:
     if isinstance(message.channel, discord.Thread):
         return str(message.channel.id)

@@ -17,13 +17,14 @@ from storage.drafts import earlier_citations, get_draft
 from storage.github import cached_items, merged_between
 from storage.messages import find_workspaces
 from storage.models import LOCKED, GitHubItemRow, Workspace
+from storage.news import week_submissions
 from storage.privacy import forgotten_names, unnamer
 from storage.week_rows import week_messages, week_refs
 from summarizer.draft import format_title, make_draft
 from summarizer.grouping import TopicPriors
 from summarizer.integrations import post_repo
 from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
-from summarizer.types import DraftSummary, PRMention, SourceMessage
+from summarizer.types import DraftSummary, NewsItem, PRMention, SourceMessage
 
 PRIOR_WEEKS = 8  # how many earlier weeks' drafts say where the week's PRs and people belong
 
@@ -101,6 +102,26 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
             )
         )
     return messages
+
+
+def load_news(session: Session, week: Week) -> list[NewsItem]:
+    """What members sent in during `week` that no editor dropped, forgotten members' names
+    taken out (what an opted-out member sent is deleted with them)."""
+    unnamed = unnamer(forgotten_names(session, week.workspace_id))
+    return [
+        NewsItem(
+            str(news.id),
+            news.sender,
+            unnamed(news.text),
+            news.submitted_at,
+            news.message_platform_id,
+            news.author,
+            news.channel,
+            news.permalink,
+        )
+        for news in week_submissions(session, week.workspace_id, week.start, week.end)
+        if news.dropped_at is None and not news.sender_forgotten
+    ]
 
 
 def _week_mentions(
@@ -231,5 +252,6 @@ def compose(session: Session, config: Config, week: Week) -> Composed:
             else (),
             notes=missing_details(messages) if use_github else (),
             priors=priors,
+            news=load_news(session, week),
         )
     return Composed(draft, messages, priors)

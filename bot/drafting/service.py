@@ -32,6 +32,7 @@ from bot.drafting.week import Week
 from bot.drafting.worker import read, write
 from storage.drafts import get_draft
 from storage.models import DraftRow
+from summarizer.news import keep_news
 
 MakeGitHub = Callable[[], GitHubClient]
 MakeLLM = Callable[[], LLMClient]
@@ -153,6 +154,8 @@ class DraftingService:
                     )
         except TimeoutError:
             draft = ran_out(composed.draft, llm.week_deadline_seconds)
+        # The model writes from the messages; what members sent in stays whatever it wrote.
+        draft = replace(draft, sections=keep_news(draft.sections, composed.draft.sections))
         drafted.llm_requests = client.requests_made
         drafted.llm_misses = sum(1 for s in draft.sections if s.drafter != LLM)
         return _noted(replace(composed, draft=draft), f"LLM drafter spent {budget.summary()}.")

@@ -32,7 +32,7 @@ from bot.slack.directory import Directory
 from bot.slack.events import EventsEndpoint
 from bot.slack.history import SlackHistory, translate
 from bot.slack.members import SlackMembers
-from bot.slack.messages import pinned_message_id
+from bot.slack.messages import pinned_message_id, reacted_message_id
 from bot.slack.port import EDIT_BLOCK, EDIT_CALLBACK, SlackPort, submitted_text
 from storage.records import WorkspaceRecord
 
@@ -83,6 +83,8 @@ class SlackBot:
         self.app.event("message")(self.on_message)
         self.app.event("pin_added")(self.on_pin)
         self.app.event("pin_removed")(self.on_pin)
+        self.app.event("reaction_added")(self.on_reaction)
+        self.app.event("reaction_removed")(self.on_reaction)
         self.app.event("user_change")(self.on_user_change)
         self.app.event("subteam_members_changed")(self.on_group_change)
         self.app.event("subteam_updated")(self.on_group_change)
@@ -177,6 +179,21 @@ class SlackBot:
             await self.core.on_pin(workspace, message_id)
         else:
             await self.core.on_unpin(workspace, message_id)
+
+    async def on_reaction(self, event: dict[str, Any]) -> None:
+        """A reaction added to (`reaction_added`) or removed from a message: it counts, and
+        the news reaction sends the message in as news."""
+        message_id = reacted_message_id(event)
+        user = event.get("user")
+        if message_id is None or not isinstance(user, str) or not user:
+            return
+        workspace = await self.directory.workspace()
+        if event.get("type") != "reaction_added":
+            await self.core.on_reaction(workspace, message_id, -1)
+            return
+        people = await self.directory.people([{"user": user}])
+        emoji = str(event.get("reaction", ""))
+        await self.core.on_reaction(workspace, message_id, +1, emoji, people.get(user))
 
     # --- commands, buttons, the edit modal ----------------------------------------------------
 

@@ -29,6 +29,7 @@ SLACK_SCOPES = (
     "users:read",
     "usergroups:read",
     "pins:read",
+    "reactions:read",
 )
 _SLACK_REJECTED = {
     "invalid_auth",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from storage.records import ChannelRecord, MessageRecord, PersonRecord
+from storage.records import ChannelRecord, MessageRecord, PersonRecord, ReactionRecord
 
 # Joins, topic changes, pins and the like: nothing anybody said.
 SYSTEM_SUBTYPES = frozenset(
@@ -101,7 +101,24 @@ class SlackConverter:
             reply_count=_reply_count(raw) if is_root else 0,
             permalink=None,
             pinned=_is_pinned(raw),
+            reactions=self._reactions(raw.get("reactions")),
         )
+
+    def _reactions(self, reactions: Any) -> tuple[ReactionRecord, ...]:
+        """Each emoji (by its Slack name) with the people who added it, as far as Slack
+        lists them (a `count` can be higher than its `users`)."""
+        found = []
+        for reaction in reactions if isinstance(reactions, list) else ():
+            if not isinstance(reaction, dict) or not isinstance(reaction.get("name"), str):
+                continue
+            users = reaction.get("users")
+            people = tuple(
+                self.people.get(user) or PersonRecord(user, user)
+                for user in (users if isinstance(users, list) else ())
+                if isinstance(user, str) and user
+            )
+            found.append(ReactionRecord(reaction["name"], people))
+        return tuple(found)
 
     def _author(self, raw: dict[str, Any]) -> PersonRecord:
         user_id = raw.get("user")
@@ -244,6 +261,18 @@ def pinned_message_id(event: dict[str, Any]) -> str | None:
     ts = message.get("ts") if isinstance(message, dict) else None
     channel = event.get("channel_id") or item.get("channel")
     if not isinstance(ts, str) or not isinstance(channel, str) or not channel:
+        return None
+    return f"{channel}:{ts}"
+
+
+def reacted_message_id(event: dict[str, Any]) -> str | None:
+    """The platform id of the message a `reaction_added` or `reaction_removed` event is
+    about; None when the item is not a message (a file)."""
+    item = event.get("item")
+    if not isinstance(item, dict) or item.get("type") != "message":
+        return None
+    channel, ts = item.get("channel"), item.get("ts")
+    if not isinstance(channel, str) or not channel or not isinstance(ts, str):
         return None
     return f"{channel}:{ts}"
 

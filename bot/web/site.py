@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from bot.core import arrange
+from bot.core import arrange, news_desk
 from bot.core.clock import Clock, utcnow
 from bot.core.port import Caller, Reply
 from bot.core.review import MAX_SECTION_CHARS, ReviewWorkflow
@@ -120,6 +120,7 @@ class ReviewSite:
             "/review/{draft:\\d+}/sections/{section:\\d+}/{change:move|delete}", self.rearrange
         )
         app.router.add_post("/review/{draft:\\d+}/sections/{section:\\d+}/pull", self.pull_in)
+        app.router.add_post("/review/{draft:\\d+}/news/{news:\\d+}/drop", self.drop_news)
         app.router.add_post("/review/{draft:\\d+}/preview", self.preview)
         app.router.add_post("/review/{draft:\\d+}/{action:approve|regenerate|discard}", self.act)
         return app
@@ -280,6 +281,15 @@ class ReviewSite:
         )
         kept = {} if reply.ok else {section_id: text}
         return await self._after(desk, session, caller, reply, kept, focus=section_id)
+
+    async def drop_news(self, request: web.Request) -> web.Response:
+        """Drop a member's news item from the draft (its line leaves its section)."""
+        session, desk, caller, _form = await self._posted(request)
+        news_id = int(request.match_info["news"])
+        reply = await news_desk.drop_news(
+            desk.review, session.workspace_id, caller, session.draft_id, news_id
+        )
+        return await self._after(desk, session, caller, reply, {})
 
     async def act(self, request: web.Request) -> web.Response:
         session, desk, caller, _form = await self._posted(request)

@@ -170,8 +170,8 @@ ERRORS: list[tuple[str, str]] = [
     (
         "foo",
         "Unknown command 'foo'. Try: status, channels, topics, schedule, review-channel, "
-        "publish, editors, admins, repo, retention, summarizer, draft, approve, regenerate, "
-        "edit, history, discard, forget-me, audit, or help.",
+        "publish, editors, admins, repo, retention, summarizer, member-news, news, draft, "
+        "approve, regenerate, edit, history, discard, forget-me, audit, or help.",
     ),
     (
         "channels frob",

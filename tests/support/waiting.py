@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from sqlalchemy import select
 
-from storage.models import Message
+from storage.models import Message, NewsSubmission, Person
 
 
 async def eventually(check: Callable[[], object], timeout: float = 5.0) -> None:
@@ -24,3 +24,16 @@ def stored(sessions) -> dict[str, str]:  # noqa: ANN001 (a sessionmaker)
     """The stored messages' text by platform id."""
     with sessions() as session:
         return dict(session.execute(select(Message.platform_id, Message.text)).all())
+
+
+def submissions(sessions) -> list[tuple[str, str, str | None]]:  # noqa: ANN001 (a sessionmaker)
+    """Every stored news submission as (who sent it, its text, the message's platform id),
+    oldest first."""
+    with sessions() as session:
+        rows = session.execute(
+            select(Person.display_name, NewsSubmission.text, Message.platform_id)
+            .join(Person, Person.id == NewsSubmission.sender_id)
+            .outerjoin(Message, Message.id == NewsSubmission.message_id)
+            .order_by(NewsSubmission.id)
+        )
+        return [tuple(row) for row in rows.all()]
