@@ -565,7 +565,7 @@ def _sentences(text: str) -> Iterable[str]:
             if kept and len(sentence.split()) < (
                 SIGNAL_FACT_WORDS if after_link else MIN_FACT_WORDS
             ):
-                # A short line after a link is its title ("Visualized 2015 - October 8th").
+                # A short line after a link is its title ("DataFest 2019 - May 3rd & 4th").
                 kept[-1] = f"{kept[-1] if after_link else full_stop(kept[-1])} {sentence}"
             else:
                 kept.append(sentence)
