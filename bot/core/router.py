@@ -25,7 +25,7 @@ from bot.core import metrics, news, privacy
 from bot.core.access import SectionRef
 from bot.core.admin import handle_admin, is_admin_command, missing_setup, setup_todo
 from bot.core.clock import Clock, utcnow
-from bot.core.command_parser import parse
+from bot.core.command_registry import USAGE, parse
 from bot.core.database import Database
 from bot.core.history import Progress, judged
 from bot.core.ingest import store_batch
@@ -422,10 +422,13 @@ class Core:
         return replace(reply, text=await with_names(self.port, event.workspace, reply.text))
 
     async def _command(self, event: CommandEvent) -> Reply:
-        try:
-            command = parse(event.text)
-        except cmd.CommandError as error:
-            return Reply.refuse(str(error))
+        if isinstance(event.text, str):
+            try:
+                command = parse(event.text)
+            except cmd.CommandError as error:
+                return Reply.refuse(str(error))
+        else:
+            command = event.text
         workspace_id = await self.workspace_id(event.workspace)
         if is_admin_command(command):
             return await self._settings_command(event, workspace_id, command)
@@ -478,7 +481,7 @@ class Core:
     ) -> Reply:
         match command:
             case cmd.Help():
-                return Reply(cmd.USAGE)
+                return Reply(USAGE)
             case cmd.Status():
                 return await self.status(workspace_id)
             case cmd.ForgetMe():

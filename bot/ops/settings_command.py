@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from bot.config import Config
 from bot.core.admin import SETTING_VERBS, handle_admin, is_admin_command, is_read_only
 from bot.core.clock import utcnow
-from bot.core.command_parser import parse
+from bot.core.command_registry import parse
 from bot.core.commands import CommandError
 from bot.core.names import StoredNames, channel_ref, with_names
 from bot.core.port import Caller

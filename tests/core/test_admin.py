@@ -17,7 +17,7 @@ from bot.core.admin import (
     handle_admin,
     is_admin_command,
 )
-from bot.core.command_parser import parse
+from bot.core.command_registry import parse
 from bot.core.port import Caller, Reply
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.ops.config import load_config
