@@ -103,6 +103,7 @@ class Verb:
     parse: Callable[[str], Command]  # the text after the verb
     natives: tuple[Native, ...] = ()
     heading: str | None = None  # its native subcommands' group, where not `purpose`
+    setting: bool = False  # a workspace setting (`summarybot settings set` takes these)
 
     @property
     def description(self) -> str:
@@ -121,8 +122,9 @@ def _verb(
     parser: text.TextParser,
     *natives: Native,
     heading: str | None = None,
+    setting: bool = False,
 ) -> Verb:
-    return Verb(name, syntax, purpose, _tokenized(name, parser), natives, heading)
+    return Verb(name, syntax, purpose, _tokenized(name, parser), natives, heading, setting)
 
 
 _DRAFT = Option("draft", "Another draft's id (default: the draft under review)", suggest="draft")
@@ -220,6 +222,7 @@ VERBS: tuple[Verb, ...] = (
         *_channel_natives(
             "channels", "Which channels are logged", ChannelsList(), ChannelsAdd, ChannelsRemove
         ),
+        setting=True,
     ),
     _verb(
         "topics",
@@ -251,6 +254,7 @@ VERBS: tuple[Verb, ...] = (
             lambda id: TopicsRemove(text.topic_id(id)),
             (_TOPIC,),
         ),
+        setting=True,
     ),
     _verb(
         "schedule",
@@ -273,6 +277,7 @@ VERBS: tuple[Verb, ...] = (
                 Option("timezone", "e.g. Europe/Amsterdam"),
             ),
         ),
+        setting=True,
     ),
     _verb(
         "review-channel",
@@ -286,6 +291,7 @@ VERBS: tuple[Verb, ...] = (
             ReviewChannelSet,
             (_CHANNEL,),
         ),
+        setting=True,
     ),
     _verb(
         "publish",
@@ -301,6 +307,7 @@ VERBS: tuple[Verb, ...] = (
             lambda found: PublishChannels("remove", found),
         ),
         heading="Where approved summaries are posted",
+        setting=True,
     ),
     _verb(
         "editors",
@@ -310,6 +317,7 @@ VERBS: tuple[Verb, ...] = (
         *_people_natives(
             "editors", "Who edits and approves drafts", EditorsList(), EditorsAdd, EditorsRemove
         ),
+        setting=True,
     ),
     _verb(
         "admins",
@@ -317,6 +325,7 @@ VERBS: tuple[Verb, ...] = (
         "who changes settings",
         text.parse_people(AdminsList, AdminsAdd, AdminsRemove),
         *_people_natives("admins", "Who changes settings", AdminsList(), AdminsAdd, AdminsRemove),
+        setting=True,
     ),
     _verb(
         "repo",
@@ -330,6 +339,7 @@ VERBS: tuple[Verb, ...] = (
             lambda name: RepoSet(name.strip()),
             (Option("name", "owner/name", required=True),),
         ),
+        setting=True,
     ),
     _verb(
         "retention",
@@ -343,6 +353,7 @@ VERBS: tuple[Verb, ...] = (
             RetentionSet,
             (Option("days", type=OptionType.INTEGER, required=True, range=(1, 36500)),),
         ),
+        setting=True,
     ),
     _verb(
         "summarizer",
@@ -356,6 +367,7 @@ VERBS: tuple[Verb, ...] = (
             SummarizerSet,
             (Option("name", required=True, choices=("extractive", "llm")),),
         ),
+        setting=True,
     ),
     _verb(
         "member-news",
@@ -374,6 +386,7 @@ VERBS: tuple[Verb, ...] = (
                 Option("reaction", "The reaction that sends a message in (default 📰)"),
             ),
         ),
+        setting=True,
     ),
     Verb(
         "news",
@@ -481,6 +494,9 @@ VERBS: tuple[Verb, ...] = (
 )
 
 _BY_NAME = {verb.name: verb for verb in VERBS}
+
+SETTING_VERBS = tuple(verb.name for verb in VERBS if verb.setting)
+"""The verbs that change a workspace setting."""
 
 USAGE_LINES: dict[str, tuple[str, str]] = {v.name: (v.syntax, v.purpose) for v in VERBS}
 """Each verb's syntax and what it is for, in the order `help` lists them."""

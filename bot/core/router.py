@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.config import Config
 from bot.core import commands as cmd
 from bot.core import metrics, news, privacy
-from bot.core.access import SectionRef
+from bot.core.access import Action, SectionRef, authorize
 from bot.core.admin import handle_admin, is_admin_command, missing_setup, setup_todo
 from bot.core.clock import Clock, utcnow
 from bot.core.command_registry import USAGE, parse
@@ -492,8 +492,13 @@ class Core:
                     lambda s: news.submit_text(s, self.config, workspace_id, caller, text, now)
                 )
             case cmd.StartDraft(day=day, open_week=open_week):
-                if not await self._is_editor(workspace_id, caller):
-                    return Reply.refuse("Only editors can start a draft.")
+                allowed = await self.db.run(
+                    lambda session: authorize(
+                        session, self.config, workspace_id, caller, None, Action.START_DRAFT
+                    )
+                )
+                if isinstance(allowed, Reply):
+                    return allowed
                 return await self.review.draft_and_post(
                     workspace_id, day or self._last_week(), post_stored=True, open_week=open_week
                 )
@@ -647,11 +652,6 @@ class Core:
         self.db.close()
 
     # --- helpers ------------------------------------------------------------------------------
-
-    async def _is_editor(self, workspace_id: int, caller: Caller) -> bool:
-        return await self.db.run(
-            lambda session: workspace_settings(session, self.config, workspace_id).is_editor(caller)
-        )
 
     async def _current_draft(self, workspace_id: int) -> int | None:
         """The newest draft still open for review, if any."""
