@@ -301,12 +301,12 @@ class SummaryClient(discord.Client):
         if interaction.guild is None:
             await answer(interaction, Reply.refuse("Use /summary in a server channel."))
             return
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             command = build()
         except CommandError as error:
             await answer(interaction, Reply.refuse(str(error)))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
         event = CommandEvent(
             workspace_of(interaction.guild),
             caller_of(interaction),

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from bot.core.command_registry import parse
 
+from bot.core.command_registry import parse
 from bot.core.commands import CommandError, MemberNewsSet, NewsSubmit
 from bot.core.port import Caller, MessageEvent
 from bot.core.router import Core
