@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import overload
 
 from sqlalchemy.orm import Session
 
@@ -23,7 +24,8 @@ from storage.models import EDITABLE, LOCKED, UNFINISHED, DraftRow, DraftSection,
 
 
 class Action(StrEnum):
-    """What a caller wants to do; the first two act on a section, the others on a draft."""
+    """What a caller wants to do; the first two act on a section, the last three on the
+    workspace, the others on a draft."""
 
     EDIT = "edit"
     HISTORY = "history"
@@ -34,13 +36,27 @@ class Action(StrEnum):
     VIEW = "view"  # open the review page of a draft, whatever its status
     ADD_SECTION = "add section"  # to a draft, on the review page
     DROP_NEWS = "drop news"  # a member's news item, out of a draft, on the review page
+    START_DRAFT = "start draft"  # of a week, in the workspace (no draft yet)
+    CHANGE_SETTINGS = "change settings"  # of the workspace (admins)
+    AUDIT = "audit"  # read the workspace's settings audit trail (admins)
 
     @property
     def on_section(self) -> bool:
         return self in (Action.EDIT, Action.HISTORY)
 
+    @property
+    def for_admins(self) -> bool:
+        return self in (Action.CHANGE_SETTINGS, Action.AUDIT)
 
-_NOT_EDITOR = {
+
+NOT_ADMIN = (
+    "Only workspace admins can change settings. Ask an admin to do it, or to add you with "
+    "/summary admins add."
+)
+NOT_ADMIN_AUDIT = "Only workspace admins can see the settings audit trail."
+
+
+_REFUSED = {
     Action.EDIT: "Only editors can edit the summary.",
     Action.HISTORY: "Only editors can see a section's history.",
     Action.APPROVE: "Only editors can approve the summary.",
@@ -50,6 +66,9 @@ _NOT_EDITOR = {
     Action.VIEW: "Only editors can open the review page.",
     Action.ADD_SECTION: "Only editors can add a section.",
     Action.DROP_NEWS: "Only editors can drop members' news.",
+    Action.START_DRAFT: "Only editors can start a draft.",
+    Action.CHANGE_SETTINGS: NOT_ADMIN,
+    Action.AUDIT: NOT_ADMIN_AUDIT,
 }
 
 
@@ -119,6 +138,18 @@ def find_section(session: Session, workspace_id: int, ref: SectionRef) -> DraftS
     return next(found, None) or Reply.refuse(f"{which} has no section {ref.section!r}.")
 
 
+@overload
+def authorize(
+    session: Session,
+    config: Config,
+    workspace_id: int,
+    caller: Caller,
+    target_id: None,
+    action: Action,
+) -> WorkspaceSettings | Reply: ...
+
+
+@overload
 def authorize(
     session: Session,
     config: Config,
@@ -126,12 +157,28 @@ def authorize(
     caller: Caller,
     target_id: int | SectionRef,
     action: Action,
-) -> Granted | Reply:
+) -> Granted | Reply: ...
+
+
+def authorize(
+    session: Session,
+    config: Config,
+    workspace_id: int,
+    caller: Caller,
+    target_id: int | SectionRef | None,
+    action: Action,
+) -> Granted | WorkspaceSettings | Reply:
     """Whether `caller`, acting in workspace `workspace_id`, may do `action` on the section
-    (edit, history) or draft (the others) `target_id` now: `Granted`, or the private
-    refusal to give them. `target_id` is a row id (what buttons, modals and the review page
-    carry) or, for a section, a `SectionRef` (what an editor types). Reads only; the
-    caller's transaction changes nothing on refusal."""
+    (edit, history), the draft (the others) or, with no `target_id`, the workspace
+    (`START_DRAFT`, and the admins' `CHANGE_SETTINGS` and `AUDIT`) now: `Granted` (the
+    workspace's settings for a workspace action), or the
+    private refusal to give them. `target_id` is a row id (what buttons, modals and the
+    review page carry) or, for a section, a `SectionRef` (what an editor types). Reads only;
+    the caller's transaction changes nothing on refusal."""
+    if target_id is None:
+        settings = workspace_settings(session, config, workspace_id)
+        allowed = settings.is_admin if action.for_admins else settings.is_editor
+        return settings if allowed(caller) else Reply.refuse(_REFUSED[action])
     section = None
     if isinstance(target_id, SectionRef):
         found = find_section(session, workspace_id, target_id)
@@ -150,7 +197,7 @@ def authorize(
         return no_such(action, target_id)
     settings = workspace_settings(session, config, workspace_id)
     if not settings.is_editor(caller):
-        return Reply.refuse(_NOT_EDITOR[action])
+        return Reply.refuse(_REFUSED[action])
     if section is not None and section.deleted_at is not None and action is Action.EDIT:
         return Reply.refuse(
             f"{section.title} was deleted from the draft by {section.deleted_by}; it can no "

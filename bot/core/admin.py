@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from bot.config import CATCH_ALL, Config, TopicConfig, valid_repo, valid_timezone
+from bot.core.access import Action, authorize
 from bot.core.commands import (
     AdminsAdd,
     AdminsList,
@@ -57,31 +58,10 @@ from bot.core.settings import (
 from storage.models import SettingChange
 from storage.settings import setting_changes
 
-NOT_ADMIN = (
-    "Only workspace admins can change settings. Ask an admin to do it, or to add you with "
-    "/summary admins add."
-)
-NOT_ADMIN_AUDIT = "Only workspace admins can see the settings audit trail."
 AUDIT_LIMIT = 15
 _AUDIT_VALUE_CHARS = 80
 
 _READ_ONLY = (ChannelsList, TopicsList, ScheduleShow, EditorsList, AdminsList)
-
-
-# The /summary verbs that change a setting (`summarybot settings set` takes only these).
-SETTING_VERBS = (
-    "channels",
-    "topics",
-    "schedule",
-    "review-channel",
-    "publish",
-    "editors",
-    "admins",
-    "repo",
-    "retention",
-    "summarizer",
-    "member-news",
-)
 
 
 def is_admin_command(command: Command) -> bool:
@@ -105,9 +85,14 @@ def handle_admin(
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise TypeError(f"{type(command).__name__} is not a settings command")
-    settings = workspace_settings(session, config, workspace_id)
-    if not is_read_only(command) and not settings.is_admin(caller):
-        return Reply.refuse(NOT_ADMIN_AUDIT if isinstance(command, Audit) else NOT_ADMIN)
+    if is_read_only(command):
+        settings = workspace_settings(session, config, workspace_id)
+    else:
+        action = Action.AUDIT if isinstance(command, Audit) else Action.CHANGE_SETTINGS
+        allowed = authorize(session, config, workspace_id, caller, None, action)
+        if isinstance(allowed, Reply):
+            return allowed
+        settings = allowed
     request = _Request(session, config, workspace_id, caller, settings, now)
     try:
         return handler(request, command)

@@ -1,7 +1,6 @@
 """The `/summary` commands, shared by the Slack and Discord adapters: one frozen dataclass per
-command, the usage lines, and `CommandError`. `bot.core.command_parser.parse` turns the text
-after `/summary` into one of them, or raises `CommandError` with one sentence saying what is
-wrong and the usage line of the command.
+command, and `CommandError`. `bot.core.command_registry` declares how each is written (the
+text grammar, Discord's typed options) and who may run it.
 """
 
 from __future__ import annotations
@@ -272,57 +271,3 @@ Command = (
 
 class CommandError(ValueError):
     """Text that is not a command: one sentence on what is wrong, then the usage line."""
-
-
-# --- usage --------------------------------------------------------------------------------
-
-# Each command's syntax and what it is for, in the order `help` lists them.
-USAGE_LINES: dict[str, tuple[str, str]] = {
-    "help": ("/summary help", "this list"),
-    "status": ("/summary status", "the current draft and the settings"),
-    "channels": ("/summary channels [add|remove #channel ...]", "which channels are logged"),
-    "topics": (
-        '/summary topics [add ID "Title" keywords=a,b channels=#c patterns="re" | remove ID]',
-        "the summary's sections",
-    ),
-    "schedule": (
-        '/summary schedule ["mon 09:00" | "0 9 * * mon"] [Europe/Amsterdam]',
-        "when the weekly draft is made",
-    ),
-    "review-channel": ("/summary review-channel #channel", "where drafts are posted for review"),
-    "publish": (
-        "/summary publish [DRAFT] | /summary publish add|remove|list [#channel ...]",
-        "publish a draft; where approved summaries are posted",
-    ),
-    "editors": (
-        "/summary editors [add|remove @person role:Name ...]",
-        "who edits and approves drafts",
-    ),
-    "admins": ("/summary admins [add|remove @person role:Name ...]", "who changes settings"),
-    "repo": ("/summary repo owner/name", "the repository a bare #123 refers to"),
-    "retention": ("/summary retention DAYS", "how long logged messages are kept"),
-    "summarizer": ("/summary summarizer extractive|llm", "which drafter writes the draft"),
-    "member-news": (
-        "/summary member-news [on|off] [reaction EMOJI]",
-        "whether members send news, and the reaction that does (📰)",
-    ),
-    "news": ("/summary news TEXT", "send news in for this week's summary"),
-    "draft": (
-        "/summary draft [YYYY-MM-DD] [--open]",
-        "draft a week's summary now (--open: a week that has not ended)",
-    ),
-    "approve": ("/summary approve [DRAFT]", "approve a draft"),
-    "regenerate": ("/summary regenerate [DRAFT]", "draft again from the logged messages"),
-    "edit": (
-        "/summary edit SECTION [--draft DRAFT] new text",
-        "replace a section's text (SECTION: its number in the draft, or its topic)",
-    ),
-    "history": ("/summary history SECTION [--draft DRAFT]", "a section's earlier versions"),
-    "discard": ("/summary discard [DRAFT]", "throw a draft away"),
-    "forget-me": ("/summary forget-me", "delete your logged messages"),
-    "audit": ("/summary audit", "recent settings changes (admins only)"),
-}
-
-USAGE = "Commands:\n" + "\n".join(
-    f"{syntax} - {purpose}" for syntax, purpose in USAGE_LINES.values()
-)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
+from bot.core.commands import Command
 from bot.core.names import RefKind
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
@@ -142,11 +143,12 @@ class DeleteEvent:
 
 @dataclass(frozen=True, slots=True)
 class CommandEvent:
-    """`/summary ...`: the text after the command name, and where it was typed."""
+    """`/summary ...`: the text after the command name (Slack, the CLI) or the command a
+    native subcommand's typed options built (Discord), and where it was typed."""
 
     workspace: WorkspaceRecord
     caller: Caller
-    text: str
+    text: str | Command
     channel_id: str
 
 

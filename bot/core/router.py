@@ -22,10 +22,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.config import Config
 from bot.core import commands as cmd
 from bot.core import metrics, news, privacy
-from bot.core.access import SectionRef
+from bot.core.access import Action, SectionRef, authorize
 from bot.core.admin import handle_admin, is_admin_command, missing_setup, setup_todo
 from bot.core.clock import Clock, utcnow
-from bot.core.command_parser import parse
+from bot.core.command_registry import USAGE, parse
 from bot.core.database import Database
 from bot.core.history import Progress, judged
 from bot.core.ingest import store_batch
@@ -422,10 +422,13 @@ class Core:
         return replace(reply, text=await with_names(self.port, event.workspace, reply.text))
 
     async def _command(self, event: CommandEvent) -> Reply:
-        try:
-            command = parse(event.text)
-        except cmd.CommandError as error:
-            return Reply.refuse(str(error))
+        if isinstance(event.text, str):
+            try:
+                command = parse(event.text)
+            except cmd.CommandError as error:
+                return Reply.refuse(str(error))
+        else:
+            command = event.text
         workspace_id = await self.workspace_id(event.workspace)
         if is_admin_command(command):
             return await self._settings_command(event, workspace_id, command)
@@ -478,7 +481,7 @@ class Core:
     ) -> Reply:
         match command:
             case cmd.Help():
-                return Reply(cmd.USAGE)
+                return Reply(USAGE)
             case cmd.Status():
                 return await self.status(workspace_id)
             case cmd.ForgetMe():
@@ -489,8 +492,13 @@ class Core:
                     lambda s: news.submit_text(s, self.config, workspace_id, caller, text, now)
                 )
             case cmd.StartDraft(day=day, open_week=open_week):
-                if not await self._is_editor(workspace_id, caller):
-                    return Reply.refuse("Only editors can start a draft.")
+                allowed = await self.db.run(
+                    lambda session: authorize(
+                        session, self.config, workspace_id, caller, None, Action.START_DRAFT
+                    )
+                )
+                if isinstance(allowed, Reply):
+                    return allowed
                 return await self.review.draft_and_post(
                     workspace_id, day or self._last_week(), post_stored=True, open_week=open_week
                 )
@@ -644,11 +652,6 @@ class Core:
         self.db.close()
 
     # --- helpers ------------------------------------------------------------------------------
-
-    async def _is_editor(self, workspace_id: int, caller: Caller) -> bool:
-        return await self.db.run(
-            lambda session: workspace_settings(session, self.config, workspace_id).is_editor(caller)
-        )
 
     async def _current_draft(self, workspace_id: int) -> int | None:
         """The newest draft still open for review, if any."""

@@ -15,6 +15,7 @@ from discord.utils import MISSING
 
 from bot.core import metrics
 from bot.core.chunking import chunk
+from bot.core.commands import Command, CommandError
 from bot.core.failures import failed
 from bot.core.port import (
     ButtonPress,
@@ -292,12 +293,20 @@ class SummaryClient(discord.Client):
 
     # --- interactions -------------------------------------------------------------------------
 
-    async def run_text(self, interaction: discord.Interaction, command: str) -> None:
-        """A slash subcommand, as the text of the shared grammar (`channels add <#1>`)."""
+    async def run_command(
+        self, interaction: discord.Interaction, build: Callable[[], Command]
+    ) -> None:
+        """A slash subcommand: `build` makes the core's command from its typed options; a
+        wrong value is refused privately, as the text grammar refuses it."""
         if interaction.guild is None:
             await answer(interaction, Reply.refuse("Use /summary in a server channel."))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            command = build()
+        except CommandError as error:
+            await answer(interaction, Reply.refuse(str(error)))
+            return
         event = CommandEvent(
             workspace_of(interaction.guild),
             caller_of(interaction),

@@ -1,53 +1,39 @@
-"""Discord's slash commands: `/summary` (drafts, review, status: for everyone; the core
-decides who may do what) and `/summary-admin` (settings), which Discord hides from members
-without Manage Server by default (a default permission applies to a top-level command only,
-hence two commands).
+"""Discord's slash commands, generated from the command registry (`bot.core.command_registry`):
+`/summary` (drafts, review, status: for everyone; the core decides who may do what) and
+`/summary-admin` (settings), which Discord hides from members without Manage Server by
+default (a default permission applies to a top-level command only, hence two commands).
 
-Subcommands have native options: channel, member and role pickers, and autocomplete for
-topics, sections and drafts. Each one writes the text of the one command grammar
-(`bot.core.command_parser`) that Slack's `/summary` uses, and hands it to the client's
-`run_text`: there is no second parser.
+Each native subcommand's options become Discord options: channel, member and role pickers,
+choices, ranges, and autocomplete for topics, sections and drafts. Their values build the
+core's command directly, typed; nothing is written back into text.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
-import shlex
+from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 
+from bot.core import command_registry as registry
+from bot.core.command_registry import Native, Option, OptionType, Value, Who
 from bot.core.suggest import Kind
 from bot.discord.translate import workspace_of
 
 ADMIN_PERMISSIONS = discord.Permissions(manage_guild=True)
 
-
-async def _run(interaction: discord.Interaction, *words: str | None) -> None:
-    """Run the command the words spell (None words left out)."""
-    text = " ".join(w for w in words if w)
-    await interaction.client.run_text(interaction, text)  # type: ignore[attr-defined]
-
-
-def _quoted(value: str | None) -> str | None:
-    """A free-text argument, quoted for the grammar's shell-like splitting."""
-    return None if value is None else shlex.quote(value)
-
-
-def _in_draft(draft: str | None) -> tuple[str | None, ...]:
-    """The grammar's `--draft ID`, when a draft was picked."""
-    return () if draft is None else ("--draft", _quoted(draft))
-
-
-def _channel(channel: discord.abc.GuildChannel | app_commands.AppCommandChannel) -> str:
-    return f"<#{channel.id}>"
-
-
-def _who(member: discord.Member | None, role: discord.Role | None) -> list[str]:
-    who = [] if member is None else [f"<@{member.id}>"]
-    return who if role is None else [*who, f"<@&{role.id}>"]
+_PICKERS: dict[OptionType, type] = {
+    OptionType.TEXT: str,
+    OptionType.INTEGER: int,
+    OptionType.BOOLEAN: bool,
+    OptionType.CHANNEL: discord.TextChannel,
+    OptionType.MEMBER: discord.Member,
+    OptionType.ROLE: discord.Role,
+}
 
 
 async def _choices(
@@ -60,94 +46,98 @@ async def _choices(
     return [app_commands.Choice(name=label[:100], value=value) for label, value in found]
 
 
-async def _topics(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return await _choices(interaction, "topic", current)
+def _suggester(kind: Kind) -> Callable[..., Any]:
+    async def suggest(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _choices(interaction, kind, current)
+
+    return suggest
 
 
-async def _sections(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
-    return await _choices(interaction, "section", current)
+def _annotation(option: Option) -> Any:
+    """The Python type discord.py reads the option's Discord type from."""
+    annotation: Any = _PICKERS[option.type]
+    if option.choices:
+        annotation = Literal[option.choices]
+    elif option.range is not None:
+        annotation = app_commands.Range[int, option.range[0], option.range[1]]
+    return annotation if option.required else annotation | None
 
 
-async def _drafts(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return await _choices(interaction, "draft", current)
+def _core_value(value: object) -> Value:
+    """A picked channel or member as its id, a role as "role:ID"; other values as given."""
+    if isinstance(value, discord.Role):
+        return f"role:{value.id}"
+    if isinstance(value, discord.abc.Snowflake):
+        return str(value.id)
+    return value  # type: ignore[return-value]
+
+
+def _command(native: Native) -> app_commands.Command[Any, ..., None]:
+    """The subcommand: its options typed, and a callback that builds the core's command."""
+
+    async def callback(interaction: discord.Interaction, **values: object) -> None:
+        typed = {name: _core_value(value) for name, value in values.items()}
+        await interaction.client.run_command(  # type: ignore[attr-defined]
+            interaction, lambda: registry.build(native, typed)
+        )
+
+    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for option in native.options:
+        parameters.append(
+            inspect.Parameter(
+                option.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=_annotation(option),
+                default=inspect.Parameter.empty if option.required else None,
+            )
+        )
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    described = {o.name: o.help for o in native.options if o.help}
+    if described:
+        app_commands.describe(**described)(callback)
+    renamed = {o.name: o.label for o in native.options if o.label}
+    if renamed:
+        app_commands.rename(**renamed)(callback)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=native.path[-1], description=native.description, callback=callback
+    )
+    for option in native.options:
+        if option.suggest is not None:
+            command.autocomplete(option.name)(_suggester(option.suggest))
+    return command
+
+
+def _in_settings(native: Native, natives: list[Native]) -> bool:
+    """Whether a subcommand belongs under `/summary-admin`: an admin's, or one of a group
+    that holds an admin's (`channels list` stays beside `channels add`)."""
+    if len(native.path) == 1:
+        return native.who is Who.ADMINS
+    group = native.path[:-1]
+    return any(other.who is Who.ADMINS for other in natives if other.path[:-1] == group)
+
+
+def _tree(root: app_commands.Group, natives: list[Native]) -> app_commands.Group:
+    """`root` with the subcommands, nested by their paths."""
+    groups: dict[tuple[str, ...], app_commands.Group] = {(): root}
+    for native in natives:
+        parent = native.path[:-1]
+        if parent not in groups:
+            description = registry.verb(parent[0]).description
+            groups[parent] = app_commands.Group(name=parent[-1], description=description)
+            groups[parent[:-1]].add_command(groups[parent])
+        groups[parent].add_command(_command(native))
+    return root
 
 
 def summary_group() -> app_commands.Group:
-    """`/summary`: help, status, drafting, review and approval, forget-me."""
+    """`/summary`: help, status, drafting, review and approval, news, forget-me."""
     group = app_commands.Group(
         name="summary", description="The weekly summary: drafts, review, approval", guild_only=True
     )
-
-    @group.command(name="help", description="What the commands do")
-    async def help_(interaction: discord.Interaction) -> None:
-        await _run(interaction, "help")
-
-    @group.command(description="The current draft and the settings")
-    async def status(interaction: discord.Interaction) -> None:
-        await _run(interaction, "status")
-
-    @group.command(description="Draft a week's summary now (editors)")
-    @app_commands.describe(
-        week="Any day of the week, YYYY-MM-DD (default: last week)",
-        open_week="Draft it even though the week has not ended",
-    )
-    @app_commands.rename(open_week="open")
-    async def draft(
-        interaction: discord.Interaction, week: str | None = None, open_week: bool = False
-    ) -> None:
-        await _run(interaction, "draft", _quoted(week), "--open" if open_week else None)
-
-    for verb, purpose in (
-        ("approve", "Approve a draft (editors)"),
-        ("regenerate", "Draft again from the logged messages (editors)"),
-        ("discard", "Throw a draft away (editors)"),
-        ("publish", "Publish an approved draft (editors)"),
-    ):
-        group.add_command(_draft_command(verb, purpose))
-
-    @group.command(description="Replace a section's text (editors)")
-    @app_commands.describe(
-        section="The section (pick one)",
-        text="Its new text",
-        draft="Another draft's id (default: the draft under review)",
-    )
-    @app_commands.autocomplete(section=_sections, draft=_drafts)
-    async def edit(
-        interaction: discord.Interaction, section: str, text: str, draft: str | None = None
-    ) -> None:
-        await _run(interaction, "edit", _quoted(section), *_in_draft(draft), text)
-
-    @group.command(description="A section's earlier versions")
-    @app_commands.describe(draft="Another draft's id (default: the draft under review)")
-    @app_commands.autocomplete(section=_sections, draft=_drafts)
-    async def history(
-        interaction: discord.Interaction, section: str, draft: str | None = None
-    ) -> None:
-        await _run(interaction, "history", _quoted(section), *_in_draft(draft))
-
-    @group.command(description="Send news in for this week's summary")
-    @app_commands.describe(text="Your news, as it should read")
-    async def news(interaction: discord.Interaction, text: str) -> None:
-        await _run(interaction, "news", text)
-
-    @group.command(name="forget-me", description="Delete your logged messages")
-    async def forget_me(interaction: discord.Interaction) -> None:
-        await _run(interaction, "forget-me")
-
-    return group
-
-
-def _draft_command(verb: str, purpose: str) -> app_commands.Command:
-    async def act(interaction: discord.Interaction, draft: str | None = None) -> None:
-        await _run(interaction, verb, _quoted(draft))
-
-    command: app_commands.Command[Any, ..., None] = app_commands.Command(
-        name=verb, description=purpose, callback=act
-    )
-    command.autocomplete("draft")(_drafts)
-    return command
+    natives = registry.natives()
+    return _tree(group, [n for n in natives if not _in_settings(n, natives)])
 
 
 def admin_group() -> app_commands.Group:
@@ -158,159 +148,8 @@ def admin_group() -> app_commands.Group:
         guild_only=True,
         default_permissions=ADMIN_PERMISSIONS,
     )
-    group.add_command(_channel_list("channels", "Which channels are logged"))
-    group.add_command(_channel_list("publish", "Where approved summaries are posted"))
-    group.add_command(_people("editors", "Who edits and approves drafts"))
-    group.add_command(_people("admins", "Who changes settings"))
-    group.add_command(_topics_group())
-    group.add_command(_schedule_group())
-
-    @group.command(name="review-channel", description="Where drafts are posted for review")
-    async def review_channel(
-        interaction: discord.Interaction, channel: discord.TextChannel
-    ) -> None:
-        await _run(interaction, "review-channel", _channel(channel))
-
-    @group.command(description="The repository a bare #123 refers to")
-    @app_commands.describe(name="owner/name")
-    async def repo(interaction: discord.Interaction, name: str) -> None:
-        await _run(interaction, "repo", _quoted(name))
-
-    @group.command(description="How long logged messages are kept")
-    async def retention(
-        interaction: discord.Interaction, days: app_commands.Range[int, 1, 36500]
-    ) -> None:
-        await _run(interaction, "retention", str(days))
-
-    @group.command(description="Which drafter writes the draft")
-    async def summarizer(
-        interaction: discord.Interaction, name: Literal["extractive", "llm"]
-    ) -> None:
-        await _run(interaction, "summarizer", name)
-
-    @group.command(name="member-news", description="Whether members send news, and how")
-    @app_commands.describe(
-        turn="On or off", reaction="The reaction that sends a message in (default 📰)"
-    )
-    async def member_news(
-        interaction: discord.Interaction,
-        turn: Literal["on", "off"] | None = None,
-        reaction: str | None = None,
-    ) -> None:
-        words = [turn] + (["reaction", _quoted(reaction)] if reaction else [])
-        await _run(interaction, "member-news", *words)
-
-    @group.command(description="Recent settings changes")
-    async def audit(interaction: discord.Interaction) -> None:
-        await _run(interaction, "audit")
-
-    return group
-
-
-def _channel_list(name: str, purpose: str) -> app_commands.Group:
-    """`channels` or `publish`: list, add #channel, remove #channel."""
-    group = app_commands.Group(name=name, description=purpose)
-
-    @group.command(name="list", description=purpose)
-    async def list_(interaction: discord.Interaction) -> None:
-        await _run(interaction, name, "list" if name == "publish" else None)
-
-    @group.command(description="Add a channel")
-    async def add(interaction: discord.Interaction, channel: discord.TextChannel) -> None:
-        await _run(interaction, name, "add", _channel(channel))
-
-    @group.command(description="Remove a channel")
-    async def remove(interaction: discord.Interaction, channel: discord.TextChannel) -> None:
-        await _run(interaction, name, "remove", _channel(channel))
-
-    return group
-
-
-def _people(name: str, purpose: str) -> app_commands.Group:
-    """`editors` or `admins`: list, add or remove a member and/or a role."""
-    group = app_commands.Group(name=name, description=purpose)
-
-    @group.command(name="list", description=purpose)
-    async def list_(interaction: discord.Interaction) -> None:
-        await _run(interaction, name)
-
-    @group.command(description="Add a member or a role")
-    async def add(
-        interaction: discord.Interaction,
-        member: discord.Member | None = None,
-        role: discord.Role | None = None,
-    ) -> None:
-        await _run(interaction, name, "add", *_who(member, role))
-
-    @group.command(description="Remove a member or a role")
-    async def remove(
-        interaction: discord.Interaction,
-        member: discord.Member | None = None,
-        role: discord.Role | None = None,
-    ) -> None:
-        await _run(interaction, name, "remove", *_who(member, role))
-
-    return group
-
-
-def _topics_group() -> app_commands.Group:
-    group = app_commands.Group(name="topics", description="The summary's sections")
-
-    @group.command(name="list", description="The topics, in section order")
-    async def list_(interaction: discord.Interaction) -> None:
-        await _run(interaction, "topics")
-
-    @group.command(description="Add or replace a topic")
-    @app_commands.describe(
-        id="Short id, e.g. rl",
-        title="Section title",
-        keywords="Comma-separated keywords",
-        channels="Comma-separated channel names",
-        patterns="Comma-separated regular expressions",
-    )
-    @app_commands.autocomplete(id=_topics)
-    async def add(
-        interaction: discord.Interaction,
-        id: str,
-        title: str,
-        keywords: str | None = None,
-        channels: str | None = None,
-        patterns: str | None = None,
-    ) -> None:
-        options = [
-            f"{key}={shlex.quote(value)}"
-            for key, value in (
-                ("keywords", keywords),
-                ("channels", channels),
-                ("patterns", patterns),
-            )
-            if value
-        ]
-        await _run(interaction, "topics add", _quoted(id), _quoted(title), *options)
-
-    @group.command(description="Remove a topic")
-    @app_commands.autocomplete(id=_topics)
-    async def remove(interaction: discord.Interaction, id: str) -> None:
-        await _run(interaction, "topics remove", _quoted(id))
-
-    return group
-
-
-def _schedule_group() -> app_commands.Group:
-    group = app_commands.Group(name="schedule", description="When the weekly draft is made")
-
-    @group.command(description="When the weekly draft is made")
-    async def show(interaction: discord.Interaction) -> None:
-        await _run(interaction, "schedule")
-
-    @group.command(name="set", description="Change when the weekly draft is made")
-    @app_commands.describe(when='"mon 09:00" or a cron line', timezone="e.g. Europe/Amsterdam")
-    async def set_(
-        interaction: discord.Interaction, when: str, timezone: str | None = None
-    ) -> None:
-        await _run(interaction, "schedule", _quoted(when), _quoted(timezone))
-
-    return group
+    natives = registry.natives()
+    return _tree(group, [n for n in natives if _in_settings(n, natives)])
 
 
 def definition_hash(tree: app_commands.CommandTree) -> str:

@@ -1,5 +1,5 @@
 """`summarybot settings show|set`: a workspace's settings from the command line, in the
-`/summary` grammar (`bot.core.command_parser`) and through the same handlers and audit trail
+`/summary` grammar (`bot.core.command_registry`) and through the same handlers and audit trail
 (`bot.core.admin`), acting as the operator "cli". Registered on the app by bot/ops/cli.py.
 
 Channels given here are stored as typed (there is no platform to look them up in); people
@@ -17,9 +17,9 @@ import typer
 from sqlalchemy.orm import Session
 
 from bot.config import Config
-from bot.core.admin import SETTING_VERBS, handle_admin, is_admin_command, is_read_only
+from bot.core.admin import handle_admin, is_admin_command, is_read_only
 from bot.core.clock import utcnow
-from bot.core.command_parser import parse
+from bot.core.command_registry import SETTING_VERBS, parse
 from bot.core.commands import CommandError
 from bot.core.names import StoredNames, channel_ref, with_names
 from bot.core.port import Caller

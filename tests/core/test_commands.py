@@ -8,10 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.command_parser import parse
+from bot.core.command_registry import USAGE, USAGE_LINES, parse
 from bot.core.commands import (
-    USAGE,
-    USAGE_LINES,
     AdminsAdd,
     AdminsList,
     AdminsRemove,

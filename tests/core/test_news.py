@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core.command_parser import parse
+from bot.core.command_registry import parse
 from bot.core.commands import CommandError, MemberNewsSet, NewsSubmit
 from bot.core.port import Caller, MessageEvent
 from bot.core.router import Core
