@@ -71,6 +71,8 @@ def test_a_link_in_a_code_fence_is_shown_not_made_a_tag() -> None:
 def test_a_link_split_by_inline_code_is_shown_not_made_a_tag() -> None:
     for text in (f"`{INJECTED_LINK}`", '[a`b" onfocus="x](http://x) `c'):
         assert _markup_made_by_text(slack_html(text), {"code"}) == []
+    # Found by the property below: an empty destination made a link of text on Discord.
+    assert _markup_made_by_text(discord_html("[a`b](http://x) `c]()"), DISCORD_TAGS) == []
 
 
 @settings(max_examples=500)
