@@ -22,17 +22,11 @@ from sqlalchemy.orm import Session
 from bot.config import CATCH_ALL, Config, TopicConfig, valid_repo, valid_timezone
 from bot.core.access import Action, authorize
 from bot.core.commands import (
-    AdminsAdd,
     AdminsList,
-    AdminsRemove,
     Audit,
-    ChannelsAdd,
     ChannelsList,
-    ChannelsRemove,
     Command,
-    EditorsAdd,
     EditorsList,
-    EditorsRemove,
     MemberNewsSet,
     PublishChannels,
     RepoSet,
@@ -64,27 +58,21 @@ _AUDIT_VALUE_CHARS = 80
 _READ_ONLY = (ChannelsList, TopicsList, ScheduleShow, EditorsList, AdminsList)
 
 
-def is_admin_command(command: Command) -> bool:
-    """Whether `handle_admin` handles this command (the settings commands)."""
-    return type(command) in _HANDLERS
-
-
-def handle_admin(
+def run_setting(
     session: Session,
     config: Config,
     workspace_id: int,
     caller: Caller,
     command: Command,
     now: datetime,
+    change: Callable[[Request, Any], Reply],
 ) -> Reply:
-    """Run a settings command for `caller` and say what happened (privately).
+    """Run a settings command for `caller` with its handler `change` (as the command registry
+    declares it) and say what happened (privately).
 
     Non-admins may only list settings; anything else is refused and changes nothing, as is
-    any invalid value. Raises `TypeError` for commands that are not settings commands.
+    any invalid value.
     """
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
-        raise TypeError(f"{type(command).__name__} is not a settings command")
     if is_read_only(command):
         settings = workspace_settings(session, config, workspace_id)
     else:
@@ -93,9 +81,9 @@ def handle_admin(
         if isinstance(allowed, Reply):
             return allowed
         settings = allowed
-    request = _Request(session, config, workspace_id, caller, settings, now)
+    request = Request(session, config, workspace_id, caller, settings, now)
     try:
-        return handler(request, command)
+        return change(request, command)
     except SettingsError as error:
         return Reply.refuse(_sentence(str(error)))
 
@@ -131,7 +119,7 @@ def is_read_only(command: Command) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Request:
+class Request:
     """A settings command's context: where, by whom, and the settings as they were."""
 
     session: Session
@@ -173,7 +161,7 @@ def _sentence(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _ListSetting:
+class ListSetting:
     """A setting that is a list of channels or people, and how replies talk about it."""
 
     key: str
@@ -195,7 +183,7 @@ class _ListSetting:
         return _join([self.show(i) for i in items])
 
 
-CHANNELS = _ListSetting(
+CHANNELS = ListSetting(
     key="channels",
     title="Logged channels",
     show=channel_ref,
@@ -203,7 +191,7 @@ CHANNELS = _ListSetting(
     removed="Stopped logging {}.",
     empty="No channels are logged yet; an admin can start with /summary channels add #channel.",
 )
-PUBLISH_CHANNELS = _ListSetting(
+PUBLISH_CHANNELS = ListSetting(
     key="publish_channels",
     title="Approved summaries are posted in",
     show=channel_ref,
@@ -212,7 +200,7 @@ PUBLISH_CHANNELS = _ListSetting(
     empty="Approved summaries are not posted anywhere yet; add a channel with "
     "/summary publish add #channel.",
 )
-EDITORS = _ListSetting(
+EDITORS = ListSetting(
     key="editors",
     title="Editors",
     show=entry_ref,
@@ -220,7 +208,7 @@ EDITORS = _ListSetting(
     removed="{} can no longer edit or approve drafts.",
     empty="No editors are set; only admins can edit and approve drafts.",
 )
-ADMINS = _ListSetting(
+ADMINS = ListSetting(
     key="admins",
     title="Admins",
     show=entry_ref,
@@ -230,11 +218,11 @@ ADMINS = _ListSetting(
 )
 
 
-def _list_items(request: _Request, setting: _ListSetting) -> Reply:
+def list_items(request: Request, setting: ListSetting) -> Reply:
     return Reply(setting.listing(setting.current(request.settings)))
 
 
-def _add_items(request: _Request, setting: _ListSetting, items: Sequence[str]) -> Reply:
+def add_items(request: Request, setting: ListSetting, items: Sequence[str]) -> Reply:
     current = setting.current(request.settings)
     added = [i for i in items if i not in current]
     present = [i for i in items if i in current]
@@ -252,7 +240,7 @@ def _add_items(request: _Request, setting: _ListSetting, items: Sequence[str]) -
     return Reply(" ".join(parts))
 
 
-def _remove_items(request: _Request, setting: _ListSetting, items: Sequence[str]) -> Reply:
+def remove_items(request: Request, setting: ListSetting, items: Sequence[str]) -> Reply:
     current = setting.current(request.settings)
     removed = [i for i in items if i in current]
     missing = [i for i in items if i not in current]
@@ -270,12 +258,12 @@ def _remove_items(request: _Request, setting: _ListSetting, items: Sequence[str]
     return Reply(" ".join(parts))
 
 
-def _publish(request: _Request, command: PublishChannels) -> Reply:
+def publish_channels(request: Request, command: PublishChannels) -> Reply:
     if command.action == "add":
-        return _add_items(request, PUBLISH_CHANNELS, command.channels)
+        return add_items(request, PUBLISH_CHANNELS, command.channels)
     if command.action == "remove":
-        return _remove_items(request, PUBLISH_CHANNELS, command.channels)
-    return _list_items(request, PUBLISH_CHANNELS)
+        return remove_items(request, PUBLISH_CHANNELS, command.channels)
+    return list_items(request, PUBLISH_CHANNELS)
 
 
 # --- topics -------------------------------------------------------------------------------
@@ -296,7 +284,7 @@ def _topic_line(topic: TopicConfig) -> str:
     return f"{topic.id}: {topic.title}{details}"
 
 
-def _list_topics(request: _Request, _command: TopicsList) -> Reply:
+def list_topics(request: Request, _command: TopicsList) -> Reply:
     topics = request.settings.topics
     if not topics:
         return Reply("No topics are set; everything goes under Other updates.")
@@ -318,7 +306,7 @@ def _new_topic(command: TopicsAdd) -> TopicConfig:
         raise SettingsError(f"topic {command.id!r}: {problems}") from None
 
 
-def _add_topic(request: _Request, command: TopicsAdd) -> Reply:
+def add_topic(request: Request, command: TopicsAdd) -> Reply:
     topic = _new_topic(command)
     topics = list(request.settings.topics)
     ids = [t.id for t in topics]
@@ -335,7 +323,7 @@ def _add_topic(request: _Request, command: TopicsAdd) -> Reply:
     return Reply(reply)
 
 
-def _remove_topic(request: _Request, command: TopicsRemove) -> Reply:
+def remove_topic(request: Request, command: TopicsRemove) -> Reply:
     topics = request.settings.topics
     if command.id not in [t.id for t in topics]:
         known = ", ".join(t.id for t in topics) or "none"
@@ -362,13 +350,13 @@ def _describe_schedule(schedule: str, timezone: str, now: datetime) -> str:
     )
 
 
-def _show_schedule(request: _Request, _command: ScheduleShow) -> Reply:
+def show_schedule(request: Request, _command: ScheduleShow) -> Reply:
     return Reply(
         _describe_schedule(request.settings.schedule, request.settings.timezone, request.now)
     )
 
 
-def _set_schedule(request: _Request, command: ScheduleSet) -> Reply:
+def set_schedule(request: Request, command: ScheduleSet) -> Reply:
     """Both values are checked before either is stored, so a refusal changes nothing."""
     timezone = command.timezone or request.settings.timezone
     try:
@@ -390,7 +378,7 @@ def _set_schedule(request: _Request, command: ScheduleSet) -> Reply:
 # --- single values ------------------------------------------------------------------------
 
 
-def _set_review_channel(request: _Request, command: ReviewChannelSet) -> Reply:
+def set_review_channel(request: Request, command: ReviewChannelSet) -> Reply:
     shown = channel_ref(command.channel)
     if request.settings.review_channel == command.channel:
         return Reply(f"Nothing changed: drafts are already posted for review in {shown}.")
@@ -398,7 +386,7 @@ def _set_review_channel(request: _Request, command: ReviewChannelSet) -> Reply:
     return Reply(f"Drafts will be posted for review in {shown}.")
 
 
-def _set_repo(request: _Request, command: RepoSet) -> Reply:
+def set_repo(request: Request, command: RepoSet) -> Reply:
     try:
         valid_repo(command.repo)
     except ValueError as error:
@@ -411,7 +399,7 @@ def _set_repo(request: _Request, command: RepoSet) -> Reply:
     return Reply(f"Bare PR numbers such as #123 now refer to {command.repo}.")
 
 
-def _set_retention(request: _Request, command: RetentionSet) -> Reply:
+def set_retention(request: Request, command: RetentionSet) -> Reply:
     if command.days < 1:
         return Reply.refuse(f"Retention must be at least 1 day, not {command.days}.")
     kept = f"{command.days} day{'' if command.days == 1 else 's'}"
@@ -421,14 +409,14 @@ def _set_retention(request: _Request, command: RetentionSet) -> Reply:
     return Reply(f"Logged messages will be kept for {kept}.")
 
 
-def _set_summarizer(request: _Request, command: SummarizerSet) -> Reply:
+def set_summarizer(request: Request, command: SummarizerSet) -> Reply:
     if command.name == request.settings.summarizer:
         return Reply(f"Nothing changed: the {command.name} drafter already writes the drafts.")
     request.change("summarizer", command.name)
     return Reply(f"The {command.name} drafter writes the drafts from now on.")
 
 
-def _set_member_news(request: _Request, command: MemberNewsSet) -> Reply:
+def set_member_news(request: Request, command: MemberNewsSet) -> Reply:
     settings = request.settings
     if command.reaction is not None and settings.news_reactions != [command.reaction]:
         settings = request.change("news_reactions", [command.reaction])
@@ -504,36 +492,9 @@ def _audit_line(config: Config, change: SettingChange) -> str:
     return f"{change.changed_at:%Y-%m-%d %H:%M} UTC, {change.actor_name}: {change.key} {described}"
 
 
-def _audit(request: _Request, _command: Audit) -> Reply:
+def audit(request: Request, _command: Audit) -> Reply:
     changes = setting_changes(request.session, request.workspace_id, limit=AUDIT_LIMIT)
     if not changes:
         return Reply("No settings have been changed yet.")
     lines = [_audit_line(request.config, change) for change in changes]
     return Reply("Recent settings changes, newest first:\n" + "\n".join(lines))
-
-
-# --- dispatch -----------------------------------------------------------------------------
-
-_HANDLERS: dict[type, Callable[[_Request, Any], Reply]] = {
-    ChannelsList: lambda r, _c: _list_items(r, CHANNELS),
-    ChannelsAdd: lambda r, c: _add_items(r, CHANNELS, c.channels),
-    ChannelsRemove: lambda r, c: _remove_items(r, CHANNELS, c.channels),
-    PublishChannels: _publish,
-    EditorsList: lambda r, _c: _list_items(r, EDITORS),
-    EditorsAdd: lambda r, c: _add_items(r, EDITORS, c.entries),
-    EditorsRemove: lambda r, c: _remove_items(r, EDITORS, c.entries),
-    AdminsList: lambda r, _c: _list_items(r, ADMINS),
-    AdminsAdd: lambda r, c: _add_items(r, ADMINS, c.entries),
-    AdminsRemove: lambda r, c: _remove_items(r, ADMINS, c.entries),
-    TopicsList: _list_topics,
-    TopicsAdd: _add_topic,
-    TopicsRemove: _remove_topic,
-    ScheduleShow: _show_schedule,
-    ScheduleSet: _set_schedule,
-    ReviewChannelSet: _set_review_channel,
-    RepoSet: _set_repo,
-    RetentionSet: _set_retention,
-    SummarizerSet: _set_summarizer,
-    MemberNewsSet: _set_member_news,
-    Audit: _audit,
-}

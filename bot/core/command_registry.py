@@ -1,7 +1,8 @@
 """Every `/summary` command, declared once: its verb with the text grammar's usage line and
 parser (Slack's `/summary`, the CLI), and its native subcommands with typed options, who may
 run them, and the command they build (Discord's `/summary` and `/summary-admin`, generated
-from `VERBS` by `bot.discord.commands`). `parse` and `USAGE` are built from the same table.
+from `VERBS` by `bot.discord.commands`). `parse` and `USAGE` are built from the same table, and
+`HANDLERS` gives each command class the handler the core runs (`bot.core.command_handlers`).
 """
 
 from __future__ import annotations
@@ -9,9 +10,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
+from sqlalchemy.orm import Session
+
+from bot.config import Config
+from bot.core import admin
+from bot.core import command_handlers as run
 from bot.core import command_text as text
+from bot.core.command_handlers import CommandCore, Handler, Setting
 from bot.core.commands import (
     AdminsAdd,
     AdminsList,
@@ -24,23 +32,32 @@ from bot.core.commands import (
     Command,
     CommandError,
     Discard,
+    Edit,
     EditorsAdd,
     EditorsList,
     EditorsRemove,
     ForgetMe,
     Help,
+    History,
+    MemberNewsSet,
+    NewsSubmit,
     Publish,
     PublishChannels,
     Regenerate,
     RepoSet,
     RetentionSet,
     ReviewChannelSet,
+    ScheduleSet,
     ScheduleShow,
+    StartDraft,
     Status,
     SummarizerSet,
+    TopicsAdd,
     TopicsList,
     TopicsRemove,
 )
+from bot.core.port import Caller, CommandEvent, Reply
+from bot.core.review import ReviewWorkflow
 from bot.core.suggest import Kind
 
 
@@ -493,6 +510,63 @@ VERBS: tuple[Verb, ...] = (
     ),
 )
 
+
+async def _help(_core: CommandCore, _event: CommandEvent, _workspace_id: int, _: Help) -> Reply:
+    return Reply(USAGE)
+
+
+def _list(setting: admin.ListSetting) -> Setting:
+    return Setting(lambda request, _command: admin.list_items(request, setting))
+
+
+def _add(setting: admin.ListSetting, field: str) -> Setting:
+    return Setting(
+        lambda request, command: admin.add_items(request, setting, getattr(command, field))
+    )
+
+
+def _remove(setting: admin.ListSetting, field: str) -> Setting:
+    return Setting(
+        lambda request, command: admin.remove_items(request, setting, getattr(command, field))
+    )
+
+
+HANDLERS: Mapping[type[Command], Handler] = {
+    Help: _help,
+    Status: run.status,
+    ChannelsList: _list(admin.CHANNELS),
+    ChannelsAdd: _add(admin.CHANNELS, "channels"),
+    ChannelsRemove: _remove(admin.CHANNELS, "channels"),
+    TopicsList: Setting(admin.list_topics),
+    TopicsAdd: Setting(admin.add_topic),
+    TopicsRemove: Setting(admin.remove_topic),
+    ScheduleShow: Setting(admin.show_schedule),
+    ScheduleSet: Setting(admin.set_schedule),
+    ReviewChannelSet: Setting(admin.set_review_channel),
+    PublishChannels: Setting(admin.publish_channels),
+    EditorsList: _list(admin.EDITORS),
+    EditorsAdd: _add(admin.EDITORS, "entries"),
+    EditorsRemove: _remove(admin.EDITORS, "entries"),
+    AdminsList: _list(admin.ADMINS),
+    AdminsAdd: _add(admin.ADMINS, "entries"),
+    AdminsRemove: _remove(admin.ADMINS, "entries"),
+    RepoSet: Setting(admin.set_repo),
+    RetentionSet: Setting(admin.set_retention),
+    SummarizerSet: Setting(admin.set_summarizer),
+    MemberNewsSet: Setting(admin.set_member_news),
+    NewsSubmit: run.submit_news,
+    StartDraft: run.start_draft,
+    Approve: run.on_draft(ReviewWorkflow.approve),
+    Regenerate: run.on_draft(ReviewWorkflow.regenerate),
+    Edit: run.edit,
+    History: run.history,
+    Discard: run.on_draft(ReviewWorkflow.discard),
+    Publish: run.on_draft(ReviewWorkflow.publish_as),
+    ForgetMe: run.forget_me,
+    Audit: Setting(admin.audit),
+}
+"""Each command class's handler, run by the core (`bot.core.router.Core.on_command`)."""
+
 _BY_NAME = {verb.name: verb for verb in VERBS}
 
 SETTING_VERBS = tuple(verb.name for verb in VERBS if verb.setting)
@@ -545,3 +619,32 @@ def build(native: Native, values: Mapping[str, Value]) -> Command:
 def natives() -> list[Native]:
     """Every native subcommand, in the order `help` lists their verbs."""
     return [native for verb in VERBS for native in verb.natives]
+
+
+def handler(command: Command) -> Handler:
+    """The handler of `command` (`HANDLERS`); `TypeError` for a command that has none."""
+    found = HANDLERS.get(type(command))
+    if found is None:
+        raise TypeError(f"unhandled command {command!r}")
+    return found
+
+
+def is_admin_command(command: Command) -> bool:
+    """Whether `command` is a settings command (its handler a `Setting`)."""
+    return isinstance(HANDLERS.get(type(command)), Setting)
+
+
+def handle_admin(
+    session: Session,
+    config: Config,
+    workspace_id: int,
+    caller: Caller,
+    command: Command,
+    now: datetime,
+) -> Reply:
+    """Run a settings command for `caller` (`bot.core.admin.run_setting`) and say what
+    happened (privately). Raises `TypeError` for commands that are not settings commands."""
+    found = HANDLERS.get(type(command))
+    if not isinstance(found, Setting):
+        raise TypeError(f"{type(command).__name__} is not a settings command")
+    return admin.run_setting(session, config, workspace_id, caller, command, now, found.change)

@@ -22,10 +22,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.config import Config
 from bot.core import commands as cmd
 from bot.core import metrics, news, privacy
-from bot.core.access import Action, SectionRef, authorize
-from bot.core.admin import handle_admin, is_admin_command, missing_setup, setup_todo
+from bot.core.admin import missing_setup, setup_todo
 from bot.core.clock import Clock, utcnow
-from bot.core.command_registry import USAGE, parse
+from bot.core.command_registry import handle_admin, handler, parse
 from bot.core.database import Database
 from bot.core.history import Progress, judged
 from bot.core.ingest import store_batch
@@ -430,11 +429,9 @@ class Core:
         else:
             command = event.text
         workspace_id = await self.workspace_id(event.workspace)
-        if is_admin_command(command):
-            return await self._settings_command(event, workspace_id, command)
-        return await self._workflow_command(workspace_id, event.caller, command)
+        return await handler(command)(self, event, workspace_id, command)
 
-    async def _settings_command(
+    async def settings_command(
         self,
         event: CommandEvent,
         workspace_id: int,
@@ -475,53 +472,6 @@ class Core:
             texts += [r.text for r in await self.review.post_waiting(workspace_id)]
         texts += [todo] if todo else []
         return replace(reply, text="\n".join(texts))
-
-    async def _workflow_command(
-        self, workspace_id: int, caller: Caller, command: cmd.Command
-    ) -> Reply:
-        match command:
-            case cmd.Help():
-                return Reply(USAGE)
-            case cmd.Status():
-                return await self.status(workspace_id)
-            case cmd.ForgetMe():
-                return await privacy.forget_me(self.review, workspace_id, caller, self.clock())
-            case cmd.NewsSubmit(text=text):
-                now = self.clock()
-                return await self.db.run(
-                    lambda s: news.submit_text(s, self.config, workspace_id, caller, text, now)
-                )
-            case cmd.StartDraft(day=day, open_week=open_week):
-                allowed = await self.db.run(
-                    lambda session: authorize(
-                        session, self.config, workspace_id, caller, None, Action.START_DRAFT
-                    )
-                )
-                if isinstance(allowed, Reply):
-                    return allowed
-                return await self.review.draft_and_post(
-                    workspace_id, day or self._last_week(), post_stored=True, open_week=open_week
-                )
-            case cmd.Edit(section=section, text=text, draft_id=draft_id):
-                ref = SectionRef(section, draft_id)
-                return await self.review.edit_section(workspace_id, caller, ref, text)
-            case cmd.History(section=section, draft_id=draft_id):
-                ref = SectionRef(section, draft_id)
-                return await self.review.history(workspace_id, caller, ref)
-        if not isinstance(command, cmd.Approve | cmd.Regenerate | cmd.Discard | cmd.Publish):
-            raise TypeError(f"unhandled command {command!r}")
-        draft_id = command.draft_id or await self._current_draft(workspace_id)
-        if draft_id is None:
-            return Reply.refuse("There is no draft to act on; start one with `/summary draft`.")
-        match command:
-            case cmd.Approve():
-                return await self.review.approve(workspace_id, caller, draft_id)
-            case cmd.Regenerate():
-                return await self.review.regenerate(workspace_id, caller, draft_id)
-            case cmd.Discard():
-                return await self.review.discard(workspace_id, caller, draft_id)
-            case cmd.Publish():
-                return await self.review.publish_as(workspace_id, caller, draft_id)
 
     async def on_button(self, event: ButtonPress) -> Reply | None:
         """A press of Approve, Regenerate, Discard, Open review page, Edit or History; the
@@ -653,7 +603,7 @@ class Core:
 
     # --- helpers ------------------------------------------------------------------------------
 
-    async def _current_draft(self, workspace_id: int) -> int | None:
+    async def current_draft(self, workspace_id: int) -> int | None:
         """The newest draft still open for review, if any."""
 
         def read(session: Session) -> int | None:
@@ -664,7 +614,7 @@ class Core:
 
         return await self.db.run(read)
 
-    def _last_week(self) -> date:
+    def last_week(self) -> date:
         return week_start(self.clock().date()) - timedelta(days=7)
 
 

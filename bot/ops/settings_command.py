@@ -17,9 +17,9 @@ import typer
 from sqlalchemy.orm import Session
 
 from bot.config import Config
-from bot.core.admin import handle_admin, is_admin_command, is_read_only
+from bot.core.admin import is_read_only
 from bot.core.clock import utcnow
-from bot.core.command_registry import SETTING_VERBS, parse
+from bot.core.command_registry import SETTING_VERBS, handle_admin, is_admin_command, parse
 from bot.core.commands import CommandError
 from bot.core.names import StoredNames, channel_ref, with_names
 from bot.core.port import Caller

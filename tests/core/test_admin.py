@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.access import NOT_ADMIN, NOT_ADMIN_AUDIT
-from bot.core.admin import describe_change, handle_admin, is_admin_command
-from bot.core.command_registry import parse
+from bot.core.admin import describe_change
+from bot.core.command_registry import handle_admin, is_admin_command, parse
 from bot.core.port import Caller, Reply
 from bot.core.settings import WorkspaceSettings, workspace_settings
 from bot.ops.config import load_config

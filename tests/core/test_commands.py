@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import get_args
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.command_registry import USAGE, USAGE_LINES, parse
+from bot.core.command_registry import HANDLERS, USAGE, USAGE_LINES, handler, parse
 from bot.core.commands import (
     AdminsAdd,
     AdminsList,
@@ -417,3 +418,12 @@ def test_parse_never_raises_anything_but_command_error_on_near_commands(parts: l
         parse("".join(parts))
     except CommandError as error:
         assert str(error)
+
+
+def test_every_command_the_grammar_builds_has_one_handler() -> None:
+    built = sorted(get_args(Command), key=lambda kind: kind.__name__)
+    handled = sorted(HANDLERS, key=lambda kind: kind.__name__)
+
+    assert handled == built
+    with pytest.raises(TypeError):
+        handler(object())  # type: ignore[arg-type]
