@@ -33,6 +33,15 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
     finally:
         with admin.begin() as connection:
+            # Advisory locks are the server's, not the schema's: a connection a test left
+            # checked out (a draft lock held when it ended) would stall every later test
+            # that takes the same draft's lock for `DraftLocks`' two minutes.
+            connection.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_locks "
+                    "WHERE locktype = 'advisory' AND pid <> pg_backend_pid()"
+                )
+            )
             connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
 
