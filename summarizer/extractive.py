@@ -259,6 +259,8 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
     covered_figures: set[str] = set()
     chosen: dict[str, list[_Bullet]] = {}
     costs = [b.estimated_cost for b in candidates]  # to rank; the real cost when taken
+    # In a week with no PRs, what was done or announced is the news (`_is_decision`).
+    chat_only = not any(bullet.prs for bullet in candidates)
     taken = [False] * len(candidates)
     used = 0
 
@@ -268,7 +270,7 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
             bullet.pr_gain * len(bullet.prs.keys() - covered_prs)
             + FIGURE_GAIN * len(bullet.figures - covered_figures)
             + SIGNAL_WEIGHT * bullet.signal
-            + DECISION_GAIN
+            + DECISION_GAIN * (1 + (chat_only and _announces(bullet)))
         )
 
     def take(i: int) -> None:
@@ -289,8 +291,6 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
     for members in by_topic.values():
         take(max(members, key=gain))
 
-    # In a week with no PRs, what was done or announced is the news (`_is_decision`).
-    chat_only = not any(bullet.prs for bullet in candidates)
     heap = [(-gain(i) / costs[i], costs[i], i) for i in range(len(candidates)) if not taken[i]]
     heapq.heapify(heap)
     while heap:
@@ -305,7 +305,7 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
             or bullet.figures - covered_figures
             or bullet.signal
             or chat_only
-            and bullet.picked[0].decision
+            and _announces(bullet)
         )
         if not news and used + cost > budget * FILLER_SHARE:
             continue  # nothing new to cite: only worth its words while the draft is short
@@ -314,6 +314,11 @@ def _choose(candidates: Sequence[_Bullet], budget: int) -> dict[str, list[_Bulle
         if used + 40 > budget:
             break  # not even the shortest bullet fits
     return chosen
+
+
+def _announces(bullet: _Bullet) -> bool:
+    """Whether the bullet leads with something done or announced (`_is_decision`)."""
+    return bool(bullet.picked) and bullet.picked[0].decision
 
 
 def _cover_the_rest(

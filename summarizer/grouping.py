@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
 from summarizer.conversations import conversations
+from summarizer.link_comments import joined_link_comments
 from summarizer.noise import is_noise
 from summarizer.termmodel import TermModel, features
 from summarizer.types import PRMention, SourceMessage, Topic
@@ -269,7 +270,8 @@ def group_by_topic(
     topics: Sequence[Topic],
     priors: TopicPriors | None = None,
 ) -> dict[str, list[SourceMessage]]:
-    """The non-noise messages of `messages` under each topic id, in time order.
+    """The non-noise messages of `messages` under each topic id, in time order (a link
+    and its comment sent apart as one, `summarizer.link_comments`).
 
     Every topic id is a key (empty topics map to an empty list). The last topic is the
     catch-all for conversations without evidence. `priors` are earlier weeks' placements of
@@ -277,7 +279,9 @@ def group_by_topic(
     """
     if not topics:
         raise ValueError("at least one topic is needed")
-    kept = sorted((m for m in messages if not is_noise(m)), key=lambda m: m.created_at)
+    kept = joined_link_comments(
+        sorted((m for m in messages if not is_noise(m)), key=lambda m: m.created_at)
+    )
     scorer = TopicScorer(topics)
     catch_all = topics[-1].id
     intro_topic = next((t for t in topics if t.id == INTRODUCTIONS), None)

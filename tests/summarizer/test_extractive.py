@@ -452,3 +452,22 @@ def test_a_joke_is_not_news_whatever_its_figures_and_reactions() -> None:
     text = "\n".join(s.markdown for s in draft([joke, mood, news]).sections)
     assert "41% MFU" in text
     assert "refreshing" not in text and "mood" not in text
+
+
+def test_in_a_week_without_prs_an_announcement_outranks_plain_link_shares() -> None:
+    shares = [
+        msg(
+            "a long read on choosing colour scales for maps, with worked examples "
+            f"https://example.org/read/{n}",
+            minutes=100 + 10 * n,
+        )
+        for n in range(3)
+    ]
+    announcement = msg(
+        "The spring meetup is announced: talks on map projections and colour, then open "
+        "hacking until late https://example.org/events/spring-meetup",
+        minutes=200,
+        author="Ben Cho",
+    )
+    d = draft([*shares, announcement], max_chars=300)  # room for one bullet
+    assert "spring meetup" in "\n".join(s.markdown for s in d.sections)
