@@ -57,7 +57,10 @@ def voiced(text: str, author: str) -> tuple[str, bool]:
     said = _sentences(text)
     if not said:
         return "", False
-    first = _with_subject(_tidy_sentence(said[0], third=False), author)
+    if said[0].startswith(f"{author} "):  # a message naming its own author says who did it
+        first: str | None = _tidy_sentence(said[0], third=True)
+    else:
+        first = _with_subject(_tidy_sentence(said[0], third=False), author)
     subject = first is not None
     if first is None:
         first = _tidy_sentence(said[0], third=True)

@@ -46,6 +46,13 @@ def test_the_speaker_becomes_the_subject_even_after_an_opening_phrase() -> None:
     assert not subject and text.startswith("Replica-aware restore is up")
 
 
+def test_a_message_that_names_its_author_first_is_not_credited_twice() -> None:
+    assert voiced("Ana Ruiz opened the spring meetup's signup.", "Ana Ruiz") == (
+        "Ana Ruiz opened the spring meetup's signup.",
+        True,
+    )
+
+
 def test_us_the_country_is_not_a_pronoun() -> None:
     assert "US" in tidy("The mirror in the US is down until we fix the DNS.")
     assert "they fix" in tidy("The mirror in the US is down until we fix the DNS.")
