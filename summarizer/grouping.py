@@ -21,6 +21,7 @@ from fnmatch import fnmatch
 from summarizer.conversations import conversations
 from summarizer.link_comments import joined_link_comments
 from summarizer.noise import is_noise
+from summarizer.quotes import quoted_replies
 from summarizer.termmodel import TermModel, features
 from summarizer.types import PRMention, SourceMessage, Topic
 
@@ -271,7 +272,8 @@ def group_by_topic(
     priors: TopicPriors | None = None,
 ) -> dict[str, list[SourceMessage]]:
     """The non-noise messages of `messages` under each topic id, in time order (a link
-    and its comment sent apart as one, `summarizer.link_comments`).
+    and its comment sent apart as one, `summarizer.link_comments`; a message quoting an
+    earlier one as its reply, `summarizer.quotes`).
 
     Every topic id is a key (empty topics map to an empty list). The last topic is the
     catch-all for conversations without evidence. `priors` are earlier weeks' placements of
@@ -279,8 +281,10 @@ def group_by_topic(
     """
     if not topics:
         raise ValueError("at least one topic is needed")
-    kept = joined_link_comments(
-        sorted((m for m in messages if not is_noise(m)), key=lambda m: m.created_at)
+    kept = quoted_replies(
+        joined_link_comments(
+            sorted((m for m in messages if not is_noise(m)), key=lambda m: m.created_at)
+        )
     )
     scorer = TopicScorer(topics)
     catch_all = topics[-1].id
