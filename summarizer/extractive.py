@@ -716,8 +716,12 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
         if kept:
             parts.append(full_stop(link_prs(kept, fact.message.prs)))
     body = " ".join(parts)
+    # A PR the text cites in one form ("#12") is not cited again in another (its URL).
+    said = {p.ref for fact in picked for p in fact.message.prs if p.raw in fact.text}
     trailing = [
-        link(m) for m in mentions.values() if m.raw not in body and f"[{m.ref}]" not in body
+        link(m)
+        for ref, m in mentions.items()
+        if ref not in said and m.raw not in body and f"[{m.ref}]" not in body
     ][:MAX_TRAILING_PRS]
     if not body:
         return ""

@@ -106,7 +106,11 @@ def _emoji_gone(match: re.Match[str]) -> str:
         or before == " "
         and match.string[match.start() - 2 : match.start() - 1].isalnum()
     )
-    return ". " if ends and after[:1] == " " and after[1:].isupper() else ""
+    if not (ends and after[:1] == " " and after[1:].isalpha()):
+        return ""
+    # Before a capital it ended a sentence; before a lower-case word it parts two clauses
+    # ("final 🎉 it's built on ...") that stay one sentence.
+    return ". " if after[1:].isupper() else " — "
 
 
 def _tidy_sentence(sentence: str, *, third: bool) -> str:

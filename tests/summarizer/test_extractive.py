@@ -471,3 +471,23 @@ def test_in_a_week_without_prs_an_announcement_outranks_plain_link_shares() -> N
     )
     d = draft([*shares, announcement], max_chars=300)  # room for one bullet
     assert "spring meetup" in "\n".join(s.markdown for s in d.sections)
+
+
+def test_a_pr_cited_as_a_number_and_as_a_link_is_cited_once() -> None:
+    d = draft(
+        [
+            msg(
+                "First patch of mine: lab/main#812 moves the dedup cache to local disk",
+                channel="data",
+                author="Ian Roe",
+                id="p1",
+            ),
+            msg(
+                "merged #812 🎉 welcome aboard Ian",
+                channel="data",
+                author="Ben Cho",
+                reply_to_id="p1",
+            ),
+        ]
+    )
+    assert section(d, "data").markdown.count("812") == 2  # "[#812](.../pull/812)", once

@@ -18,6 +18,9 @@ from summarizer.voice import markers
         ("yes! we shipped it :tada:", "They shipped it"),
         ("@Rafal the dashboard is up", "Rafal the dashboard is up"),
         ("heads up, #8463 fixed a nasty one", "#8463 fixed a nasty one"),
+        # an emoji parting two clauses in lower case keeps them apart, in one sentence
+        ("the mix is final 🎉 it's built on the new store", "The mix is final — it's built on"),
+        ("the tests pass 🎉 Next is the release", "The tests pass. Next is the release"),
     ],
 )
 def test_chat_is_tidied_into_a_newsletter_s_sentence(said: str, written: str) -> None:
