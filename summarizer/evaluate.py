@@ -197,7 +197,8 @@ def _parts(markdown: str) -> tuple[dict[str, str], str, bool]:
 
 # --- words -------------------------------------------------------------------------------
 
-_MD_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")
+# A link's target and its hover title ("[#12](url "Fix the loader")) are not read text.
+_MD_LINK = re.compile(r'!?\[([^\[\]\n]*)\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\)')
 _SLACK_LINK = re.compile(r"<(?:https?://)[^\s<>|]+\|([^<>\n]*)>")
 _URL = re.compile(r"<?https?://[^\s<>]+>?")
 _WORD = re.compile(r"\w+(?:['’]\w+)*")

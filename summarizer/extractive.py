@@ -51,6 +51,8 @@ BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stay
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
 COMPACT_WORDS = 30  # an item the budget left out is said in one sentence this short
 MAX_TRAILING_PRS = 8
+MIN_TITLED = 2
+TITLE_WORDS = 12  # a further PR's title this short says it; a longer one is only linked
 STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
 STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
 NEAR_DUPLICATE = 0.6
@@ -102,7 +104,7 @@ _LOWER_START_RE = re.compile(
     r"\s(?<=[a-z0-9)\]][.!?]\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
 )
 # Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
-_REF = r"(?:\[[^\]\n]*\]\([^()\n]*\)|[\w/.-]*#\d+)"
+_REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link may hold a title
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 # A letter's sign-off ("Best,") or an address on a line of its own.
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
@@ -110,6 +112,9 @@ _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 _LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
 _ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
 # Where a long sentence splits into clauses that stand on their own.
+_TAG_RE = re.compile(r"^(?:\s*\[[^\]\n]{1,20}\])+")  # "[draft] ", "[WIP]" opening a PR's title
+# An identifier in a title: "load_tss", "Star::write", "feature(asm_const)", "entry_point!".
+_CODE_WORD_RE = re.compile(r"[\w.:]*(?:_|::|\w\(\w*\))[\w.:()!]*(?<![.:])")
 _CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
 # About 18 words per PR and 5 per figure, on top of a few sentences.
 BASE_CHARS = 1000
@@ -368,6 +373,8 @@ def _compact(bullet: _Bullet, covered: set[str]) -> _Bullet | None:
     new = {ref: m for ref, m in bullet.prs.items() if ref not in covered}
     text = ""
     for fact in _citing(bullet, new):
+        if _says_little(fact):
+            continue
         said, subject = voiced(fact.text, fact.message.author)
         first = next(iter(clean_sentences(said)), "")
         if len(first.split()) > COMPACT_WORDS:
@@ -377,10 +384,10 @@ def _compact(bullet: _Bullet, covered: set[str]) -> _Bullet | None:
             credit = [] if subject else [fact.message.author]
             break
     if not text:
-        titled = [(m, m.title) for m in new.values() if m.title]
+        titled = [(m, _title(m.title)) for m in new.values() if m.title]
         credit = [bullet.author] if bullet.author else []
         if titled:
-            text = "; ".join(f"{full_stop(t.strip())[:-1]} ({link(m)})" for m, t in titled)
+            text = "; ".join(f"{t} ({link(m)})" for m, t in titled)
             text += "."
         elif credit:  # nothing it says can be published as it is: the editor fills it in
             text = "Also discussed."
@@ -705,6 +712,12 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     credits: list[str] = []
     author = None
     for fact in picked:
+        if _says_little(fact):  # "Fix is #310.": the PRs' titles say what it does not
+            titles = "; ".join(f"{_title(p.title)} ({p.raw})" for p in fact.prs)
+            parts.append(full_stop(link_prs(titles, fact.message.prs)))
+            credits.append(fact.message.author)
+            author = fact.message.author
+            continue
         if fact.message.author == author:
             text = tidy(fact.text)
         else:
@@ -718,14 +731,47 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     body = " ".join(parts)
     # A PR the text cites in one form ("#12") is not cited again in another (its URL).
     said = {p.ref for fact in picked for p in fact.message.prs if p.raw in fact.text}
-    trailing = [
-        link(m)
+    unsaid = [
+        m
         for ref, m in mentions.items()
         if ref not in said and m.raw not in body and f"[{m.ref}]" not in body
     ][:MAX_TRAILING_PRS]
     if not body:
         return ""
+    # Further PRs listed as bare numbers say nothing: those with a short title are said
+    # by it (one further PR beside what the bullet says is only its citation).
+    titled = [m for m in unsaid if _short_title(m)]
+    if len(titled) >= MIN_TITLED:
+        body += " " + "; ".join(f"{_short_title(m)} ({link(m)})" for m in titled) + "."
+    else:
+        titled = []
+    trailing = [link(m) for m in unsaid if m not in titled]
     return "- " + defuse_pings(_credited(body, trailing, list(dict.fromkeys(credits))))
+
+
+def _says_little(fact: _Fact) -> bool:
+    """A sentence citing titled PRs with too few words of its own to say what they do."""
+    if not fact.prs or not all(p.title for p in fact.prs):
+        return False
+    rest = fact.text
+    for mention in fact.prs:
+        rest = rest.replace(mention.raw, "")
+    return len(rest.split()) < MIN_FACT_WORDS
+
+
+def _short_title(mention: PRMention) -> str:
+    """The PR's title as `_title` writes it, where it has at most `TITLE_WORDS` words."""
+    title = _title(mention.title)
+    return title if len(title.split()) <= TITLE_WORDS else ""
+
+
+def _title(title: str | None) -> str:
+    """A PR's title as a newsletter writes it: no "[draft]" tag, code set apart, a capital
+    first and no closing stop; "" for none."""
+    title = _TAG_RE.sub("", title or "").strip().rstrip(".")
+    if "`" not in title:  # titles name code bare
+        title = _CODE_WORD_RE.sub(r"`\g<0>`", title)
+    return capitalised(title)
 
 
 def _credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
@@ -773,7 +819,7 @@ def _bot_bullet(
             continue
         person = known.person if known and known.person else None
         credit = f", {person}" if person else ""
-        lines.append(f"{full_stop(tidy(title))[:-1]} ({link(mention)}{credit})")
+        lines.append(f"{_title(title)} ({link(mention)}{credit})")
         if person:
             people[person] = None
     if not lines:

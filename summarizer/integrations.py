@@ -9,7 +9,10 @@ Ana Ruiz"). The drafter credits the person a post names, never the bot.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from summarizer.types import PRMention
 
 # "[owner/repo]" or "[repo:branch]" opening a post: the repository its bare "#N" refs are in.
 _REPO_RE = re.compile(
@@ -69,3 +72,24 @@ def _split_credit(message: str) -> tuple[str, str | None]:
     if by is None:
         return message.strip(), None
     return message[: by.start()].strip(), by["who"].strip()
+
+
+def reported_titles(posts: Iterable[tuple[str, Sequence[PRMention]]]) -> dict[str, str]:
+    """Normalised ref -> the title an integration post gives that PR or issue, from each
+    post's text and the refs it cites; the first post's title where several report one."""
+    titles: dict[str, str] = {}
+    for text, mentions in posts:
+        by_number = {m.ref.rpartition("#")[2]: m.ref for m in mentions}
+        for item in integration_items(text):
+            ref = by_number.get(item.number)
+            if ref is not None and item.title:
+                titles.setdefault(ref, item.title)
+    return titles
+
+
+def titled(mentions: Sequence[PRMention], titles: Mapping[str, str]) -> tuple[PRMention, ...]:
+    """`mentions`, each without a title of its own given the one in `titles`."""
+    return tuple(
+        replace(m, title=titles[m.ref]) if m.title is None and m.ref in titles else m
+        for m in mentions
+    )

@@ -45,7 +45,10 @@ _REPLY_RE = re.compile(
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes)[,.!]",
     re.IGNORECASE,
 )
-_SENTENCE_START_RE = re.compile(r"(?:^|[.!?]\s+)([\w+*]\S*)")
+# (An abbreviation's stop ends no sentence: "Debug, Eq etc. on the number types".)
+_SENTENCE_START_RE = re.compile(
+    r"(?:^|(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?]\s+)([\w+*]\S*)"
+)
 _LOWER_WORD_RE = re.compile(r"[a-z]+[,;:]?")
 
 

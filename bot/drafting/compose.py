@@ -22,7 +22,7 @@ from storage.privacy import forgotten_names, unnamer
 from storage.week_rows import week_messages, week_refs
 from summarizer.draft import format_title, make_draft
 from summarizer.grouping import TopicPriors
-from summarizer.integrations import post_repo
+from summarizer.integrations import post_repo, reported_titles, titled
 from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
 from summarizer.types import DraftSummary, NewsItem, PRMention, SourceMessage
 
@@ -63,6 +63,12 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
         if people[row[9]][2] and (repo := post_repo(row[5])) is not None
     }
     prs = _week_mentions(session, config, week, posted_in)
+    # Where GitHub told nothing, the title an integration post gave a PR is its title.
+    titles = reported_titles(
+        (row[5], prs.get(row[0], ())) for row in week_rows.rows if people[row[9]][2]
+    )
+    if titles:
+        prs = {message_id: titled(found, titles) for message_id, found in prs.items()}
     forgotten = forgotten_names(session, week.workspace_id)
     unnamed = unnamer(forgotten)
     messages = []

@@ -350,6 +350,11 @@ def test_word_count_ignores_link_targets_comments_and_notes() -> None:
     assert word_count("") == 0
 
 
+def test_word_count_leaves_out_a_links_hover_title() -> None:
+    titled = '- Fixed it ([#12](https://x.io/pull/12 "Fix the loader, by ana")).'
+    assert word_count(titled) == 3  # Fixed it 12
+
+
 def test_rouge_n_f1() -> None:
     assert rouge_n("the cat sat", "the cat sat", 1) == 1.0
     assert rouge_n("the cat sat", "the cat sat", 2) == 1.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from factories import TOPICS, msg
 
@@ -491,3 +492,39 @@ def test_a_pr_cited_as_a_number_and_as_a_link_is_cited_once() -> None:
         ]
     )
     assert section(d, "data").markdown.count("812") == 2  # "[#812](.../pull/812)", once
+
+
+def _status(titles: dict[str, str]):
+    status = msg(
+        "Release queue, status today:\n- the loader rewrite (#301) merged\n"
+        "- the cache fix (#302) merged\n- the PCID check (#303) merged\n"
+        "- the asm gate (#304) in review\n- the flags type (#305) in review",
+        channel="data",
+    )
+    status.prs = tuple(replace(p, title=titles.get(p.ref)) for p in status.prs)
+    return section(draft([status]), "data").markdown
+
+
+def test_further_prs_a_status_list_leaves_out_are_said_by_their_titles() -> None:
+    data = _status(
+        {
+            "lab/main#303": "Make load_tss unsafe",
+            "lab/main#304": "[WIP] Return an error for big PCIDs",
+            "lab/main#305": "Enable feature(asm_const) on nightly",
+        }
+    )
+    assert "Make `load_tss` unsafe ([#303](" in data
+    assert "; Return an error for big PCIDs ([#304](" in data
+    assert "; Enable `feature(asm_const)` on nightly ([#305](" in data
+    assert chat_voice(data).share == 0
+
+
+def test_one_further_pr_with_a_title_stays_a_citation() -> None:
+    data = _status({"lab/main#303": "Make load_tss unsafe"})
+    assert "[#303](" in data and "Make `load_tss` unsafe (" not in data
+
+
+def test_a_sentence_saying_little_of_a_titled_pr_gives_way_to_its_title() -> None:
+    landed = msg("Finally landed #12.", channel="data")
+    landed.prs = tuple(replace(p, title="Retry flaky uploads") for p in landed.prs)
+    assert "- Retry flaky uploads ([#12](" in section(draft([landed]), "data").markdown

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from summarizer.integrations import integration_items, post_repo
+from factories import msg
+
+from summarizer.integrations import integration_items, post_repo, reported_titles, titled
 
 PUSH = (
     "[pyrallelsa:master] 3 new commits by hfaran and 1 other:\n"
@@ -41,3 +43,11 @@ def test_pr_events_report_their_titles() -> None:
 def test_a_person_s_message_in_brackets_is_not_a_post() -> None:
     assert post_repo("Thanks! [see below]") is None
     assert integration_items("I merged it, resolves the flake") == []
+
+
+def test_a_post_s_titles_are_given_to_the_refs_it_cites_and_to_no_other() -> None:
+    post = msg("[lab/main] Pull request merged: #12 Fix the loader\nSee also #14")
+    titles = reported_titles([(post.text, post.prs)])
+    assert titles == {"lab/main#12": "Fix the loader"}
+    cited = msg("#12 is in, #13 next").prs
+    assert [m.title for m in titled(cited, titles)] == ["Fix the loader", None]

@@ -40,6 +40,7 @@ def test_each_marker_of_chat_is_found(item: str, marker: str) -> None:
         "See [the write-up](https://example.org/a/we/my) by Ana Ruiz.",
         "Ana Ruiz wrote to ana@example.org about the US release.",
         "Training ran at 10:30:00 UTC on 64 GPUs.",
+        "The types derive Debug, Eq etc. on every platform (#315).",
     ],
 )
 def test_a_newsletters_sentences_carry_no_marker(item: str) -> None:
