@@ -656,13 +656,16 @@ def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision
 def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
     """The lead fact (most PRs and figures; the newest of near-equals), and a second one
     that adds a PR, or a figure with what was done, while the bullet stays short."""
-    if len(facts) == 1:
-        return [facts[0]]
     lead = max(facts, key=lambda f: (f.gain, f.time))
     # A later sentence saying the same thing with fresher numbers replaces the lead.
     newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
     if newer:
         lead = max(newer, key=lambda f: (f.gain, f.time))
+    before = _said_before(lead, facts)
+    if before is not None:
+        return [before, lead]  # "It's a 535B MoE" needs what "it" is
+    if len(facts) == 1:
+        return [lead]
     picked = [lead]
     seen_prs = {p.ref for p in lead.prs}
     extra = [
@@ -677,6 +680,33 @@ def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
     if extra:
         picked.append(max(extra, key=lambda f: (f.gain, f.time)))
     return picked  # the lead first: what the item is about, then what the other adds
+
+
+def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> _Fact | None:
+    """The sentence its message says just before an anaphoric `lead` ("It's ...", "That
+    ..."), as a fact, when it says something and the two stay one short bullet; else None."""
+    if not _ANAPHORA_RE.match(lead.text):
+        return None
+    said = [clean_sentence(s) for s in _sentences(lead.message.text)]
+    at = said.index(lead.text) if lead.text in said else 0
+    text = said[at - 1] if at else ""
+    if not MIN_FACT_WORDS <= len(text.split()) <= BULLET_WORDS - lead.n_words:
+        return None
+    known = next((f for f in facts if f.message is lead.message and f.text == text), None)
+    if known is not None:
+        return known
+    return _Fact(
+        text=text,
+        message=lead.message,
+        prs=tuple(p for p in lead.message.prs if p.raw in text),
+        figures=frozenset(),
+        words=words(text),
+        n_words=len(text.split()),
+        decision=False,
+        time=lead.time,
+        gain=0.0,  # it leads nothing: it only says what the lead is about
+        signal=0.0,
+    )
 
 
 def _item_facts(picked: Sequence[_Fact], facts: Sequence[_Fact]) -> tuple[_Fact, ...]:

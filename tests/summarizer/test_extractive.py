@@ -528,3 +528,15 @@ def test_a_sentence_saying_little_of_a_titled_pr_gives_way_to_its_title() -> Non
     landed = msg("Finally landed #12.", channel="data")
     landed.prs = tuple(replace(p, title="Retry flaky uploads") for p in landed.prs)
     assert "- Retry flaky uploads ([#12](" in section(draft([landed]), "data").markdown
+
+
+def test_a_lead_that_opens_with_it_keeps_the_sentence_that_says_what_it_is() -> None:
+    launch = msg(
+        "Big news for the data team: the new dedup index shipped this morning. "
+        "It's 40% faster than the old one and needs 2x fewer nodes. The other regions get it "
+        "next week, once the nightly jobs have run against it for a few days without errors, "
+        "and the old cluster is retired after that.",
+        channel="data",
+    )
+    data = section(draft([launch]), "data").markdown
+    assert "dedup index shipped" in data and "40% faster" in data
