@@ -21,6 +21,8 @@ _OPENER_RE = re.compile(
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
 # What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
+# "Fixed in #405, so ...": done by a PR, not by the author ("Ana fixed in #405" is wrong).
+_BY_A_PR_RE = re.compile(r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)", re.IGNORECASE)
 _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
 _IRREGULAR_PAST = frozenset(
     [
@@ -186,7 +188,11 @@ def third_person(sentence: str, author: str) -> str:
         return f"{name}'s team's {plural_pronouns(rest)}"
     if head.startswith("#"):
         return f"{name}'s {sentence}"
-    if (_PAST_RE.match(lower) or lower in _IRREGULAR_PAST) and not _is_noun_phrase(rest):
+    if (
+        (_PAST_RE.match(lower) or lower in _IRREGULAR_PAST)
+        and not _is_noun_phrase(rest)
+        and not _BY_A_PR_RE.match(rest)
+    ):
         return f"{name} {_lower_first(plural_pronouns(sentence))}"
     if _is_gerund_clause(lower, rest):
         return f"{name} is {_lower_first(_pronouns(sentence))}"

@@ -29,6 +29,8 @@ from summarizer.phrasing import clean_sentence, they, third_person
         ("Retokenized shards are 2 GiB each", "Ana: Retokenized shards are 2 GiB each"),
         ("Merged solver stack is in (#8)", "Ana: Merged solver stack is in (#8)"),
         ("Embedding backfill status: 31%", "Ana: Embedding backfill status: 31%"),
+        ("Fixed in lab/repo#405, so re-run", "Ana: Fixed in lab/repo#405, so re-run"),
+        ("Merged via https://x.io/o/r/pull/7", "Ana: Merged via https://x.io/o/r/pull/7"),
     ],
 )
 def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
