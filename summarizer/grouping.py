@@ -51,8 +51,9 @@ MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says so
 _GREETING_RE = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening))\b", re.IGNORECASE
 )
-_SELF_RE = re.compile(
-    r"\b(?:i'?m an? |i am an? |my name is|myself|i'?m [A-Z]|i am [A-Z])", re.IGNORECASE
+_SELF_RE = re.compile(  # "I'm Mei" names oneself; "I'm starting" does not
+    r"\b(?:i'?m an? |i am an? |my name is|about myself|i'?m (?-i:[A-Z])|i am (?-i:[A-Z]))",
+    re.IGNORECASE,
 )
 _NEWCOMER_RE = re.compile(
     r"\b(?:new here|just joined|first (?:post|message)|long[- ]time lurker|been lurking|"

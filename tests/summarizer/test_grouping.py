@@ -73,6 +73,20 @@ def test_self_introductions_are_recognised_anywhere() -> None:
     assert all(welcome not in ms for ms in grouped.values())
 
 
+def test_a_question_or_an_update_in_the_first_person_is_no_introduction() -> None:
+    question = msg(
+        "Hi. I am interested in binary formats for time series data, HDF5 or pandas?",
+        author="Pavan Rao",
+    )
+    update = msg(
+        "New devlog is up! I only work on my kernel in spare time, so I'm starting monthly "
+        "updates to keep myself moving.",
+        author="berkus",
+    )
+    grouped = group_by_topic([question, update], TOPICS)
+    assert grouped["introductions"] == []
+
+
 def test_noise_is_dropped() -> None:
     kept = msg("MFU is up to 21.3% after the fix", channel="hero-run")
     noise = [
