@@ -17,6 +17,8 @@ from summarizer.types import SourceMessage
 WINDOW_SECONDS = 120  # typed in two goes, not a later thought
 COMMENT_WORDS = 20  # a comment is a line; a longer message says more than what a link is
 
+# A comment that goes on from the link before it, the link as its subject ("is a form to ...").
+_COPULA_RE = re.compile(r"(?:is|are|was|were) (?=\w)")
 # A message that is only a link (its preview's title may follow on the lines after it).
 _LINK_ONLY_RE = re.compile(r"\s*<?https?://[^\s>]+>?\s*(?:\n|$)")
 
@@ -73,9 +75,14 @@ def _is_link_only(message: SourceMessage) -> bool:
 def _one_share(earlier: SourceMessage, later: SourceMessage) -> SourceMessage:
     """The two as one message: the comment, then the link with its preview."""
     link, comment = (earlier, later) if _is_link_only(earlier) else (later, earlier)
+    said = comment.text.rstrip()
+    if link is earlier and (copula := _COPULA_RE.match(said)):
+        # "<link>" then "is a form for the signup": the link is its subject.
+        said = f"{said[copula.end() :].rstrip('.')}:"
+        said = said[0].upper() + said[1:]
     return replace(
         earlier,
-        text=f"{comment.text.rstrip()} {link.text.strip()}",
+        text=f"{said} {link.text.strip()}",
         prs=earlier.prs + tuple(p for p in later.prs if p not in earlier.prs),
         reactions=earlier.reactions + later.reactions,
         replies=earlier.replies + later.replies,

@@ -50,7 +50,7 @@ def test_the_nearer_comment_is_the_links_and_the_other_stays_a_message() -> None
     joined = joined_link_comments(messages)
     assert [m.text for m in joined] == [
         before.text,
-        f"is the sheet with this week's tokenizer numbers {SLIDES}",
+        f"The sheet with this week's tokenizer numbers: {SLIDES}",
     ]
 
 
@@ -69,3 +69,10 @@ def test_a_joined_share_goes_to_one_topic() -> None:
     )
     assert [m.id for m in grouped["data"]] == ["s"]
     assert grouped["other"] == []
+
+
+def test_a_comment_going_on_from_its_link_says_what_the_link_is() -> None:
+    [share] = joined_link_comments(
+        [msg(SLIDES, minutes=1), msg("is a form to share an email for a signup", minutes=2)]
+    )
+    assert share.text == f"A form to share an email for a signup: {SLIDES}"
