@@ -30,11 +30,12 @@ _FIRST_PERSON_RE = re.compile(
     r"(?<![\w'’/-])(?:I|I['’](?:m|ve|ll|d)|[Mm](?:e|y|ine|yself)|[Ww]e(?:['’](?:re|ve|ll|d))?"
     r"|[Uu]s|[Oo]ur(?:s|selves)?)(?![\w'’/-])"
 )
-# An emoji character (with its variation selector or joiner) or a `:code:`; the drafters
-# remove what this finds.
+# An emoji character (with its variation selector or joiner), a `:code:` or a face typed in
+# punctuation (":-)", " ;P"); the drafters remove what this finds.
 EMOJI_RE = re.compile(
     r"[\u2600-\u27bf\u2b50\u2b55\ufe0f\u200d\U0001f000-\U0001faff]"
     r"|(?<![\w:]):[a-z0-9_+-]{1,40}:(?![\w:])"
+    r"|[:;]-[()DPp](?![\w()])|(?<!\S)[:;][()DP](?![\w()])"
 )
 _MENTION_RE = re.compile(r"(?<![\w.])@[A-Za-z0-9_][\w.-]{0,80}|<@[!&]?\w{1,40}>")
 # Openers that are replies wherever they stand, and words that are replies only when

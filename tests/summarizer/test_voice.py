@@ -16,6 +16,8 @@ from summarizer.voice import chat_voice, items, markers
         ("The team said we should rerun it.", "first person"),
         ("Ana Ruiz fixed the loader (#12) 🎉.", "emoji"),
         ("Ana Ruiz fixed the loader :tada:.", "emoji"),
+        ("Ana Ruiz posted the photos:-) see the album.", "emoji"),
+        ("Ana Ruiz posted the photos :D", "emoji"),
         ("Ana Ruiz fixed the loader for @ben.", "mention"),
         ("Not yet, the DirectWrite path still fails.", "reply opener"),
         ("Ana Ruiz fixed it. Thanks for the report.", "reply opener"),
@@ -40,6 +42,7 @@ def test_each_marker_of_chat_is_found(item: str, marker: str) -> None:
         "See [the write-up](https://example.org/a/we/my) by Ana Ruiz.",
         "Ana Ruiz wrote to ana@example.org about the US release.",
         "Training ran at 10:30:00 UTC on 64 GPUs.",
+        "The mix is 3:2 (code:prose) this week (#14).",
         "The types derive Debug, Eq etc. on every platform (#315).",
     ],
 )
