@@ -373,7 +373,7 @@ def _compact(bullet: _Bullet, covered: set[str]) -> _Bullet | None:
     new = {ref: m for ref, m in bullet.prs.items() if ref not in covered}
     text = ""
     for fact in _citing(bullet, new):
-        if _says_little(fact):
+        if _says_little(fact.text, fact.prs):
             continue
         said, subject = voiced(fact.text, fact.message.author)
         first = next(iter(clean_sentences(said)), "")
@@ -742,12 +742,6 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     credits: list[str] = []
     author = None
     for fact in picked:
-        if _says_little(fact):  # "Fix is #310.": the PRs' titles say what it does not
-            titles = "; ".join(f"{_title(p.title)} ({p.raw})" for p in fact.prs)
-            parts.append(full_stop(link_prs(titles, fact.message.prs)))
-            credits.append(fact.message.author)
-            author = fact.message.author
-            continue
         if fact.message.author == author:
             text = tidy(fact.text)
         else:
@@ -756,6 +750,10 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
             if not subject:
                 credits.append(author)
         kept = _newsletter_sentences(text)
+        if _says_little(kept or fact.text, fact.prs):
+            # "Fix is #310.": the PRs' titles say what the chat does not.
+            kept = "; ".join(f"{_title(p.title)} ({p.raw})" for p in fact.prs)
+            credits.append(author)
         if kept:
             parts.append(full_stop(link_prs(kept, fact.message.prs)))
     body = " ".join(parts)
@@ -779,14 +777,13 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     return "- " + defuse_pings(_credited(body, trailing, list(dict.fromkeys(credits))))
 
 
-def _says_little(fact: _Fact) -> bool:
-    """A sentence citing titled PRs with too few words of its own to say what they do."""
-    if not fact.prs or not all(p.title for p in fact.prs):
+def _says_little(text: str, prs: Sequence[PRMention]) -> bool:
+    """Whether `text` cites titled `prs` with too few words of its own to say what they do."""
+    if not prs or not all(p.title for p in prs):
         return False
-    rest = fact.text
-    for mention in fact.prs:
-        rest = rest.replace(mention.raw, "")
-    return len(rest.split()) < MIN_FACT_WORDS
+    for mention in prs:
+        text = text.replace(mention.raw, "")
+    return len(text.split()) < MIN_FACT_WORDS
 
 
 def _short_title(mention: PRMention) -> str:

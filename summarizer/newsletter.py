@@ -106,11 +106,11 @@ def _emoji_gone(match: re.Match[str]) -> str:
         or before == " "
         and match.string[match.start() - 2 : match.start() - 1].isalnum()
     )
-    if not (ends and after[:1] == " " and after[1:].isalpha()):
+    if not (ends and after[:1] == " " and (after[1:].isalpha() or after[1:] == "`")):
         return ""
-    # Before a capital it ended a sentence; before a lower-case word it parts two clauses
-    # ("final 🎉 it's built on ...") that stay one sentence.
-    return ". " if after[1:].isupper() else " — "
+    # Before a capital or code it ended a sentence ("merged 🎉 `f!` points ..."); before a
+    # lower-case word it parts two clauses ("final 🎉 it's built on ...") in one sentence.
+    return " — " if after[1:].islower() else ". "
 
 
 def _tidy_sentence(sentence: str, *, third: bool) -> str:

@@ -540,3 +540,17 @@ def test_a_lead_that_opens_with_it_keeps_the_sentence_that_says_what_it_is() -> 
     )
     data = section(draft([launch]), "data").markdown
     assert "dedup index shipped" in data and "40% faster" in data
+
+
+def test_a_bullet_left_saying_little_of_a_titled_pr_says_its_title() -> None:
+    # The first sentence cannot open with a lower-case handle: what is left says nothing.
+    found = msg(
+        "added 👍 also found that the loader passed the path by value where the spec wants "
+        "a pointer to it. fix is #310",
+        channel="data",
+        author="necauqua",
+    )
+    found.prs = tuple(replace(p, title="loader: pass the path by pointer") for p in found.prs)
+    data = section(draft([found]), "data").markdown
+    assert data.startswith("- Loader: pass the path by pointer ([#310](")
+    assert "necauqua" in data

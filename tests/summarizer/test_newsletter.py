@@ -21,6 +21,7 @@ from summarizer.voice import markers
         # an emoji parting two clauses in lower case keeps them apart, in one sentence
         ("the mix is final 🎉 it's built on the new store", "The mix is final — it's built on"),
         ("the tests pass 🎉 Next is the release", "The tests pass. Next is the release"),
+        ("#285 is merged 🎉 `fill!` takes a range", "#285 is merged. `fill!` takes a range"),
     ],
 )
 def test_chat_is_tidied_into_a_newsletter_s_sentence(said: str, written: str) -> None:
