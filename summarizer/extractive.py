@@ -373,15 +373,17 @@ def _compact(bullet: _Bullet, covered: set[str]) -> _Bullet | None:
     new = {ref: m for ref, m in bullet.prs.items() if ref not in covered}
     text = ""
     for fact in _citing(bullet, new):
-        if _says_little(fact.text, fact.prs):
-            continue
-        said, subject = voiced(fact.text, fact.message.author)
+        author = fact.message.author
+        said, subject = voiced(fact.text, author)
         first = next(iter(clean_sentences(said)), "")
         if len(first.split()) > COMPACT_WORDS:
-            first, subject = _clause_citing(first, fact.prs), False
+            first = _clause_citing(first, fact.prs)
+            subject = first.startswith(author)
         if first and len(first.split()) <= COMPACT_WORDS:
+            if _says_little(first.removeprefix(f"{author}'s "), fact.prs):
+                continue  # "Ana's #12 is merged.": its title says more
             text = full_stop(link_prs(first, [m for m in fact.message.prs if m.ref in new]))
-            credit = [] if subject else [fact.message.author]
+            credit = [] if subject else [author]
             break
     if not text:
         titled = [(m, _title(m.title)) for m in new.values() if m.title]

@@ -554,3 +554,19 @@ def test_a_bullet_left_saying_little_of_a_titled_pr_says_its_title() -> None:
     data = section(draft([found]), "data").markdown
     assert data.startswith("- Loader: pass the path by pointer ([#310](")
     assert "necauqua" in data
+
+
+def test_a_short_line_saying_only_that_a_titled_pr_merged_says_its_title() -> None:
+    merged = msg(
+        "Right. #2439 is merged: the client now sends connection-level window updates, so "
+        "long uploads over one shared connection stop stalling after the first 64 KiB on "
+        "every server we tried, including the two old proxies in front of the mirror",
+        channel="data",
+        author="Sergio Paredes",
+    )
+    merged.prs = tuple(replace(p, title="Send connection-level WINDOW_UPDATE") for p in merged.prs)
+    data = section(draft([merged], max_chars=100), "data").markdown
+    assert data == (
+        "- Send connection-level `WINDOW_UPDATE` ([#2439](https://github.com/lab/main/pull/2439 "
+        '"Send connection-level WINDOW_UPDATE"), Sergio Paredes).'
+    )
