@@ -130,15 +130,21 @@ def normalised(text: str) -> str:
     return _SPACES.sub(" ", plain)
 
 
-# Every pattern holds one of these: most messages are passed by a substring test alone.
+# Every pattern holds one of these (the summary's names, or an injection's words): most
+# messages are passed by a substring test alone.
 _CUES = (
     "summar",
     "digest",
     "newsletter",
     "recap",
-    "round",
-    "write",
-    "weekly",
+    "roundup",
+    "round-up",
+    "writeup",
+    "write-up",
+    "weekly update",
+    "weekly report",
+    "weekly notes",
+    "weekly post",
     "instruction",
     "prompt",
     "rules",
@@ -149,7 +155,16 @@ _CUES = (
 )
 
 
+# A cue's first word is in the lower-cased text wherever the cue is in the normalised one,
+# if that text is ASCII (white space collapsed neither makes nor breaks a word).
+_CUE_WORDS = tuple(dict.fromkeys(cue.split()[0] for cue in _CUES))
+
+
 def is_addressed(text: str) -> bool:
     """Whether the message speaks to the summary or its writer (see the module's notes)."""
+    if text.isascii():
+        lower = text[:MAX_CHECKED_CHARS].lower()
+        if not any(word in lower for word in _CUE_WORDS):
+            return False  # most chat: no need to collapse its white space
     plain = normalised(text)
     return any(cue in plain for cue in _CUES) and _ADDRESSED.search(plain) is not None

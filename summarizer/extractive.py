@@ -28,7 +28,7 @@ from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import clean_sentence, is_fallback, third_person
 from summarizer.prlinks import label, link, link_prs, with_refs
-from summarizer.signals import social_gain, text_gain
+from summarizer.signals import shows_something, social_gain, text_gain
 from summarizer.text import (
     any_phrase,
     chat_lines,
@@ -508,9 +508,13 @@ def _facts(
     for message, time, signal in zip(item, times, signals, strict=True):
         if message.is_bot:
             continue
-        shows = text_gain(message.text) > 0  # a link, a day, a release somewhere in it
+        shows = shows_something(message.text)  # a link, a day, a release somewhere in it
         if not (shows or signal or _may_hold_a_fact(message)):
             continue
+        # Reactions to a question or a poll are answers, not a sign of news (its first line
+        # asks; a link's preview on the lines after it may quote a question).
+        if signal and "?" in message.text.partition("\n")[0]:
+            signal = 0.0
         found = [
             fact
             for sentence in _sentences(message.text)
@@ -612,10 +616,11 @@ def _fact(
     cited: tuple[PRMention, ...] = (),
 ) -> _Fact | None:
     """The sentence as a fact, or None: too short or too long, nothing it cites, measures
-    or settles and no sign that people took it as news (`signal`, see
-    `summarizer.signals`; `shows`: whether its message has a link, a day or a release
-    anywhere), or an opinion or a request without a PR or a figure. `cited`: the PRs it
-    stands for, where they are not written in it (a link on the next line)."""
+    or settles and no sign that people took it as news (`signal`: what people made of its
+    message, none for a question's, see `summarizer.signals`; `shows`: whether its message
+    has a link, a day or a release anywhere), or an opinion or a request without a PR or a
+    figure. `cited`: the PRs it stands for, where they are not written in it (a link on the
+    next line)."""
     text = clean_sentence(sentence)
     n_words = len(text.split())
     prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
@@ -624,11 +629,8 @@ def _fact(
         return None
     figures = frozenset(find_figures(text))
     decision = _is_decision(text)
-    # The sentence's own link or day, and what people made of its message; though
-    # reactions to a question or a poll are answers, not a sign of news (its first line
-    # asks; a link's preview on the lines after it may quote a question).
-    asks = "?" in message.text.partition("\n")[0]
-    signal = (0.0 if asks else signal) + (text_gain(sentence) if shows else 0.0)
+    # The sentence's own link or day, and what people made of its message.
+    signal += text_gain(sentence) if shows else 0.0
     if _MEME_RE.match(text) and not prs:
         return None
     if not (prs or figures) and (

@@ -61,6 +61,9 @@ _NEWCOMER_RE = re.compile(
     re.IGNORECASE,
 )
 _SELF_OR_NEWCOMER_RE = re.compile(f"{_SELF_RE.pattern}|{_NEWCOMER_RE.pattern}", re.IGNORECASE)
+# The same for lower-cased ASCII text, searched case-sensitively: the same answer, several
+# times faster (lower-casing ASCII moves no character and changes no word class).
+_SELF_OR_NEWCOMER_FOLDED_RE = re.compile(_SELF_OR_NEWCOMER_RE.pattern.replace("[A-Z]", "[a-z]"))
 _WORD_RE = re.compile(r"\w")
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
 _WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
@@ -247,8 +250,9 @@ def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] =
         )
     if message.prs:
         return False
-    named = message.author.split()[0].lower() in head.lower()[:80]
-    if not named and not _SELF_OR_NEWCOMER_RE.search(head):
+    lower = head.lower()
+    named = message.author.split()[0].lower() in lower[:80]
+    if not named and not _says_who_or_new(head, lower):
         return False  # most messages: one scan tells
     if len(head.split()) < MIN_INTRO_WORDS:
         return False  # a greeting with a name ("comfy in here. Hi from Luca") says nothing
@@ -256,6 +260,13 @@ def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] =
     strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))
     return score >= INTRO_SCORE
+
+
+def _says_who_or_new(head: str, lower: str) -> bool:
+    """Whether `head` (`lower` lower-cased) says who its author is or that they are new."""
+    if head.isascii():
+        return _SELF_OR_NEWCOMER_FOLDED_RE.search(lower) is not None
+    return _SELF_OR_NEWCOMER_RE.search(head) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,6 +157,16 @@ _INSTRUCTION = (
 )
 _INSTRUCTION_RE = re.compile(_INSTRUCTION, re.IGNORECASE)
 _INSTRUCTION_FOLDED_RE = re.compile(_INSTRUCTION)  # for lower-cased ASCII text
+# Every alternative above holds one of these (in lower case).
+_INSTRUCTION_CUES = (
+    "instruction",
+    "prompt",
+    "rule",
+    "guidelines",
+    "summar",
+    "the bot",
+    "you are a",
+)
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
@@ -211,7 +221,11 @@ def is_instruction_to_bot(text: str) -> bool:
     if text.isascii():
         # Nothing to fold or remove, and ASCII lower-cased is searched case-sensitively with
         # the same answer, several times faster than ignoring case.
-        return _INSTRUCTION_FOLDED_RE.search(text.lower()) is not None
+        lower = text.lower()
+        # Most chat holds no cue: the pattern runs only where one is.
+        return any(cue in lower for cue in _INSTRUCTION_CUES) and (
+            _INSTRUCTION_FOLDED_RE.search(lower) is not None
+        )
     return bool(_INSTRUCTION_RE.search(normalise_for_matching(text)))
 
 

@@ -28,8 +28,6 @@ _RELEASE_RE = re.compile(
     r"|\b(?:released|is out|now available|new release)\b"
 )  # (lower-cased text too)
 
-_RELEASE_HINT_RE = re.compile(r"release| out|available|ship")
-
 LINK_GAIN = 1.0
 WHEN_GAIN = 1.0
 RELEASE_GAIN = 1.0
@@ -51,10 +49,25 @@ def social_gain(message: SourceMessage) -> float:
 
 def text_gain(text: str) -> float:
     """What the text itself shows: a link, a day, a release."""
-    gain = LINK_GAIN * bool(("http" in text or " a file: " in text) and _LINK_RE.search(text))
     lower = text.lower()
-    # Most chat names no release: that pattern runs only where its words are.
-    gain += WHEN_GAIN * bool(_WHEN_RE.search(lower))
-    if _RELEASE_HINT_RE.search(lower):
-        gain += RELEASE_GAIN * bool(_RELEASE_RE.search(lower))
-    return gain
+    gain = LINK_GAIN * _links(text) + WHEN_GAIN * bool(_WHEN_RE.search(lower))
+    return gain + RELEASE_GAIN * _names_release(lower)
+
+
+def shows_something(text: str) -> bool:
+    """Whether `text_gain(text)` is above zero, the cheap tests first (a link, then a
+    release's words; most chat has neither, and the day's pattern is the slow one)."""
+    if _links(text):
+        return True
+    lower = text.lower()
+    return _names_release(lower) or _WHEN_RE.search(lower) is not None
+
+
+def _links(text: str) -> bool:
+    return ("http" in text or " a file: " in text) and _LINK_RE.search(text) is not None
+
+
+def _names_release(lower: str) -> bool:
+    # Most chat names no release: the pattern runs only where its words are.
+    hinted = "release" in lower or " out" in lower or "available" in lower or "ship" in lower
+    return hinted and _RELEASE_RE.search(lower) is not None

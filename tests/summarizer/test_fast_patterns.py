@@ -1,6 +1,6 @@
 """The drafter's fast patterns find exactly what their plain forms find, so a draft is the
 same text whichever runs: figures, sentence ends, decision and request words, instructions
-to the bot, trailing emoji."""
+to the bot or the summary, trailing emoji, a text's signs of news, self-introductions."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from summarizer import figures, noise, phrasing, text
+from summarizer import addressed, figures, grouping, noise, phrasing, signals, text
 from summarizer.extractive import _is_decision, _is_request
 
 _PLAIN_FIGURE_RE = re.compile(
@@ -85,6 +85,46 @@ def test_decision_and_request_words_are_found_in_any_case(sample: str) -> None:
 def test_instructions_to_the_bot_are_found_in_any_case(sample: str) -> None:
     plain = noise._INSTRUCTION_RE.search(noise.normalise_for_matching(sample))
     assert noise.is_instruction_to_bot(sample) == bool(plain)
+_ADDRESSED_PIECES = [
+    *("Dear digest bot:", "note for the newsletter writer", "whoever writes", "the recap"),
+    *("report in the", "weekly", "Weekly  Update", "weekly\nreport", "notes", "post", "update"),
+    *("write-up", "writeup", "write up", "round-up", "roundup", "round up", "summary", "should"),
+    *("say", "ignore", "your", "previous", "instructions", "rules", "directions", "prompt"),
+    *("you are now", "You  are\tnow", "you", "are", "now", "language model", "language\n model"),
+    *(" ", "  ", "\n", "\t", ".", "-", "x", "Ｄ", "dіgеst", "\u200b", "é"),
+]
+_NEWS_PIECES = [
+    *("http", "https://x.org", " uploaded a file: ", " a file: ", "on ", "this ", "next "),
+    *("Friday", "saturday", "Oct 17", "17 October", "3rd", "may", "sept", " ", "\n", "."),
+    *("v2.1", "3.2.0rc1", " release", "released", " is out", "held-out", "-out", "out"),
+    *("now available", "available", "ship", "shipping", "1", "12", "x", "é", "\u0663"),
+]
+_INTRO_PIECES = [
+    *("I'm a", "i am an ", "Im ", "I'm Ana", "I am Luca", "my name is", "MYSELF", "new here"),
+    *("Just joined", "first post", "long-time lurker", "LONG TIME LURKER", "been lurking"),
+    *("introduce myself", "quick intro", "glad to be here", "excited to join", "excited to"),
+    *(" ", "\n", ".", "x", "a", "A", "İ", "ſ", "\u212a", "é", "'"),
+]
+
+
+@settings(max_examples=300)
+@given(_texts(_ADDRESSED_PIECES))
+def test_messages_to_the_summary_are_found_as_without_the_cue_words(sample: str) -> None:
+    plain = addressed.normalised(sample)
+    assert addressed.is_addressed(sample) == bool(addressed._ADDRESSED.search(plain))
+
+
+@settings(max_examples=300)
+@given(_texts(_NEWS_PIECES))
+def test_a_text_shows_something_where_its_text_gain_is_above_zero(sample: str) -> None:
+    assert signals.shows_something(sample) == (signals.text_gain(sample) > 0)
+
+
+@settings(max_examples=300)
+@given(_texts(_INTRO_PIECES))
+def test_who_one_is_is_found_in_any_case(sample: str) -> None:
+    found = grouping._says_who_or_new(sample, sample.lower())
+    assert found == bool(grouping._SELF_OR_NEWCOMER_RE.search(sample))
 
 
 @given(_texts(["x", " ", "🎉", "👍", ":", ",", "-", "\n", "\u3000", "!"]))
