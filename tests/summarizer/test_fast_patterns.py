@@ -85,6 +85,8 @@ def test_decision_and_request_words_are_found_in_any_case(sample: str) -> None:
 def test_instructions_to_the_bot_are_found_in_any_case(sample: str) -> None:
     plain = noise._INSTRUCTION_RE.search(noise.normalise_for_matching(sample))
     assert noise.is_instruction_to_bot(sample) == bool(plain)
+
+
 _ADDRESSED_PIECES = [
     *("Dear digest bot:", "note for the newsletter writer", "whoever writes", "the recap"),
     *("report in the", "weekly", "Weekly  Update", "weekly\nreport", "notes", "post", "update"),
@@ -131,3 +133,9 @@ def test_who_one_is_is_found_in_any_case(sample: str) -> None:
 def test_trailing_emoji_are_looked_for_only_where_they_can_be(sample: str) -> None:
     ends_in_junk = bool(sample) and (sample[-1].isspace() or sample[-1] in phrasing._TRAILING_JUNK)
     assert bool(phrasing._TRAILING_JUNK_RE.search(sample)) == ends_in_junk
+
+
+def test_the_fast_scan_leaves_a_name_s_capital_to_the_plain_pattern() -> None:
+    starting = "so I'm starting monthly updates"
+    assert not grouping._says_who_or_new(starting, starting.lower())
+    assert grouping._says_who_or_new("Hi, I'm Mei.", "hi, i'm mei.")
