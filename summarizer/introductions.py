@@ -11,8 +11,12 @@ from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import clean_sentence, is_fallback, third_person
 from summarizer.text import chat_lines, defuse_pings, full_stop, sentences
 from summarizer.types import Section, SourceMessage, Topic
+from summarizer.voice import EMOJI_RE
 
 INTRO_WORDS = 35
+GREETING_WORDS = 4  # an exclamation this short that names nobody is a greeting
+# "¡Hola! 👋 I'm ...", "from Chile 🇨🇱.": emoji part words, or end them.
+_EMOJI_RE = re.compile(rf"\s*(?:{EMOJI_RE.pattern})+(?:\s+|(?=[.,;:!?])|$)")
 _GREETING_RE = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening|afternoon))\b"
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
@@ -71,12 +75,23 @@ def self_description(message: SourceMessage) -> list[str]:
     """The sentences of an introduction that say something: no greeting, question or thanks."""
     about = [
         clean_sentence(s)
-        for line in chat_lines(_GREETING_RE.sub("", message.text.strip(), count=1))
+        for line in chat_lines(_GREETING_RE.sub("", _without_emoji(message.text), 1))
         for s in sentences(line)
-        if not s.endswith("?") and not is_acknowledgement(s)
+        if not is_acknowledgement(s)
     ]
-    # "Hola!", "Hi all 👋": greetings in any language are short and name nobody.
-    return [s for s in about if len(s.split()) >= 3 or message.author.split()[0] in s]
+    # "Hola!", "¡Hola a todos!", "Hi all 👋": greetings in any language are short and name
+    # nobody; a question ("Any good first issues? 🙂") asks, it does not introduce.
+    first_name = message.author.split()[0]
+    return [
+        s
+        for s in about
+        if not s.endswith("?")
+        and (first_name in s or len(s.split()) > (GREETING_WORDS if s.endswith("!") else 2))
+    ]
+
+
+def _without_emoji(text: str) -> str:
+    return _EMOJI_RE.sub(lambda m: " " if m[0][-1:].isspace() else "", text).strip()
 
 
 # A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here".

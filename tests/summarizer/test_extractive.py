@@ -146,6 +146,23 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
     assert intro.people == ["Priya Raman", "Tom Weber"]
 
 
+def test_an_introduction_leaves_out_greetings_emoji_and_questions() -> None:
+    d = draft(
+        [
+            msg(
+                "¡Hola a todos! 👋 I'm Carlos, from CENIA in Chile 🇨🇱. I work on language "
+                "models for low-resource languages. Any good first issues you'd recommend? 🙂",
+                channel="introductions",
+                author="Carlos Aspillaga",
+            )
+        ]
+    )
+    assert section(d, "introductions").markdown == (
+        "- Carlos Aspillaga, from CENIA in Chile. They work on language models for "
+        "low-resource languages."
+    )
+
+
 def test_the_budget_bounds_the_full_bullets_but_never_drops_a_pr() -> None:
     messages = [
         msg(
