@@ -13,6 +13,7 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['.][a-z0-9]+)*")
 _WS_RE = re.compile(r"[ \t]+")
+LIST_HEADING_WORDS = 3
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+")
 # Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices
 # ("@Ana Ruiz uploaded a file: plot.png"; one that goes on "and commented: ..." is prose).
@@ -52,8 +53,23 @@ def chat_lines(text: str) -> list[str]:
         text = _MASS_MENTION_RE.sub("", text)
     if ":" in text:
         text = _EMOJI_CODE_RE.sub("", text)
-    lines = (_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines())
-    return [line for line in lines if line and not _NOT_PROSE_RE.match(line)]
+    lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
+    lines = [line for line in lines if line]
+    following = [*lines[1:], ""] if lines else []
+    return [
+        line
+        for line, after in zip(lines, following, strict=True)
+        if not _NOT_PROSE_RE.match(line) and not _heads_a_list(line, after)
+    ]
+
+
+def _heads_a_list(line: str, after: str) -> bool:
+    """A few words without a full stop over a list ("tl;dr", "Next steps") are its heading."""
+    return (
+        len(line.split()) <= LIST_HEADING_WORDS
+        and line[-1] not in ".!?"
+        and bool(_LIST_MARK_RE.match(after))
+    )
 
 
 def _single_spaced(text: str) -> str:

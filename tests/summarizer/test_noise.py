@@ -101,3 +101,8 @@ def test_chat_lines_leave_out_what_is_not_prose() -> None:
         "<!channel> Dashboards are up :simple_smile: &amp; shared&nbsp;now"
     )
     assert chat_lines(text) == ["Plan for the week:", "Dashboards are up & shared now"]
+
+
+def test_a_few_words_over_a_list_are_its_heading_not_prose() -> None:
+    text = "The writeup is up.\ntl;dr\n• 384 experts\n• top-8 routing\nThe list is final."
+    assert chat_lines(text) == ["The writeup is up.", "The list is final."]
