@@ -51,7 +51,7 @@ BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stay
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
 COMPACT_WORDS = 30  # an item the budget left out is said in one sentence this short
 MAX_TRAILING_PRS = 8
-MIN_TITLED = 2
+MIN_TITLED = 2  # from this many further PRs with titles on, the titles say them
 TITLE_WORDS = 12  # a further PR's title this short says it; a longer one is only linked
 STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
 STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
@@ -111,10 +111,10 @@ _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 _LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
 _ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
-# Where a long sentence splits into clauses that stand on their own.
 _TAG_RE = re.compile(r"^(?:\s*\[[^\]\n]{1,20}\])+")  # "[draft] ", "[WIP]" opening a PR's title
 # An identifier in a title: "load_tss", "Star::write", "feature(asm_const)", "entry_point!".
 _CODE_WORD_RE = re.compile(r"[\w.:]*(?:_|::|\w\(\w*\))[\w.:()!]*(?<![.:])")
+# Where a long sentence splits into clauses that stand on their own.
 _CLAUSE_RE = re.compile(r"(?<=:) |; |, (?:and|while|but|so|plus) ")
 # About 18 words per PR and 5 per figure, on top of a few sentences.
 BASE_CHARS = 1000

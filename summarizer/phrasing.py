@@ -22,9 +22,9 @@ _OPENER_RE = re.compile(
 )
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
-# What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
 # "Fixed in #405, so ...": done by a PR, not by the author ("Ana fixed in #405" is wrong).
 _BY_A_PR_RE = re.compile(r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)", re.IGNORECASE)
+# What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
 _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
 _IRREGULAR_PAST = frozenset(
     [
