@@ -773,10 +773,10 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     # Further PRs listed as bare numbers say nothing: those with a short title are said
     # by it (one further PR beside what the bullet says is only its citation).
     titled = [m for m in unsaid if _short_title(m)]
-    if len(titled) >= MIN_TITLED:
-        body += " " + "; ".join(f"{_short_title(m)} ({link(m)})" for m in titled) + "."
-    else:
+    if len(titled) < MIN_TITLED:
         titled = []
+    if titled:
+        body += " " + "; ".join(f"{_short_title(m)} ({link(m)})" for m in titled) + "."
     trailing = [link(m) for m in unsaid if m not in titled]
     return "- " + defuse_pings(_credited(body, trailing, list(dict.fromkeys(credits))))
 
