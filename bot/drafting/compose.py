@@ -63,14 +63,15 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
         if people[row[9]][2] and (repo := post_repo(row[5])) is not None
     }
     prs = _week_mentions(session, config, week, posted_in)
-    # Where GitHub told nothing, the title an integration post gave a PR is its title.
+    forgotten = forgotten_names(session, week.workspace_id)
+    unnamed = unnamer(forgotten)
+    # Where GitHub told nothing, the title an integration post gave a PR is its title (with
+    # the names of members who opted out taken out, as from every text).
     titles = reported_titles(
-        (row[5], prs.get(row[0], ())) for row in week_rows.rows if people[row[9]][2]
+        (unnamed(row[5]), prs.get(row[0], ())) for row in week_rows.rows if people[row[9]][2]
     )
     if titles:
         prs = {message_id: titled(found, titles) for message_id, found in prs.items()}
-    forgotten = forgotten_names(session, week.workspace_id)
-    unnamed = unnamer(forgotten)
     messages = []
     for (
         message_id,
