@@ -17,7 +17,14 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-__all__ = ["PRRef", "github_url", "normalise", "parse_pr_refs", "resolve_in_week"]
+__all__ = [
+    "PRRef",
+    "channel_repository",
+    "github_url",
+    "normalise",
+    "parse_pr_refs",
+    "resolve_in_week",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +204,21 @@ def normalise(
     if resolved is None and _repo_name(default_repo) == ref.repo.casefold():
         resolved = default_repo
     return f"{resolved or ref.repo}#{number}"
+
+
+def channel_repository(
+    channel: str, default_repo: str | None = None, repo_aliases: Mapping[str, str] | None = None
+) -> str | None:
+    """The repository a channel is named for, or None: a channel called as one of
+    `repo_aliases` ("#uefi-rs" for ``{"uefi-rs": "rust-osdev/uefi-rs"}``), or as the name
+    part of one of their repositories or of `default_repo`. A bare "#N" said there means
+    that repository's PR, whatever the default."""
+    found = _lookup_alias(channel, repo_aliases)
+    if found is not None:
+        return found
+    folded = channel.casefold()
+    repos = [*(repo_aliases or {}).values(), *([default_repo] if default_repo else [])]
+    return next((repo for repo in repos if _repo_name(repo) == folded), None)
 
 
 def resolve_in_week(refs: Iterable[str]) -> dict[str, str]:

@@ -19,11 +19,17 @@ from storage.messages import find_workspaces
 from storage.models import LOCKED, GitHubItemRow, Workspace
 from storage.news import week_submissions
 from storage.privacy import forgotten_names, unnamer
-from storage.week_rows import week_messages, week_refs
+from storage.week_rows import WeekMessages, week_messages, week_refs
 from summarizer.draft import format_title, make_draft
 from summarizer.grouping import TopicPriors
 from summarizer.integrations import post_repo, reported_titles, titled
-from summarizer.prrefs import PRRef, github_url, normalise, resolve_in_week
+from summarizer.prrefs import (
+    PRRef,
+    channel_repository,
+    github_url,
+    normalise,
+    resolve_in_week,
+)
 from summarizer.types import DraftSummary, NewsItem, PRMention, SourceMessage
 
 PRIOR_WEEKS = 8  # how many earlier weeks' drafts say where the week's PRs and people belong
@@ -56,13 +62,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
     """The stored messages of `week`, with their PR refs normalised."""
     week_rows = week_messages(session, week.workspace_id, week.start, week.end)
     people, channels = week_rows.authors, week_rows.channels
-    # An integration post's bare "#N" is in the repository the post names ("[repo:main]").
-    posted_in = {
-        row[0]: repo
-        for row in week_rows.rows
-        if people[row[9]][2] and (repo := post_repo(row[5])) is not None
-    }
-    prs = _week_mentions(session, config, week, posted_in)
+    prs = _week_mentions(session, config, week, _bare_refs_repos(week_rows, config, week))
     forgotten = forgotten_names(session, week.workspace_id)
     unnamed = unnamer(forgotten)
     # Where GitHub told nothing, the title an integration post gave a PR is its title (with
@@ -111,6 +111,25 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
     return messages
 
 
+def _bare_refs_repos(week_rows: WeekMessages, config: Config, week: Week) -> dict[int, str]:
+    """The repository a bare "#N" of each message (by row id) is in, where it is not the
+    default: the one an integration post names ("[repo:main]"), or the one the channel it
+    was said in is named for ("#uefi-rs")."""
+    people, channels = week_rows.authors, week_rows.channels
+    named = {
+        channel_id: repo
+        for channel_id, (channel, _) in channels.items()
+        if (repo := channel_repository(channel, week.default_repo, config.repos)) is not None
+    }
+    found = {}
+    for row in week_rows.rows:
+        message_id, text, author_id, channel_id = row[0], row[5], row[9], row[10]
+        repo = post_repo(text) if people[author_id][2] else None
+        if repo is not None or (repo := named.get(channel_id)) is not None:
+            found[message_id] = repo
+    return found
+
+
 def load_news(session: Session, week: Week) -> list[NewsItem]:
     """What members sent in during `week` that no editor dropped, forgotten members' names
     taken out (what an opted-out member sent is deleted with them)."""
@@ -136,7 +155,7 @@ def _week_mentions(
 ) -> dict[int, tuple[PRMention, ...]]:
     """The PRs each message of `week` cites (by message row id), normalised and resolved
     within the week, with GitHub's details when enabled and cached. `posted_in`: the
-    repository of each integration post that names one."""
+    repository of each message's bare refs, where it is not the default."""
     refs = [
         (message_id, repo or posted_in.get(message_id), number, raw)
         for message_id, repo, number, raw in week_refs(
