@@ -505,9 +505,20 @@ def _facts(
     that cites it: a list line, the line before a code block, or the line a bare link
     follows. `times` and `signals` are the messages' (see `summarizer.signals`)."""
     facts = []
+    by_id = {m.id: m for m in item} if len(item) > 1 else {}
+    last_in_thread: dict[str, SourceMessage] = {}
     for message, time, signal in zip(item, times, signals, strict=True):
+        before = last_in_thread.get(message.thread_id or "")
+        if message.thread_id:
+            last_in_thread[message.thread_id] = message
         if message.is_bot:
             continue
+        if message.prs and by_id:
+            asked = by_id.get(message.reply_to_id or "") or before
+            answered = _answered_statement(message, asked, by_id)
+            if answered is not None:
+                facts.append(answered)
+                continue
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it
         if not (shows or signal or _may_hold_a_fact(message)):
             continue
@@ -528,6 +539,36 @@ def _facts(
                 found.append(fact)
         facts += found
     return facts
+
+
+def _answered_statement(
+    message: SourceMessage, asked: SourceMessage | None, by_id: Mapping[str, SourceMessage]
+) -> _Fact | None:
+    """Where `message` gives the PRs of a statement its author made earlier in the item
+    ("Ad hoc checkpoints are in" - "which PR?" - "#8544, tracked under the epic"), the
+    statement's first sentence citing them, when it says more than the answer; else None.
+    `asked`: the message it answers (the one it replies to, or the one before it in its
+    thread); the statement is that one when it is the author's own reply target, or, when
+    that one is another person's question, what the question was asked about."""
+    if asked is None:
+        return None
+    if asked.author == message.author:
+        statement = asked if message.reply_to_id else None  # a thread goes on, not back
+    elif "?" in asked.text:
+        statement = by_id.get(asked.reply_to_id or asked.thread_id or "")
+    else:
+        return None
+    if statement is None or statement.author != message.author or statement.prs:
+        return None
+    answer = message.text
+    for mention in message.prs:
+        answer = answer.replace(mention.raw, "")
+    time = message.created_at.timestamp()
+    for sentence in _sentences(statement.text):
+        fact = _fact(sentence, statement, time, signal=0.0, shows=False, cited=message.prs)
+        if fact is not None:
+            return fact if fact.n_words > len(answer.split()) else None
+    return None
 
 
 def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMention, ...]]:

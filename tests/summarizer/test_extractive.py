@@ -587,3 +587,54 @@ def test_a_short_line_saying_only_that_a_titled_pr_merged_says_its_title() -> No
         "- Send connection-level `WINDOW_UPDATE` ([#2439](https://github.com/lab/main/pull/2439 "
         '"Send connection-level WINDOW_UPDATE"), Sergio Paredes).'
     )
+
+
+def _asked_which_pr(*, thread: bool) -> list:
+    """Ana states a change, Ben asks which PR, Ana answers with the number (as a reply
+    chain, or in a Slack thread where replies name only their thread)."""
+    link = {"thread_id": "s1"} if thread else {}
+    return [
+        msg(
+            "Checkpoints on demand: a running training job can now be asked to save through "
+            "the scheduler",
+            channel="data",
+            id="s1",
+            **link,
+        ),
+        msg(
+            "nice, which PR? want to link it from the runbook",
+            channel="data",
+            author="Ben Cho",
+            id="s2",
+            **(link or {"reply_to_id": "s1"}),
+        ),
+        msg(
+            "#8544, it's tracked under the epic",
+            channel="data",
+            id="s3",
+            **(link or {"reply_to_id": "s2"}),
+        ),
+    ]
+
+
+def test_a_pr_given_in_answer_to_which_pr_is_cited_by_the_statement_it_was_asked_about() -> None:
+    for thread in (False, True):
+        bullet = section(draft(_asked_which_pr(thread=thread)), "data").markdown
+        assert bullet.startswith("- Checkpoints on demand: a running training job can now be")
+        assert "[#8544](https://github.com/lab/main/pull/8544), Ana Ruiz)." in bullet
+        assert "tracked under the epic" not in bullet
+
+
+def test_an_author_s_later_status_in_their_own_thread_keeps_its_own_words() -> None:
+    d = draft(
+        [
+            msg(
+                "Repro is deterministic now: 64 ranks, first training step, an illegal address "
+                "every time, while 32 ranks run fine",
+                id="t1",
+                thread_id="t1",
+            ),
+            msg("Rebuilt wheel works, build script in #8301", thread_id="t1"),
+        ]
+    )
+    assert "Rebuilt wheel works, build script in [#8301]" in section(d, "other").markdown
