@@ -26,7 +26,7 @@ from summarizer.integrations import IntegrationItem, integration_items
 from summarizer.introductions import introductions
 from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
-from summarizer.phrasing import clean_sentence, is_fallback, third_person
+from summarizer.phrasing import clean_sentence, done_by_a_pr, is_fallback, third_person
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.signals import shows_something, social_gain, text_gain
 from summarizer.text import (
@@ -42,6 +42,7 @@ from summarizer.text import (
     words,
 )
 from summarizer.types import PRMention, Section, SourceMessage, Topic
+from summarizer.voice import EMOJI_RE
 
 MIN_FACT_WORDS = 5
 MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
@@ -102,6 +103,10 @@ SIGNAL_WEIGHT = 1.0
 # one sentence).
 _LOWER_START_RE = re.compile(
     r"\s(?<=[a-z0-9)\]][.!?]\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
+)
+# ... or with an emoji where the stop would be: "there was a footgun 😬 The lm head got ...".
+_SENTENCE_GAP_RE = re.compile(
+    rf"{_LOWER_START_RE.pattern}|(?<=\w) ?(?:{EMOJI_RE.pattern})+ (?=[A-Z`])"
 )
 # Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
 _REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link may hold a title
@@ -606,7 +611,7 @@ def _sentences(text: str) -> Iterable[str]:
     kept: list[str] = []
     links: list[str] = []  # a bare link reads best after what it is about
     for line in chat_lines(text):
-        for sentence in (part for s in sentences(line) for part in _LOWER_START_RE.split(s)):
+        for sentence in (part for s in sentences(line) for part in _split(s)):
             if _BARE_LINK_RE.fullmatch(sentence):
                 links.append(sentence.rstrip("."))
                 continue
@@ -629,6 +634,14 @@ def _sentences(text: str) -> Iterable[str]:
             else:
                 kept.append(sentence)
     return _with_links(kept, links)
+
+
+def _split(sentence: str) -> list[str]:
+    """`sentence` split where chat left out a stop (`_LOWER_START_RE`, `_SENTENCE_GAP_RE`;
+    the slower pattern only where an emoji may be)."""
+    if sentence.isascii() and ":" not in sentence and ";" not in sentence:
+        return _LOWER_START_RE.split(sentence)
+    return _SENTENCE_GAP_RE.split(sentence)
 
 
 def _asks_only(sentence: str) -> bool:
@@ -729,8 +742,9 @@ def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
 
 def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> _Fact | None:
     """The sentence its message says just before an anaphoric `lead` ("It's ...", "That
-    ..."), as a fact, when it says something and the two stay one short bullet; else None."""
-    if not _ANAPHORA_RE.match(lead.text):
+    ...", "Fixed in #405"), as a fact, when it says something and the two stay one short
+    bullet; else None."""
+    if not (_ANAPHORA_RE.match(lead.text) or done_by_a_pr(lead.text)):
         return None
     said = [clean_sentence(s) for s in _sentences(lead.message.text)]
     at = said.index(lead.text) if lead.text in said else 0

@@ -201,6 +201,14 @@ def third_person(sentence: str, author: str) -> str:
     return f"{name}: {sentence}"
 
 
+def done_by_a_pr(sentence: str) -> bool:
+    """Whether `sentence` opens with what a PR did and no subject ("Fixed in #405, so ..."):
+    what was fixed is said before it."""
+    head, _, rest = sentence.partition(" ")
+    lower = head.lower()
+    return bool(_PAST_RE.match(lower) or lower in _IRREGULAR_PAST) and bool(_BY_A_PR_RE.match(rest))
+
+
 def _said_once(rest: str) -> str:
     if " I " not in rest:
         return rest

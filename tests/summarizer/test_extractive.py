@@ -638,3 +638,18 @@ def test_an_author_s_later_status_in_their_own_thread_keeps_its_own_words() -> N
         ]
     )
     assert "Rebuilt wheel works, build script in [#8301]" in section(d, "other").markdown
+
+
+def test_a_lead_that_says_only_what_a_pr_fixed_keeps_the_sentence_saying_what_it_was() -> None:
+    text = (
+        "PSA on the earlier runs for everyone who compared the optimizer arms over the last "
+        "two weeks: there was a learning-rate bug 😬 The embeddings and norms fell through to "
+        "the fallback optimizer at an implicit 6e-4. fixed in #405, so runs from before that "
+        "are not comparable"
+    )
+    bullet = section(draft([msg(text, channel="data")]), "data").markdown
+    assert bullet == (
+        "- The embeddings and norms fell through to the fallback optimizer at an implicit "
+        "6e-4. Fixed in [#405](https://github.com/lab/main/pull/405), so runs from before that "
+        "are not comparable (Ana Ruiz)."
+    )

@@ -1,6 +1,7 @@
 """The drafter's fast patterns find exactly what their plain forms find, so a draft is the
 same text whichever runs: figures, sentence ends, decision and request words, instructions
-to the bot or the summary, trailing emoji, a text's signs of news, self-introductions."""
+to the bot or the summary, trailing emoji, a text's signs of news, self-introductions, and
+sentences whose stop chat left out."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from summarizer import addressed, figures, grouping, noise, phrasing, signals, text
-from summarizer.extractive import _is_decision, _is_request
+from summarizer.extractive import _SENTENCE_GAP_RE, _is_decision, _is_request, _split
 
 _PLAIN_FIGURE_RE = re.compile(
     rf"(?<![\w#/.:-])(?:~|≈)?(?:{figures._NUMBER})[ \u202f]?(?:{figures._UNIT})"
@@ -71,6 +72,14 @@ def test_figures_are_found_as_by_the_plain_pattern(sample: str) -> None:
 @given(_texts(_SENTENCE_PIECES))
 def test_sentences_end_where_the_plain_pattern_ends_them(sample: str) -> None:
     assert text._SENTENCE_END_RE.split(sample) == _PLAIN_SENTENCE_END_RE.split(sample)
+
+
+@settings(max_examples=300)
+@given(_texts(["a. b", "x. y", "e.g. a", " ", "😬", "🎉", ":", ";", "-", ")", "A", "`", "a", "é"]))
+def test_a_sentence_splits_where_chat_left_out_its_stop_as_by_the_whole_pattern(
+    sample: str,
+) -> None:
+    assert _split(sample) == _SENTENCE_GAP_RE.split(sample)
 
 
 @settings(max_examples=400)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from summarizer.phrasing import clean_sentence, they, third_person
+from summarizer.phrasing import clean_sentence, done_by_a_pr, they, third_person
 
 
 @pytest.mark.parametrize(
@@ -53,3 +53,10 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
 )
 def test_fillers_labels_and_emoji_go(sentence: str, cleaned: str) -> None:
     assert clean_sentence(sentence) == cleaned
+
+
+def test_a_sentence_done_by_a_pr_has_no_subject_of_its_own() -> None:
+    assert done_by_a_pr("fixed in MarinSkyRL#405, so arm comparisons are confounded")
+    assert done_by_a_pr("Landed via https://github.com/lab/main/pull/12")
+    assert not done_by_a_pr("Fixed the loader in #405")
+    assert not done_by_a_pr("The loader is fixed in #405")
