@@ -604,10 +604,11 @@ def _may_hold_a_fact(message: SourceMessage) -> bool:
     return bool(message.prs or FIGURE_RE.search(message.text) or _is_decision(message.text))
 
 
-def _sentences(text: str) -> Iterable[str]:
-    """The message's prose sentences: no list lines, no code, nothing that introduces them.
-    A short message is one statement and stays whole; in a longer one, a very short
-    sentence ("Fix in #12.") is kept with the one before it."""
+def _sentences(text: str, *, list_intros: bool = False) -> Iterable[str]:
+    """The message's prose sentences: no list lines, no code, nothing that introduces them
+    (unless `list_intros`: then such a sentence is kept, as a statement). A short message
+    is one statement and stays whole; in a longer one, a very short sentence ("Fix in
+    #12.") is kept with the one before it."""
     kept: list[str] = []
     links: list[str] = []  # a bare link reads best after what it is about
     for line in chat_lines(text):
@@ -619,6 +620,8 @@ def _sentences(text: str) -> Iterable[str]:
                 # "I made this: <url> Let me know": the link shows what came before it.
                 kept[-1] = f"{kept[-1].rstrip('.')} {leading.group(1)}"
                 sentence = sentence[leading.end() :]
+            if list_intros and sentence.endswith(":"):
+                sentence = full_stop(sentence[:-1].rstrip())
             if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
                 continue
             if _SIGN_OFF_RE.fullmatch(sentence):
@@ -720,8 +723,8 @@ def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
     if newer:
         lead = max(newer, key=lambda f: (f.gain, f.time))
     before = _said_before(lead, facts)
-    if before is not None:
-        return [before, lead]  # "It's a 535B MoE" needs what "it" is
+    if before:
+        return [*before, lead]  # "It's a 535B MoE" needs what "it" is
     if len(facts) == 1:
         return [lead]
     picked = [lead]
@@ -740,20 +743,31 @@ def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
     return picked  # the lead first: what the item is about, then what the other adds
 
 
-def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> _Fact | None:
-    """The sentence its message says just before an anaphoric `lead` ("It's ...", "That
-    ...", "Fixed in #405"), as a fact, when it says something and the two stay one short
-    bullet; else None."""
-    if not (_ANAPHORA_RE.match(lead.text) or done_by_a_pr(lead.text)):
-        return None
-    said = [clean_sentence(s) for s in _sentences(lead.message.text)]
-    at = said.index(lead.text) if lead.text in said else 0
-    text = said[at - 1] if at else ""
-    if not MIN_FACT_WORDS <= len(text.split()) <= BULLET_WORDS - lead.n_words:
-        return None
-    known = next((f for f in facts if f.message is lead.message and f.text == text), None)
-    if known is not None:
-        return known
+def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> list[_Fact]:
+    """The sentences its message says just before an anaphoric `lead` ("It's ...", "That
+    ...", "Fixed in #405"), as facts: the one before it, and the one before that while
+    the earlier is anaphoric too, as long as they say something and all stay one short
+    bullet; else none."""
+    said = [clean_sentence(s) for s in _sentences(lead.message.text, list_intros=True)]
+    # (A short message's sentences are one lead: it starts with one of them.)
+    at = next((i for i, s in enumerate(said) if lead.text.startswith(s)), 0)
+    before: list[_Fact] = []
+    first, n_words = lead, len(said[at].split()) if said else 0
+    while at and (_ANAPHORA_RE.match(first.text) or done_by_a_pr(first.text)):
+        at -= 1
+        text = said[at]
+        n_words += len(text.split())
+        if len(text.split()) < MIN_FACT_WORDS or n_words > BULLET_WORDS:
+            return []
+        first = next(
+            (f for f in facts if f.message is lead.message and f.text == text), None
+        ) or _context(text, lead)
+        before.insert(0, first)
+    return before
+
+
+def _context(text: str, lead: _Fact) -> _Fact:
+    """A sentence said before `lead` as a fact that only says what the lead is about."""
     return _Fact(
         text=text,
         message=lead.message,
@@ -763,7 +777,7 @@ def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> _Fact | None:
         n_words=len(text.split()),
         decision=False,
         time=lead.time,
-        gain=0.0,  # it leads nothing: it only says what the lead is about
+        gain=0.0,  # it leads nothing
         signal=0.0,
     )
 

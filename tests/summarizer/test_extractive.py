@@ -653,3 +653,18 @@ def test_a_lead_that_says_only_what_a_pr_fixed_keeps_the_sentence_saying_what_it
         "6e-4. Fixed in [#405](https://github.com/lab/main/pull/405), so runs from before that "
         "are not comparable (Ana Ruiz)."
     )
+
+
+def test_an_anaphoric_lead_keeps_what_its_message_said_before_a_list() -> None:
+    text = (
+        "The cleaned crawl of the whole archive is public on the mirror now:\n"
+        "• base: shard 105\n• deduped: shard 257\n"
+        "That's every shard the runs kept around. This also resolves #341 (the request for "
+        "the intermediate shards). Thanks to everyone who asked, it pushed us to finally "
+        "clean up the provenance of the old dumps"
+    )
+    bullet = section(draft([msg(text, channel="data")]), "data").markdown
+    assert bullet.startswith(
+        "- The cleaned crawl of the whole archive is public on the mirror now. That's every "
+        "shard the runs kept around. This also resolves [#341]"
+    )
