@@ -628,7 +628,7 @@ def _sentences(text: str, *, list_intros: bool = False) -> Iterable[str]:
                 return _with_links(kept, links)  # what follows a sign-off is a signature
             if is_review_chatter(sentence) or _asks_only(sentence):
                 continue
-            after_link = kept and _ENDS_WITH_LINK_RE.search(kept[-1])
+            after_link = kept and not sentence.endswith(".") and _ENDS_WITH_LINK_RE.search(kept[-1])
             if kept and len(sentence.split()) < (
                 SIGNAL_FACT_WORDS if after_link else MIN_FACT_WORDS
             ):

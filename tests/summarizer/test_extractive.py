@@ -668,3 +668,14 @@ def test_an_anaphoric_lead_keeps_what_its_message_said_before_a_list() -> None:
         "- The cleaned crawl of the whole archive is public on the mirror now. That's every "
         "shard the runs kept around. This also resolves [#341]"
     )
+
+
+def test_a_short_sentence_after_a_link_is_a_sentence_not_the_link_s_title() -> None:
+    text = (
+        "The scaling writeup is up: https://github.com/lab/main/issues/8435\n\n"
+        "tl;dr\n• five sizes\n• one data mix\n\n"
+        "ladder: 5 rungs. four are clean, the smallest only got 81% of the way through its "
+        "budget, so it is plotted but flagged in the writeup for everyone to see"
+    )
+    bullet = section(draft([msg(text, channel="data")]), "data").markdown
+    assert "/pull/8435). Ladder: 5 rungs" in bullet
