@@ -91,7 +91,7 @@ _is_of_the_moment = any_phrase(
 # Requests and suggestions: someone asking, not something done.
 _is_request = any_phrase((
     "could", "should", "would you", "please", "can someone", "anyone", "use your eyes",
-    "let me know",
+    "let me know", "if you (?:like|want|wish|are interested|.re interested)",
 ))  # fmt: skip
 _ASKS_RE = re.compile(
     r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",

@@ -24,6 +24,9 @@ _GREETING_RE = re.compile(
 )
 
 
+_ADDRESSES_RE = re.compile(r"\b(?:you|your|y'all)\b", re.IGNORECASE)
+
+
 def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
     """One complete line per newcomer: who they are, from where, working on what."""
     lines = []
@@ -63,7 +66,11 @@ def introduction(message: SourceMessage) -> str:
             lead = f"{name} introduced themselves: {tidy(about[0])}"
     parts = [full_stop(tidy(lead))]
     n_words = len(lead.split())
-    for sentence in about[1:]:
+    for said in about[1:]:
+        # "Curious how you handle ...": said to the community, not about them.
+        sentence = "; ".join(c for c in said.split("; ") if not _ADDRESSES_RE.search(c))
+        if not sentence:
+            continue
         if n_words + len(sentence.split()) > INTRO_WORDS:
             break
         parts.append(full_stop(tidy(sentence)))

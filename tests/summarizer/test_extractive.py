@@ -163,6 +163,32 @@ def test_an_introduction_leaves_out_greetings_emoji_and_questions() -> None:
     )
 
 
+def test_an_introduction_says_who_they_are_not_what_they_ask_the_community() -> None:
+    d = draft(
+        [
+            msg(
+                "I'm Rick, from Berkeley. I co-wrote a scheduler a while back; mostly here to "
+                "see how you run things. Curious how you handle data mixing.",
+                channel="introductions",
+                author="Rick Liu",
+            )
+        ]
+    )
+    assert section(d, "introductions").markdown == (
+        "- Rick Liu, from Berkeley. They co-wrote a scheduler a while back."
+    )
+
+
+def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
+    d = draft(
+        [
+            msg("The reading group on Thursday is about scaling laws, join if you like"),
+            msg("Merged #12: the loader streams shards", channel="data"),
+        ]
+    )
+    assert [s.topic for s in d.sections] == ["data"]
+
+
 def test_the_budget_bounds_the_full_bullets_but_never_drops_a_pr() -> None:
     messages = [
         msg(
