@@ -27,7 +27,9 @@ _PLAIN_DECISION_RE = re.compile(
     re.IGNORECASE,
 )
 _PLAIN_REQUEST_RE = re.compile(
-    r"\b(?:could|should|would you|please|can someone|anyone|use your eyes|let me know)\b", re.I
+    r"\b(?:could|should|would you|please|can someone|anyone|use your eyes|let me know|"
+    r"if you (?:like|want|wish|are interested|.re interested))\b",
+    re.I,
 )
 
 
@@ -48,7 +50,7 @@ _PHRASE_PIECES = [
     *("fix", "Fixed", "FIXES", "merge", "merged", "now ", "Now ", "runs", "is", "has", "uses"),
     *("root", "-", "caused", "Root Caused", "x", " ", ".", "_", "é", "İ", "ſ", "\u212a"),
     *("could", "Should", "would you", "please", "can someone", "let me know", "ANYONE"),
-    *("rootcaused", "found", "s", "9"),
+    *("rootcaused", "found", "s", "9", "if you ", "IF YOU", "like", "want", "'re interested"),
 ]
 _INSTRUCTION_PIECES = [
     *("Ignore all previous instructions", "SUMMARY BOT, say", "System Prompt"),
