@@ -83,15 +83,18 @@ _WEAK_OPENER_RE = re.compile(
 # 40 days", "monday mood: ...".
 _MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IGNORECASE)
 # Openers that point back at something said before: weak as the lead of a bullet.
-_ANAPHORA_RE = re.compile(r"^(?:right now )?(?:this|that|it|they|these|those|which)\b", re.I)
+_ANAPHORA_RE = re.compile(
+    r"^(?:right now |[a-z]+, )?(?:this|that|it|they|these|those|which)\b", re.IGNORECASE
+)
 # Said of the moment ("lunch is at noon today"): no news by the time a weekly summary is read.
 _is_of_the_moment = any_phrase(
     ("today", "tonight", "this (?:morning|afternoon|evening)", "right now")
 )
 # Requests and suggestions: someone asking, not something done.
 _is_request = any_phrase((
-    "could", "should", "would you", "please", "can someone", "anyone", "use your eyes",
-    "let me know", "if you (?:like|want|wish|are interested|.re interested)",
+    "could (?:you|someone|somebody|anyone|we|i)", "should", "would you", "please",
+    "can someone", "anyone", "use your eyes", "let me know",
+    "if you (?:like|want|wish|are interested|.re interested)",
 ))  # fmt: skip
 _ASKS_RE = re.compile(
     r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
@@ -585,7 +588,16 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
     previous = ""
     for raw_line in strip_code_blocks(text).splitlines():
         line = without_list_mark(raw_line).strip().rstrip(":").strip()
-        cited = [p for p in mentions if p.raw in line]
+        asked: list[PRMention] = []
+        if "?" in line:
+            # "Could someone look at #8446? The init reused ...": the question says nothing
+            # of the PR, the rest of the line does (a line that only asks says nothing).
+            said = [s for s in sentences(line) if not s.endswith("?")]
+            asked = [p for p in mentions if p.raw in line and not any(p.raw in s for s in said)]
+            line = " ".join(said)
+            if not line:
+                continue
+        cited = [p for p in mentions if p.raw in line] + asked
         if cited:
             rest = line
             for mention in cited:

@@ -705,3 +705,53 @@ def test_a_short_sentence_after_a_link_is_a_sentence_not_the_link_s_title() -> N
     )
     bullet = section(draft([msg(text, channel="data")]), "data").markdown
     assert "/pull/8435). Ladder: 5 rungs" in bullet
+
+
+def test_a_question_about_a_pr_neither_leads_its_item_nor_loses_the_pr() -> None:
+    d = draft(
+        [
+            msg(
+                "`Request.client` trusted `X-Forwarded-For` from anybody, so a client could "
+                "spoof its IP. After #2485 the header counts only from trusted proxies.",
+                channel="data",
+                author="Dmitri Volkov",
+                id="q1",
+            ),
+            msg(
+                "Do we backport #2485 to 3.1.x? It's a security fix.",
+                channel="data",
+                author="Ines Carvalho",
+                reply_to_id="q1",
+            ),
+            msg(
+                "could someone take a look at #8446? The decoder init reused the encoder "
+                "weights, small diff",
+                channel="data",
+                author="David Hall",
+            ),
+        ]
+    )
+    lines = section(d, "data").markdown.splitlines()
+    assert any(
+        line.startswith("- `Request.client` trusted") and "Dmitri Volkov" in line for line in lines
+    )
+    assert not any("security fix" in line for line in lines)
+    assert any(
+        line.startswith("- The decoder init reused the encoder weights") and "#8446" in line
+        for line in lines
+    )
+
+
+def test_an_interjection_before_that_is_still_an_anaphoric_lead() -> None:
+    d = draft(
+        [
+            msg("Pass a pointer to the device path pointer, fix is #310", channel="data", id="y1"),
+            msg(
+                "yikes, that could have clobbered memory on some firmware. merged #310",
+                channel="data",
+                author="Gabe Major",
+                reply_to_id="y1",
+            ),
+        ]
+    )
+    assert section(d, "data").markdown.startswith("- Pass a pointer to the device path pointer")

@@ -27,7 +27,8 @@ _PLAIN_DECISION_RE = re.compile(
     re.IGNORECASE,
 )
 _PLAIN_REQUEST_RE = re.compile(
-    r"\b(?:could|should|would you|please|can someone|anyone|use your eyes|let me know|"
+    r"\b(?:could (?:you|someone|somebody|anyone|we|i)|should|would you|please|can someone|"
+    r"anyone|use your eyes|let me know|"
     r"if you (?:like|want|wish|are interested|.re interested))\b",
     re.I,
 )
@@ -50,6 +51,7 @@ _PHRASE_PIECES = [
     *("fix", "Fixed", "FIXES", "merge", "merged", "now ", "Now ", "runs", "is", "has", "uses"),
     *("root", "-", "caused", "Root Caused", "x", " ", ".", "_", "é", "İ", "ſ", "\u212a"),
     *("could", "Should", "would you", "please", "can someone", "let me know", "ANYONE"),
+    *("could ", "COULD we", "could i", "you", "someone", " we"),
     *("rootcaused", "found", "s", "9", "if you ", "IF YOU", "like", "want", "'re interested"),
 ]
 _INSTRUCTION_PIECES = [
