@@ -16,8 +16,10 @@ _OPENER_RE = re.compile(
     r"small update|good news|bad news|update on [^:,]{1,40}|re|note|tl;?dr|ah|oh|hmm+|yeah|"
     r"yep|alright|anyway|and|but|plus|ps|sure|separately|small one|also|meanwhile|"
     r"in other news|for the record|heads up)\b[\s,:!.—–-]*"
-    # a vocative: "Folks, the slides are up" (with its comma: "All 704 GPUs" is no vocative)
-    r"|(?:hey |hi )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends),\s*)+",
+    # a vocative: "Folks, the slides are up", "Hi all — first PR here" (with its comma or
+    # dash: "All 704 GPUs" is no vocative)
+    r"|(?:hey |hi )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"
+    r"(?:,|\s+[—–-])\s*)+",
     re.IGNORECASE,
 )
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space

@@ -47,6 +47,7 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("FYI: ok so the run finished 🎉", "The run finished"),
         ("Separately, the fused backend works", "The fused backend works"),
         ("Folks, the slides are up", "The slides are up"),
+        ("Hi all — first PR here: #12 bounds the setup", "First PR here: #12 bounds the setup"),
         ("All 704 GPUs are in the gang", "All 704 GPUs are in the gang"),
         ("Dedup audit (#12): I checked 600 pairs.", "I checked 600 pairs (#12)."),
     ],
