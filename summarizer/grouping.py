@@ -191,10 +191,26 @@ def _keywords_regex(words: Sequence[str]) -> re.Pattern[str]:
 
     Where at most one keyword can match at any place, the alternatives are laid out as a
     trie ("hero (?:run|shape)"): the regex engine then tests each character once instead of
-    once per keyword, and which one comes first no longer matters.
+    once per keyword, and which one comes first no longer matters. Either way the keywords
+    are grouped by their first character, in their order within a group (only keywords with
+    the same first character can match at one place).
     """
-    body = _trie(words) if _one_match_per_place(words) else "|".join(map(re.escape, words))
-    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+    one_per_place = _one_match_per_place(words)
+    by_first: dict[str, list[str]] = {}
+    for word in words:
+        by_first.setdefault(word[0], []).append(word[1:])
+    body = "|".join(_opening(first, rests, one_per_place) for first, rests in by_first.items())
+    return re.compile(rf"(?:{body})(?!\w)")
+
+
+def _opening(first: str, rests: Sequence[str], one_per_place: bool) -> str:
+    r"""The keywords that start with `first`, as a pattern that opens with that character and
+    looks behind it for the word boundary ("h(?<!\wh)" is "(?<!\w)h"): a pattern that starts
+    with a set of characters lets the regex engine skip straight to the next of them instead
+    of trying every place in the text."""
+    char = re.escape(first)
+    rest = _trie(rests) if one_per_place else "|".join(map(re.escape, rests))
+    return f"{char}(?<!\\w{char})(?:{rest})"
 
 
 def _one_match_per_place(words: Sequence[str]) -> bool:

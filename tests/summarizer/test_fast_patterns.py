@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from summarizer import addressed, figures, grouping, noise, phrasing, signals, text
-from summarizer.extractive import _SENTENCE_GAP_RE, _is_decision, _is_request, _split
+from summarizer.extractive import (
+    _SENTENCE_GAP_RE,
+    _is_decision,
+    _is_of_the_moment,
+    _is_request,
+    _split,
+)
 
 _PLAIN_FIGURE_RE = re.compile(
     rf"(?<![\w#/.:-])(?:~|≈)?(?:{figures._NUMBER})[ \u202f]?(?:{figures._UNIT})"
@@ -152,3 +158,30 @@ def test_the_fast_scan_leaves_a_name_s_capital_to_the_plain_pattern() -> None:
     starting = "so I'm starting monthly updates"
     assert not grouping._says_who_or_new(starting, starting.lower())
     assert grouping._says_who_or_new("Hi, I'm Mei.", "hi, i'm mei.")
+
+
+_KEYWORD_PIECES = ["hero", " run", "hero run", "iris", "k8s", "+1", "a.b", "x", " ", "-", "_"]
+_KEYWORD_TEXT_PIECES = [*_KEYWORD_PIECES, "é", "\n", ".", "heros", "xhero", "1"]
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(_KEYWORD_PIECES), min_size=1, max_size=3).map("".join),
+    st.lists(st.lists(st.sampled_from(_KEYWORD_PIECES), min_size=1, max_size=3).map("".join)),
+    _texts(_KEYWORD_TEXT_PIECES),
+)
+def test_keywords_are_found_as_by_the_plain_alternation(
+    first: str, more: list[str], sample: str
+) -> None:
+    # (longest first, as the scorer orders them; with and without a keyword that another
+    # one extends, so both the trie and the plain layout are checked)
+    words = sorted(dict.fromkeys([first, *more]), key=len, reverse=True)
+    plain = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, words))})(?!\w)")
+    assert grouping._keywords_regex(words).findall(sample) == plain.findall(sample)
+
+
+@settings(max_examples=300)
+@given(_texts(["today", "Tonight", "this morning", "this evening", "right now", "x", " ", "."]))
+def test_words_of_the_moment_are_found_in_any_case(sample: str) -> None:
+    plain = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now)\b", re.I)
+    assert _is_of_the_moment(sample) == bool(plain.search(sample))
