@@ -760,12 +760,14 @@ def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> list[_Fact]:
     ...", "Fixed in #405"), as facts: the one before it, and the one before that while
     the earlier is anaphoric too, as long as they say something and all stay one short
     bullet; else none."""
+    if not _points_back(lead.text):
+        return []  # most leads: nothing more to read
     said = [clean_sentence(s) for s in _sentences(lead.message.text, list_intros=True)]
     # (A short message's sentences are one lead: it starts with one of them.)
     at = next((i for i, s in enumerate(said) if lead.text.startswith(s)), 0)
     before: list[_Fact] = []
     first, n_words = lead, len(said[at].split()) if said else 0
-    while at and (_ANAPHORA_RE.match(first.text) or done_by_a_pr(first.text)):
+    while at and _points_back(first.text):
         at -= 1
         text = said[at]
         n_words += len(text.split())
@@ -776,6 +778,11 @@ def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> list[_Fact]:
         ) or _context(text, lead)
         before.insert(0, first)
     return before
+
+
+def _points_back(text: str) -> bool:
+    """Whether `text` opens by pointing back at what was said before it."""
+    return bool(_ANAPHORA_RE.match(text)) or done_by_a_pr(text)
 
 
 def _context(text: str, lead: _Fact) -> _Fact:
