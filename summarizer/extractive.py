@@ -568,14 +568,11 @@ def _answered_statement(
         return None
     if statement is None or statement.author != message.author or statement.prs:
         return None
-    answer = message.text
-    for mention in message.prs:
-        answer = answer.replace(mention.raw, "")
     time = message.created_at.timestamp()
     for sentence in _sentences(statement.text):
         fact = _fact(sentence, statement, time, signal=0.0, shows=False, cited=message.prs)
         if fact is not None:
-            return fact if fact.n_words > len(answer.split()) else None
+            return fact if fact.n_words > _own_words(message.text, message.prs) else None
     return None
 
 
@@ -599,10 +596,7 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
                 continue
         cited = [p for p in mentions if p.raw in line] + asked
         if cited:
-            rest = line
-            for mention in cited:
-                rest = rest.replace(mention.raw, "")
-            statement = line if len(rest.split()) >= MIN_PR_FACT_WORDS else previous
+            statement = line if _own_words(line, cited) >= MIN_PR_FACT_WORDS else previous
             if statement:
                 found.setdefault(statement, []).extend(cited)
         elif len(line.split()) >= MIN_PR_FACT_WORDS:
@@ -873,9 +867,14 @@ def _says_little(text: str, prs: Sequence[PRMention]) -> bool:
     """Whether `text` cites titled `prs` with too few words of its own to say what they do."""
     if not prs or not all(p.title for p in prs):
         return False
+    return _own_words(text, prs) < MIN_FACT_WORDS
+
+
+def _own_words(text: str, prs: Sequence[PRMention]) -> int:
+    """How many words `text` says beside its citations of `prs`."""
     for mention in prs:
         text = text.replace(mention.raw, "")
-    return len(text.split()) < MIN_FACT_WORDS
+    return len(text.split())
 
 
 def _short_title(mention: PRMention) -> str:

@@ -22,8 +22,7 @@ _GREETING_RE = re.compile(
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
     re.IGNORECASE,
 )
-
-
+# "Curious how you handle ...": said to the community, not about the newcomer.
 _ADDRESSES_RE = re.compile(r"\b(?:you|your|y'all)\b", re.IGNORECASE)
 
 
@@ -67,7 +66,6 @@ def introduction(message: SourceMessage) -> str:
     parts = [full_stop(tidy(lead))]
     n_words = len(lead.split())
     for said in about[1:]:
-        # "Curious how you handle ...": said to the community, not about them.
         sentence = "; ".join(c for c in said.split("; ") if not _ADDRESSES_RE.search(c))
         if not sentence:
             continue

@@ -192,11 +192,7 @@ def third_person(sentence: str, author: str) -> str:
         return f"{name}'s team's {plural_pronouns(rest)}"
     if head.startswith("#"):
         return f"{name}'s {sentence}"
-    if (
-        (_PAST_RE.match(lower) or lower in _IRREGULAR_PAST)
-        and not _is_noun_phrase(rest)
-        and not _BY_A_PR_RE.match(rest)
-    ):
+    if _is_past(lower) and not _is_noun_phrase(rest) and not _BY_A_PR_RE.match(rest):
         return f"{name} {_lower_first(plural_pronouns(sentence))}"
     if _is_gerund_clause(lower, rest):
         return f"{name} is {_lower_first(_pronouns(sentence))}"
@@ -207,16 +203,18 @@ def done_by_a_pr(sentence: str) -> bool:
     """Whether `sentence` opens with what a PR did and no subject ("Fixed in #405, so ..."):
     what was fixed is said before it."""
     head, _, rest = sentence.partition(" ")
-    lower = head.lower()
-    return bool(_PAST_RE.match(lower) or lower in _IRREGULAR_PAST) and bool(_BY_A_PR_RE.match(rest))
+    return _is_past(head.lower()) and bool(_BY_A_PR_RE.match(rest))
+
+
+def _is_past(word: str) -> bool:
+    """Whether a lower-case `word` reads as a verb in the past tense ("fixed", "found")."""
+    return bool(_PAST_RE.match(word)) or word in _IRREGULAR_PAST
 
 
 def _said_once(rest: str) -> str:
     if " I " not in rest:
         return rest
-    return _SAME_SUBJECT_RE.sub(
-        lambda m: " " if _PAST_RE.match(m[1]) or m[1] in _IRREGULAR_PAST else m[0], rest
-    )
+    return _SAME_SUBJECT_RE.sub(lambda m: " " if _is_past(m[1]) else m[0], rest)
 
 
 # What follows a verb in "-ing" that starts a clause ("Trying that", "Running the sweep"),
@@ -284,7 +282,7 @@ def _verb_agree(rest: str) -> str:
             continue
         if bare in _THIRD_PERSON:
             words[index] = _THIRD_PERSON[bare]
-        elif bare.isalpha() and not _PAST_RE.match(bare) and bare not in _IRREGULAR_PAST:
+        elif bare.isalpha() and not _is_past(bare):
             words[index] = _add_s(word)
         break
     return " ".join(words)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pytest
 from factories import TOPICS, msg
 
 from summarizer.draft import format_title, make_draft, ordinal
@@ -146,37 +147,30 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
     assert intro.people == ["Priya Raman", "Tom Weber"]
 
 
-def test_an_introduction_leaves_out_greetings_emoji_and_questions() -> None:
-    d = draft(
-        [
-            msg(
-                "¡Hola a todos! 👋 I'm Carlos, from CENIA in Chile 🇨🇱. I work on language "
-                "models for low-resource languages. Any good first issues you'd recommend? 🙂",
-                channel="introductions",
-                author="Carlos Aspillaga",
-            )
-        ]
-    )
-    assert section(d, "introductions").markdown == (
-        "- Carlos Aspillaga, from CENIA in Chile. They work on language models for "
-        "low-resource languages."
-    )
-
-
-def test_an_introduction_says_who_they_are_not_what_they_ask_the_community() -> None:
-    d = draft(
-        [
-            msg(
-                "I'm Rick, from Berkeley. I co-wrote a scheduler a while back; mostly here to "
-                "see how you run things. Curious how you handle data mixing.",
-                channel="introductions",
-                author="Rick Liu",
-            )
-        ]
-    )
-    assert section(d, "introductions").markdown == (
-        "- Rick Liu, from Berkeley. They co-wrote a scheduler a while back."
-    )
+@pytest.mark.parametrize(
+    ("author", "text", "line"),
+    [
+        (
+            "Carlos Aspillaga",
+            "¡Hola a todos! 👋 I'm Carlos, from CENIA in Chile 🇨🇱. I work on language "
+            "models for low-resource languages. Any good first issues you'd recommend? 🙂",
+            "- Carlos Aspillaga, from CENIA in Chile. They work on language models for "
+            "low-resource languages.",
+        ),
+        (
+            "Rick Liu",
+            "I'm Rick, from Berkeley. I co-wrote a scheduler a while back; mostly here to "
+            "see how you run things. Curious how you handle data mixing.",
+            "- Rick Liu, from Berkeley. They co-wrote a scheduler a while back.",
+        ),
+    ],
+)
+def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(
+    author: str, text: str, line: str
+) -> None:
+    """No greeting, emoji or question, and nothing said to the community ("how you ...")."""
+    d = draft([msg(text, channel="introductions", author=author)])
+    assert section(d, "introductions").markdown == line
 
 
 def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
