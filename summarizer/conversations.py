@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
+from summarizer.phrasing import points_back
 from summarizer.types import SourceMessage
 
 MAX_LINKING_PRS = 2
 MAX_PR_MERGED = 12
+# Where replies are not marked (Slack outside threads, or a reply sent without Discord's
+# reply), a message that opens by pointing back ("That one cost us a day") answers the
+# channel's message before it, when that one came this recently.
+INLINE_REPLY_WINDOW = timedelta(hours=1)
 
 
 def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> list[list[int]]:
     """Indices of `messages` grouped into conversations, each in input order.
 
-    Messages of one thread, and a message with the one it replies to, are one conversation.
+    Messages of one thread, and a message with the one it replies to, are one conversation;
+    so are a message outside any thread that opens by pointing back (`points_back`) and the
+    one before it in its channel, sent at most `INLINE_REPLY_WINDOW` earlier.
     With `by_pr`, conversations that cite the same PR are merged as well, through messages
     that cite at most `MAX_LINKING_PRS` PRs (a status list citing many would glue the week's
     unrelated conversations into one), and only while the merged whole stays within
@@ -38,7 +46,13 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
 
     index = {m.id: i for i, m in enumerate(messages)}
     first_with: dict[str, int] = {}
+    last_in_channel: dict[str, int] = {}  # outside threads
     for i, message in enumerate(messages):
+        if message.thread_id is None and message.reply_to_id is None:
+            before = last_in_channel.get(message.channel)
+            last_in_channel[message.channel] = i
+            if before is not None and _answers(message, messages[before]):
+                union(i, before)
         if message.thread_id is not None:
             union(i, first_with.setdefault("thread:" + message.thread_id, i))
             if message.thread_id in index:
@@ -53,3 +67,11 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
     for i in range(len(messages)):
         groups.setdefault(find(i), []).append(i)
     return list(groups.values())
+
+
+def _answers(message: SourceMessage, before: SourceMessage) -> bool:
+    """Whether `message` reads as an unmarked reply to `before`, its channel's message just
+    before it."""
+    return message.created_at - before.created_at <= INLINE_REPLY_WINDOW and points_back(
+        message.text
+    )

@@ -26,7 +26,13 @@ from summarizer.integrations import IntegrationItem, integration_items
 from summarizer.introductions import introductions
 from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
-from summarizer.phrasing import clean_sentence, done_by_a_pr, is_fallback, third_person
+from summarizer.phrasing import (
+    ANAPHORA_RE,
+    clean_sentence,
+    is_fallback,
+    points_back,
+    third_person,
+)
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.signals import shows_something, social_gain, text_gain
 from summarizer.text import (
@@ -82,10 +88,6 @@ _WEAK_OPENER_RE = re.compile(
 # Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
 # 40 days", "monday mood: ...".
 _MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IGNORECASE)
-# Openers that point back at something said before: weak as the lead of a bullet.
-_ANAPHORA_RE = re.compile(
-    r"^(?:right now |[a-z]+, )?(?:this|that|it|they|these|those|which)\b", re.IGNORECASE
-)
 # Said of the moment ("lunch is at noon today"): no news by the time a weekly summary is read.
 _is_of_the_moment = any_phrase(
     ("today", "tonight", "this (?:morning|afternoon|evening)", "right now")
@@ -716,7 +718,7 @@ def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision
     # else can.
     pr_gain = PR_GAIN if len(prs) <= RECAP_PRS else RECAP_PR_GAIN
     value = pr_gain * len(prs) + FIGURE_GAIN * len(figures) + decision
-    weak = _ANAPHORA_RE.match(text) or _is_request(text)
+    weak = ANAPHORA_RE.match(text) or _is_request(text)
     return value - WEAK_PENALTY * bool(weak)
 
 
@@ -754,14 +756,14 @@ def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> list[_Fact]:
     ...", "Fixed in #405"), as facts: the one before it, and the one before that while
     the earlier is anaphoric too, as long as they say something and all stay one short
     bullet; else none."""
-    if not _points_back(lead.text):
+    if not points_back(lead.text):
         return []  # most leads: nothing more to read
     said = [clean_sentence(s) for s in _sentences(lead.message.text, list_intros=True)]
     # (A short message's sentences are one lead: it starts with one of them.)
     at = next((i for i, s in enumerate(said) if lead.text.startswith(s)), 0)
     before: list[_Fact] = []
     first, n_words = lead, len(said[at].split()) if said else 0
-    while at and _points_back(first.text):
+    while at and points_back(first.text):
         at -= 1
         text = said[at]
         n_words += len(text.split())
@@ -772,11 +774,6 @@ def _said_before(lead: _Fact, facts: Sequence[_Fact]) -> list[_Fact]:
         ) or _context(text, lead)
         before.insert(0, first)
     return before
-
-
-def _points_back(text: str) -> bool:
-    """Whether `text` opens by pointing back at what was said before it."""
-    return bool(_ANAPHORA_RE.match(text)) or done_by_a_pr(text)
 
 
 def _context(text: str, lead: _Fact) -> _Fact:
@@ -812,7 +809,7 @@ def _joins(fact: _Fact, lead: _Fact) -> bool:
     person's, or another's that can be turned to the third person (not a labelled quote)."""
     author = fact.message.author
     if author == lead.message.author:
-        return not _ANAPHORA_RE.match(fact.text) or bool(fact.prs)
+        return not ANAPHORA_RE.match(fact.text) or bool(fact.prs)
     return not is_fallback(third_person(fact.text, author), author)
 
 

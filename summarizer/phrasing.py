@@ -26,6 +26,10 @@ _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
 # "Fixed in #405, so ...": done by a PR, not by the author ("Ana fixed in #405" is wrong).
 _BY_A_PR_RE = re.compile(r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)", re.IGNORECASE)
+# Openers that point back at something said before ("That fixed it", "It's a 535B MoE").
+ANAPHORA_RE = re.compile(
+    r"^(?:right now |[a-z]+, )?(?:this|that|it|they|these|those|which)\b", re.IGNORECASE
+)
 # What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
 _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
 _IRREGULAR_PAST = frozenset(
@@ -197,6 +201,12 @@ def third_person(sentence: str, author: str) -> str:
     if _is_gerund_clause(lower, rest):
         return f"{name} is {_lower_first(_pronouns(sentence))}"
     return f"{name}: {sentence}"
+
+
+def points_back(text: str) -> bool:
+    """Whether `text` opens by pointing back at what was said before it ("That one cost us
+    a day", "Fixed in #405, so ...")."""
+    return bool(ANAPHORA_RE.match(text)) or done_by_a_pr(text)
 
 
 def done_by_a_pr(sentence: str) -> bool:

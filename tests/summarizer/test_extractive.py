@@ -302,6 +302,17 @@ def test_the_newest_status_replaces_a_stale_one() -> None:
     assert "lab/main#9145" in data.prs
 
 
+def test_an_unmarked_reply_is_part_of_the_item_it_answers() -> None:
+    d = draft(
+        [
+            msg("The barrier after restore has a timeout now #9150", channel="hero-run"),
+            msg("That one cost us 4.5h of idle GPUs", channel="hero-run", author="Ben Cho"),
+        ]
+    )
+    # (not a bullet of its own that starts "That one cost them ...")
+    assert section(d, "hero-run").markdown.count("\n- ") == 0
+
+
 def test_chit_chat_questions_and_review_chatter_are_not_bullets() -> None:
     d = draft(
         [

@@ -45,6 +45,18 @@ def test_a_reply_chain_is_one_conversation() -> None:
     assert topic_of(grouped, answer) == "iris"
 
 
+def test_an_unmarked_reply_that_points_back_goes_with_the_message_before_it() -> None:
+    # Slack outside threads: a reply is not marked as one, it opens by pointing back.
+    crash = msg("hero run crashed at step 1200 on rack 3", minutes=0)
+    reply = msg("that one cost us three restarts", author="Ben Cho", minutes=20)
+    hours_later = msg("that one looks unrelated to me", author="Ben Cho", minutes=200)
+    other_channel = msg("that one is on me", channel="random", minutes=21)
+    grouped = group_by_topic([crash, reply, hours_later, other_channel], TOPICS)
+    assert topic_of(grouped, reply) == "hero-run"
+    assert topic_of(grouped, hours_later) == "other"
+    assert topic_of(grouped, other_channel) == "other"
+
+
 def test_a_shared_pr_pulls_a_vague_message_to_its_topic() -> None:
     clear = msg("#812 splits checkpoint writes across hosts", channel="hero-run")
     vague = msg("#812 is ready for another look", channel="code-review")
