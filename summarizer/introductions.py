@@ -104,6 +104,7 @@ _SELF_NAME_RE = (
     r"^(?:[^,.!?]{{1,20}}[,!]\s+)?(?:i'?m|i am|my name is|this is|it'?s)?"
     r"\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
 )
+_AND_RE = re.compile(r"^and\s+", re.IGNORECASE)
 _SELF_PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "our"])
 
 
@@ -117,7 +118,9 @@ def _self_named(sentence: str, name: str) -> str | None:
         rest = sentence[match.end() :]
         if not rest:
             return name
-        if rest.split(" ", 1)[0].lower().replace("’", "'") in _SELF_PRONOUNS:
-            return third_person(rest, name)
+        # "I'm Lena, and I'm starting a PhD": what follows the "and" says it of them.
+        said = _AND_RE.sub("", rest, count=1)
+        if said.split(" ", 1)[0].lower().replace("’", "'") in _SELF_PRONOUNS:
+            return third_person(said, name)
         return f"{name}, {rest}"
     return None

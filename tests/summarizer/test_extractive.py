@@ -163,6 +163,11 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "see how you run things. Curious how you handle data mixing.",
             "- Rick Liu, from Berkeley. They co-wrote a scheduler a while back.",
         ),
+        (
+            "Mara Jensen",
+            "Hi everyone! I'm Mara Jensen, and I'm starting my PhD at TU Dresden this fall.",
+            "- Mara Jensen is starting their PhD at TU Dresden this fall.",
+        ),
     ],
 )
 def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(
