@@ -120,6 +120,10 @@ _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 _LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
+# "<url> is a great place to ask": the link is the sentence's subject.
+_LINK_AS_SUBJECT_RE = re.compile(
+    r"(?:is|are|was|were|has|have|had|looks|seems|does|will|can|should|might|may)\b"
+)
 _ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
 _TAG_RE = re.compile(r"^(?:\s*\[[^\]\n]{1,20}\])+")  # "[draft] ", "[WIP]" opening a PR's title
 # An identifier in a title: "load_tss", "Star::write", "feature(asm_const)", "entry_point!".
@@ -624,10 +628,15 @@ def _sentences(text: str, *, list_intros: bool = False) -> Iterable[str]:
             if _BARE_LINK_RE.fullmatch(sentence):
                 links.append(sentence.rstrip("."))
                 continue
-            if kept and (leading := _LEADING_LINK_RE.match(sentence)):
+            leading = _LEADING_LINK_RE.match(sentence)
+            if leading and kept:
                 # "I made this: <url> Let me know": the link shows what came before it.
                 kept[-1] = f"{kept[-1].rstrip('.')} {leading.group(1)}"
                 sentence = sentence[leading.end() :]
+            elif leading and not _LINK_AS_SUBJECT_RE.match(sentence, leading.end()):
+                # "<url> here is the thread on force layouts": the link shows what follows.
+                links.append(leading.group(1))
+                sentence = capitalised(sentence[leading.end() :])
             if list_intros and sentence.endswith(":"):
                 sentence = full_stop(sentence[:-1].rstrip())
             if sentence.endswith((":", "?")) or is_acknowledgement(sentence):

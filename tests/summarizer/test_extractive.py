@@ -178,6 +178,26 @@ def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(
     assert section(d, "introductions").markdown == line
 
 
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            "https://forum.example.org/t/412 here is a long thread on force layouts in d3",
+            "- Here is a long thread on force layouts in d3 <https://forum.example.org/t/412>",
+        ),
+        (
+            "https://qa.example.org/ is a great place to ask questions about open data",
+            "- https://qa.example.org/ is a great place to ask questions about open data",
+        ),
+    ],
+)
+def test_a_link_opening_a_share_follows_what_it_shows_unless_it_is_the_subject(
+    text: str, line: str
+) -> None:
+    shared = replace(msg(text, channel="data"), reactions=3)
+    assert section(draft([shared]), "data").markdown.startswith(line)
+
+
 def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
     d = draft(
         [
