@@ -113,6 +113,9 @@ _LOWER_START_RE = re.compile(
 _SENTENCE_GAP_RE = re.compile(
     rf"{_LOWER_START_RE.pattern}|(?<=\w) ?(?:{EMOJI_RE.pattern})+ (?=[A-Z`])"
 )
+# ... or after a link: "the study: <url> they check which ..." (a link ends no sentence of its
+# own: "see <url> for the numbers").
+_LINK_THEN_SUBJECT_RE = re.compile(r"(https?://[^\s>]+>?) (?=(?:i|we|they|he|she|it|this) )")
 # Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
 _REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link may hold a title
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
@@ -658,9 +661,12 @@ def _sentences(text: str, *, list_intros: bool = False) -> Iterable[str]:
 
 def _split(sentence: str) -> list[str]:
     """`sentence` split where chat left out a stop (`_LOWER_START_RE`, `_SENTENCE_GAP_RE`;
-    the slower pattern only where an emoji may be)."""
+    the slower pattern only where an emoji may be; `_LINK_THEN_SUBJECT_RE` after a link)."""
     if sentence.isascii() and ":" not in sentence and ";" not in sentence:
         return _LOWER_START_RE.split(sentence)
+    if "://" in sentence:
+        sentence = _LINK_THEN_SUBJECT_RE.sub(r"\1\n", sentence)
+        return [p for part in sentence.split("\n") for p in _SENTENCE_GAP_RE.split(part)]
     return _SENTENCE_GAP_RE.split(sentence)
 
 

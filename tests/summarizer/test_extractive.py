@@ -198,6 +198,14 @@ def test_a_link_opening_a_share_follows_what_it_shows_unless_it_is_the_subject(
     assert section(draft([shared]), "data").markdown.startswith(line)
 
 
+def test_a_sentence_that_starts_after_a_link_without_a_stop_is_a_sentence() -> None:
+    text = (
+        "Scaling study: https://papers.example.org/77 we compare how 8 optimizers scale with batch"
+    )
+    line = section(draft([msg(text, channel="data")]), "data").markdown
+    assert "<https://papers.example.org/77>. They compare how 8 optimizers" in line
+
+
 def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
     d = draft(
         [
