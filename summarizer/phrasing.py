@@ -343,7 +343,12 @@ def _pronouns(text: str) -> str:
 
 def _their(match: re.Match[str]) -> str:
     word = match.group(0)
+    if word == "I" and _CLAUSE_END_RE.match(match.string, match.end()):
+        return "them"  # "a matrix from Tim, Gerardo, and I": no subject, nothing follows
     return _PRONOUNS[word if word.startswith("I") else word.lower()]
+
+
+_CLAUSE_END_RE = re.compile(r"\s*(?:[.,;:!?)]|<?https?://|$)")
 
 
 def plural_pronouns(text: str) -> str:

@@ -23,6 +23,7 @@ from summarizer.phrasing import clean_sentence, done_by_a_pr, they, third_person
         ("My thesis is on optimizers", "Ana's thesis is on optimizers"),
         ("I fixed the cache and I merged #14", "Ana fixed the cache and merged #14"),
         ("I think so and I guess", "Ana thinks so and they guess"),
+        ("I drew the map with Tim and I.", "Ana drew the map with Tim and them."),
         ("Fixed the cache so it is warm", "Ana fixed the cache so it is warm"),
         # Nothing safe to turn: the author labels the sentence as it was written.
         ("Node agent now exports XID counters", "Ana: Node agent now exports XID counters"),
