@@ -22,6 +22,8 @@ _GREETING_RE = re.compile(
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
     re.IGNORECASE,
 )
+# Where a sentence's first clause ends: it says the gist, what follows elaborates.
+_CLAUSE_RE = re.compile(r"[:;] ")
 # "Curious how you handle ...": said to the community, not about the newcomer.
 _ADDRESSES_RE = re.compile(r"\b(?:you|your|y'all)\b", re.IGNORECASE)
 
@@ -70,7 +72,10 @@ def introduction(message: SourceMessage) -> str:
         if not sentence:
             continue
         if n_words + len(sentence.split()) > INTRO_WORDS:
-            break
+            # "My research is on X and Y: how ..." -> "Their research is on X and Y."
+            sentence = _CLAUSE_RE.split(sentence, 1)[0].rstrip(",")
+            if n_words + len(sentence.split()) > INTRO_WORDS or sentence == said:
+                break
         parts.append(full_stop(tidy(sentence)))
         n_words += len(sentence.split())
     return " ".join(parts)

@@ -164,6 +164,14 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "- Rick Liu, from Berkeley. They co-wrote a scheduler a while back.",
         ),
         (
+            "Ines Duarte",
+            "Hi all! I'm Ines, a PhD student in Porto. My research is on proof search and on "
+            "program synthesis: how models pick a tactic, and where that choice goes wrong in "
+            "ways that are hard to see from the outside.",
+            "- Ines Duarte, a PhD student in Porto. Their research is on proof search and on "
+            "program synthesis.",
+        ),
+        (
             "Mara Jensen",
             "Hi everyone! I'm Mara Jensen, and I'm starting my PhD at TU Dresden this fall.",
             "- Mara Jensen is starting their PhD at TU Dresden this fall.",
