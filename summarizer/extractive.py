@@ -42,7 +42,7 @@ from summarizer.text import (
     words,
 )
 from summarizer.types import PRMention, Section, SourceMessage, Topic
-from summarizer.voice import EMOJI_RE
+from summarizer.voice import EMOJI_RE, EMOJI_START_RE
 
 MIN_FACT_WORDS = 5
 MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
@@ -647,8 +647,10 @@ def _sentences(text: str, *, list_intros: bool = False) -> Iterable[str]:
 
 def _split(sentence: str) -> list[str]:
     """`sentence` split where chat left out a stop (`_LOWER_START_RE`, `_SENTENCE_GAP_RE`;
-    the slower pattern only where an emoji may be)."""
+    the slower pattern only where an emoji may be: without one they split alike)."""
     if sentence.isascii() and ":" not in sentence and ";" not in sentence:
+        return _LOWER_START_RE.split(sentence)
+    if EMOJI_START_RE.search(sentence) is None:
         return _LOWER_START_RE.split(sentence)
     return _SENTENCE_GAP_RE.split(sentence)
 
