@@ -48,7 +48,7 @@ from summarizer.text import (
     words,
 )
 from summarizer.types import PRMention, Section, SourceMessage, Topic
-from summarizer.voice import EMOJI_RE
+from summarizer.voice import EMOJI_RE, EMOJI_START_RE
 
 MIN_FACT_WORDS = 5
 MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
@@ -661,12 +661,19 @@ def _sentences(text: str, *, list_intros: bool = False) -> Iterable[str]:
 
 def _split(sentence: str) -> list[str]:
     """`sentence` split where chat left out a stop (`_LOWER_START_RE`, `_SENTENCE_GAP_RE`;
-    the slower pattern only where an emoji may be; `_LINK_THEN_SUBJECT_RE` after a link)."""
+    `_LINK_THEN_SUBJECT_RE` after a link)."""
     if sentence.isascii() and ":" not in sentence and ";" not in sentence:
         return _LOWER_START_RE.split(sentence)
     if "://" in sentence:
         sentence = _LINK_THEN_SUBJECT_RE.sub(r"\1\n", sentence)
-        return [p for part in sentence.split("\n") for p in _SENTENCE_GAP_RE.split(part)]
+        return [p for part in sentence.split("\n") for p in _gap_split(part)]
+    return _gap_split(sentence)
+
+
+def _gap_split(sentence: str) -> list[str]:
+    """The slower pattern only where an emoji may be: without one they split alike."""
+    if EMOJI_START_RE.search(sentence) is None:
+        return _LOWER_START_RE.split(sentence)
     return _SENTENCE_GAP_RE.split(sentence)
 
 

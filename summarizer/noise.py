@@ -207,7 +207,8 @@ def _is_ack_phrase(phrase: tuple[str, ...]) -> bool:
 
 def is_review_chatter(text: str) -> bool:
     """ "LGTM on #12", "left comments on #12": a PR named, nothing said about it."""
-    return len(text.split()) <= _REVIEW_MAX_WORDS and bool(_REVIEW_RE.match(text.strip()))
+    # (the anchored pattern first: it rules out most text without splitting it into words)
+    return bool(_REVIEW_RE.match(text.strip())) and len(text.split()) <= _REVIEW_MAX_WORDS
 
 
 def normalise_for_matching(text: str) -> str:

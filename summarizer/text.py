@@ -65,10 +65,10 @@ def chat_lines(text: str) -> list[str]:
 
 def _heads_a_list(line: str, after: str) -> bool:
     """A few words without a full stop over a list ("tl;dr", "Next steps") are its heading."""
-    return (
-        len(line.split()) <= LIST_HEADING_WORDS
-        and line[-1] not in ".!?"
+    return (  # (the cheap tests first: most lines head no list)
+        line[-1] not in ".!?"
         and bool(_LIST_MARK_RE.match(after))
+        and len(line.split()) <= LIST_HEADING_WORDS
     )
 
 
