@@ -74,7 +74,7 @@ def introduction(message: SourceMessage) -> str:
         if n_words + len(sentence.split()) > INTRO_WORDS:
             # "My research is on X and Y: how ..." -> "Their research is on X and Y."
             sentence = _CLAUSE_RE.split(sentence, 1)[0].rstrip(",")
-            if n_words + len(sentence.split()) > INTRO_WORDS or sentence == said:
+            if n_words + len(sentence.split()) > INTRO_WORDS:
                 break
         parts.append(full_stop(tidy(sentence)))
         n_words += len(sentence.split())

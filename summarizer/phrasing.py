@@ -309,6 +309,8 @@ def _add_s(verb: str) -> str:
 _PRONOUN_RE = re.compile(
     r"(?<![\w'/-])(?:[Mm]y|[Mm]e|[Mm]ine|I|I'm|I've|I'll|I'd|[Mm]yself)(?![\w'/-])"
 )
+# What may follow an "I" that ends its clause.
+_CLAUSE_END_RE = re.compile(r"\s*(?:[.,;:!?)]|<?https?://|$)")
 _PRONOUNS = {
     "my": "their",
     "me": "them",
@@ -346,9 +348,6 @@ def _their(match: re.Match[str]) -> str:
     if word == "I" and _CLAUSE_END_RE.match(match.string, match.end()):
         return "them"  # "a matrix from Tim, Gerardo, and I": no subject, nothing follows
     return _PRONOUNS[word if word.startswith("I") else word.lower()]
-
-
-_CLAUSE_END_RE = re.compile(r"\s*(?:[.,;:!?)]|<?https?://|$)")
 
 
 def plural_pronouns(text: str) -> str:
