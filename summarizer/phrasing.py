@@ -212,6 +212,8 @@ def points_back(text: str) -> bool:
 def done_by_a_pr(sentence: str) -> bool:
     """Whether `sentence` opens with what a PR did and no subject ("Fixed in #405, so ..."):
     what was fixed is said before it."""
+    if "#" not in sentence and "/pull/" not in sentence:
+        return False  # most sentences: no PR for it to be done by
     head, _, rest = sentence.partition(" ")
     return _is_past(head.lower()) and bool(_BY_A_PR_RE.match(rest))
 
