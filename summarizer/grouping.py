@@ -23,6 +23,7 @@ from summarizer.link_comments import joined_link_comments
 from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
 from summarizer.termmodel import TermModel, features
+from summarizer.text import word_opening
 from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
@@ -204,13 +205,9 @@ def _keywords_regex(words: Sequence[str]) -> re.Pattern[str]:
 
 
 def _opening(first: str, rests: Sequence[str], one_per_place: bool) -> str:
-    r"""The keywords that start with `first`, as a pattern that opens with that character and
-    looks behind it for the word boundary ("h(?<!\wh)" is "(?<!\w)h"): a pattern that starts
-    with a set of characters lets the regex engine skip straight to the next of them instead
-    of trying every place in the text."""
-    char = re.escape(first)
-    rest = _trie(rests) if one_per_place else "|".join(map(re.escape, rests))
-    return f"{char}(?<!\\w{char})(?:{rest})"
+    """The keywords that start with `first`, as a pattern that opens with that character
+    (`word_opening`)."""
+    return word_opening(first, _trie(rests) if one_per_place else "|".join(map(re.escape, rests)))
 
 
 def _one_match_per_place(words: Sequence[str]) -> bool:

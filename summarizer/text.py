@@ -112,6 +112,15 @@ def similarity(a: frozenset[str], b: frozenset[str]) -> float:
 FEW_LETTERS = 10
 
 
+def word_opening(first: str, rest: str) -> str:
+    r"""A pattern for words that start with the character `first` and go on as the pattern
+    `rest`, written to open with that character and look behind it for the word boundary
+    ("f(?<!\wf)" is "\bf"): a pattern that opens with a character lets the regex engine skip
+    straight to the next one in the text instead of trying every place."""
+    char = re.escape(first)
+    return f"{char}(?<!\\w{char})(?:{rest})"
+
+
 def any_phrase(phrases: Sequence[str]) -> Callable[[str], bool]:
     """A test of whether a text holds one of `phrases` as whole words, in any case.
 
@@ -127,12 +136,7 @@ def any_phrase(phrases: Sequence[str]) -> Callable[[str], bool]:
         by_letter.setdefault(phrase[0], []).append(phrase[1:])
     body = "|".join(f"{letter}(?:{'|'.join(rests)})" for letter, rests in by_letter.items())
     if len(by_letter) <= FEW_LETTERS:
-        # Opening with the letter itself and looking behind it for the word boundary
-        # ("f(?<!\wf)" is "\bf"), a pattern lets the regex engine skip straight to the next
-        # of its first letters instead of trying every character.
-        starts = "|".join(
-            rf"{letter}(?<!\w{letter})(?:{'|'.join(rests)})" for letter, rests in by_letter.items()
-        )
+        starts = "|".join(word_opening(c, "|".join(rests)) for c, rests in by_letter.items())
         folded = re.compile(rf"(?:{starts})\b")
     else:
         folded = re.compile(rf"\b(?:{body})\b")

@@ -31,6 +31,11 @@ def section(d, topic: str):
     return next(s for s in d.sections if s.topic == topic)
 
 
+def drafted_alone(text: str) -> str:
+    """The Data section drafted from one message saying `text` in #data."""
+    return section(draft([msg(text, channel="data")]), "data").markdown
+
+
 def test_sections_follow_topic_order_and_skip_empty_topics() -> None:
     d = draft(
         [
@@ -210,7 +215,7 @@ def test_a_sentence_that_starts_after_a_link_without_a_stop_is_a_sentence() -> N
     text = (
         "Scaling study: https://papers.example.org/77 we compare how 8 optimizers scale with batch"
     )
-    line = section(draft([msg(text, channel="data")]), "data").markdown
+    line = drafted_alone(text)
     assert "<https://papers.example.org/77>. They compare how 8 optimizers" in line
 
 
@@ -719,7 +724,7 @@ def test_a_lead_that_says_only_what_a_pr_fixed_keeps_the_sentence_saying_what_it
         "the fallback optimizer at an implicit 6e-4. fixed in #405, so runs from before that "
         "are not comparable"
     )
-    bullet = section(draft([msg(text, channel="data")]), "data").markdown
+    bullet = drafted_alone(text)
     assert bullet == (
         "- The embeddings and norms fell through to the fallback optimizer at an implicit "
         "6e-4. Fixed in [#405](https://github.com/lab/main/pull/405), so runs from before that "
@@ -735,7 +740,7 @@ def test_an_anaphoric_lead_keeps_what_its_message_said_before_a_list() -> None:
         "the intermediate shards). Thanks to everyone who asked, it pushed us to finally "
         "clean up the provenance of the old dumps"
     )
-    bullet = section(draft([msg(text, channel="data")]), "data").markdown
+    bullet = drafted_alone(text)
     assert bullet.startswith(
         "- The cleaned crawl of the whole archive is public on the mirror now. That's every "
         "shard the runs kept around. This also resolves [#341]"
@@ -749,7 +754,7 @@ def test_a_short_sentence_after_a_link_is_a_sentence_not_the_link_s_title() -> N
         "ladder: 5 rungs. four are clean, the smallest only got 81% of the way through its "
         "budget, so it is plotted but flagged in the writeup for everyone to see"
     )
-    bullet = section(draft([msg(text, channel="data")]), "data").markdown
+    bullet = drafted_alone(text)
     assert "/pull/8435). Ladder: 5 rungs" in bullet
 
 
