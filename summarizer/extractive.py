@@ -92,6 +92,8 @@ _MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IG
 _is_of_the_moment = any_phrase(
     ("today", "tonight", "this (?:morning|afternoon|evening)", "right now")
 )
+# ... unless it says when a change took effect ("as of today they are maintainers").
+_TOOK_EFFECT_RE = re.compile(r"\b(?:as of|from|since|starting) today\b", re.IGNORECASE)
 # Requests and suggestions: someone asking, not something done.
 _is_request = any_phrase((
     "could (?:you|someone|somebody|anyone|we|i)", "should", "would you", "please",
@@ -121,6 +123,7 @@ _REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link 
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 # A letter's sign-off ("Best,") or an address on a line of its own.
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
+_LINK_RE = re.compile(r"https?://\S+")
 _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 _LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
 # "<url> is a great place to ask": the link is the sentence's subject.
@@ -541,7 +544,7 @@ def _facts(
             continue
         # Reactions to a question or a poll are answers, not a sign of news (its first line
         # asks; a link's preview on the lines after it may quote a question).
-        if signal and "?" in message.text.partition("\n")[0]:
+        if signal and _asks(message.text.partition("\n")[0]):
             signal = 0.0
         found = [
             fact
@@ -677,6 +680,11 @@ def _gap_split(sentence: str) -> list[str]:
     return _SENTENCE_GAP_RE.split(sentence)
 
 
+def _asks(line: str) -> bool:
+    """Whether `line` holds a question mark outside its links ("pulls?q=" asks nothing)."""
+    return "?" in line and "?" in _LINK_RE.sub("", line)
+
+
 def _asks_only(sentence: str) -> bool:
     """A sentence that opens with a request and cites and measures nothing ("Let me know
     what you think.")."""
@@ -725,6 +733,7 @@ def _fact(
         or _WEAK_OPENER_RE.match(text)
         or _is_request(text)
         or _is_of_the_moment(text)
+        and not _TOOK_EFFECT_RE.search(text)
     ):
         return None
     gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal

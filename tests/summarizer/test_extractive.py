@@ -219,6 +219,31 @@ def test_a_sentence_that_starts_after_a_link_without_a_stop_is_a_sentence() -> N
     assert "<https://papers.example.org/77>. They compare how 8 optimizers" in line
 
 
+def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
+    announced = "As of today, Ada Ito is a maintainer of the loader, after months of work"
+    fleeting = "Ada Ito is bringing cake to the office today, after months of promising it"
+    d = draft([replace(msg(t, channel="data"), reactions=5) for t in (announced, fleeting)])
+    assert "maintainer of the loader" in section(d, "data").markdown
+    assert "cake" not in section(d, "data").markdown
+
+
+def test_a_question_mark_in_a_link_does_not_make_a_share_a_question() -> None:
+    # Reactions to a question are answers; reactions to a share whose link holds "?q=" are
+    # a sign of news, and the share people reacted to leads its section.
+    shared = msg(
+        "The shard format notes are written up, with a worked example of the index layout "
+        "https://docs.example.org/shards",
+        channel="data",
+    )
+    welcomed = msg(
+        "Ada Ito did most of the loader work this year (https://git.example.org/pulls?q=ada) "
+        "and joins the team of maintainers",
+        channel="data",
+    )
+    lines = section(draft([shared, replace(welcomed, reactions=6)]), "data").markdown.splitlines()
+    assert "maintainers" in lines[0] and "shard format" in lines[1]
+
+
 def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
     d = draft(
         [

@@ -50,6 +50,8 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("Folks, the slides are up", "The slides are up"),
         ("Hi all — first PR here: #12 bounds the setup", "First PR here: #12 bounds the setup"),
         ("All 704 GPUs are in the gang", "All 704 GPUs are in the gang"),
+        ("Some team news: Ada joins the maintainers", "Ada joins the maintainers"),
+        ("The news of the week is the loader", "The news of the week is the loader"),
         ("Dedup audit (#12): I checked 600 pairs.", "I checked 600 pairs (#12)."),
     ],
 )
