@@ -32,6 +32,7 @@ from summarizer.phrasing import (
     is_fallback,
     points_back,
     third_person,
+    without_pointing_label,
 )
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.signals import shows_something, social_gain, text_gain
@@ -856,11 +857,12 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     credits: list[str] = []
     author = None
     for fact in picked:
+        said = fact.text if parts else without_pointing_label(fact.text)
         if fact.message.author == author:
-            text = tidy(fact.text)
+            text = tidy(said)
         else:
             author = fact.message.author
-            text, subject = voiced(fact.text, author)
+            text, subject = voiced(said, author)
             if not subject:
                 credits.append(author)
         kept = _newsletter_sentences(text)

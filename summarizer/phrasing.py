@@ -203,6 +203,26 @@ def third_person(sentence: str, author: str) -> str:
     return f"{name}: {sentence}"
 
 
+# "That works: `.all(timeout=2)` raises after 2 s": a label pointing back at the message it
+# answers; once the sentence stands alone in a summary, what follows the colon says it.
+_POINTING_LABEL_RE = re.compile(
+    r"^(?:that|this|it|which)(?:'s|’s| is| was)?\b[^:\n\d#]{0,30}:\s+(?=\S)", re.IGNORECASE
+)
+MIN_STANDING_WORDS = 5
+
+
+def without_pointing_label(sentence: str) -> str:
+    """`sentence` without a label pointing back ("That works: ...", "That's the bad part:
+    ..."), where what follows says something on its own; else `sentence`."""
+    label = _POINTING_LABEL_RE.match(sentence)
+    if label is None:
+        return sentence
+    rest = sentence[label.end() :]
+    if sum("://" not in word for word in rest.split()) < MIN_STANDING_WORDS:
+        return sentence  # "This is a good intro: <url>": the label is the sentence
+    return rest
+
+
 def points_back(text: str) -> bool:
     """Whether `text` opens by pointing back at what was said before it ("That one cost us
     a day", "Fixed in #405, so ...")."""

@@ -384,6 +384,21 @@ def test_an_unmarked_reply_is_part_of_the_item_it_answers() -> None:
     assert section(d, "hero-run").markdown.count("\n- ") == 0
 
 
+def test_an_answer_leads_without_the_label_pointing_at_the_question() -> None:
+    d = draft(
+        [
+            msg("How do I bound a read in the loader? I tried load(timeout=2)", channel="data"),
+            msg(
+                "That works: load(timeout=2) raises ReadTimeout after 2 s, and #9151 makes "
+                "it the default",
+                channel="data",
+                author="Ben Cho",
+            ),
+        ]
+    )
+    assert section(d, "data").markdown.startswith("- load(timeout=2) raises ReadTimeout")
+
+
 def test_chit_chat_questions_and_review_chatter_are_not_bullets() -> None:
     d = draft(
         [

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from summarizer.phrasing import clean_sentence, done_by_a_pr, they, third_person
+from summarizer.phrasing import (
+    clean_sentence,
+    done_by_a_pr,
+    they,
+    third_person,
+    without_pointing_label,
+)
 
 
 @pytest.mark.parametrize(
@@ -57,6 +63,34 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
 )
 def test_fillers_labels_and_emoji_go(sentence: str, cleaned: str) -> None:
     assert clean_sentence(sentence) == cleaned
+
+
+@pytest.mark.parametrize(
+    ("sentence", "standing"),
+    [
+        (
+            "That works: `load(timeout=2)` raises after 2 s on a hung read",
+            "`load(timeout=2)` raises after 2 s on a hung read",
+        ),
+        (
+            "That's the bad part: the old loader solves 11/300 of the cases",
+            "the old loader solves 11/300 of the cases",
+        ),
+        (
+            "This is a good intro: https://example.org/intro",
+            "This is a good intro: https://example.org/intro",
+        ),
+        (
+            "It's 3.2 week: freeze on Wednesday, rc1 on Friday",
+            "It's 3.2 week: freeze on Wednesday, rc1 on Friday",
+        ),
+        ("The loader: it streams shards now", "The loader: it streams shards now"),
+    ],
+)
+def test_a_label_pointing_back_goes_when_the_rest_stands_alone(
+    sentence: str, standing: str
+) -> None:
+    assert without_pointing_label(sentence) == standing
 
 
 def test_a_sentence_done_by_a_pr_has_no_subject_of_its_own() -> None:
