@@ -857,12 +857,12 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     credits: list[str] = []
     author = None
     for fact in picked:
-        said = fact.text if parts else without_pointing_label(fact.text)
+        sentence = fact.text if parts else without_pointing_label(fact.text)
         if fact.message.author == author:
-            text = tidy(said)
+            text = tidy(sentence)
         else:
             author = fact.message.author
-            text, subject = voiced(said, author)
+            text, subject = voiced(sentence, author)
             if not subject:
                 credits.append(author)
         kept = _newsletter_sentences(text)
