@@ -853,7 +853,7 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     """`- Ana Ruiz fixed X ([#12](...)). Ben Cho measured Y ([#13](...)).` Who did it leads
     where the sentence allows; otherwise the sentence stands and its author is credited in
     the closing parentheses. Sentences that would still read as chat are left out."""
-    parts = []
+    parts: list[str] = []
     credits: list[str] = []
     author = None
     for fact in picked:
