@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from summarizer.newsletter import tidy
 from summarizer.noise import is_acknowledgement
-from summarizer.phrasing import clean_sentence, is_fallback, third_person
+from summarizer.phrasing import clean_sentence, is_fallback, opens_without_subject, third_person
 from summarizer.text import chat_lines, defuse_pings, full_stop, sentences
 from summarizer.types import Section, SourceMessage, Topic
 from summarizer.voice import EMOJI_RE
@@ -58,12 +58,16 @@ def introduction(message: SourceMessage) -> str:
     if not about:
         return ""
     lead = _self_named(about[0], name)
-    if lead == name and len(about) > 1:
+    named_alone = lead == name and len(about) > 1
+    if named_alone:
         about.pop(0)
         lead = None
     if lead is None:
         lead = third_person(about[0], name)
-        if is_fallback(lead, name):
+        if is_fallback(lead, name) and named_alone:
+            # "Daniel here. Backend dev in Lagos.": what follows the name describes them.
+            lead = f"{name}, {_lower_first_word(about[0])}"
+        elif is_fallback(lead, name):
             lead = f"{name} introduced themselves: {tidy(about[0])}"
     parts = [full_stop(tidy(lead))]
     n_words = len(lead.split())
@@ -76,6 +80,8 @@ def introduction(message: SourceMessage) -> str:
             sentence = _CLAUSE_RE.split(sentence, 1)[0].rstrip(",")
             if n_words + len(sentence.split()) > INTRO_WORDS:
                 break
+        if opens_without_subject(sentence):  # "Got hooked on UEFI" -> "They got hooked ..."
+            sentence = f"They {sentence[0].lower()}{sentence[1:]}"
         parts.append(full_stop(tidy(sentence)))
         n_words += len(sentence.split())
     return " ".join(parts)
@@ -104,13 +110,20 @@ def _without_emoji(text: str) -> str:
     return _EMOJI_RE.sub(lambda m: " " if m[0][-1:].isspace() else "", text).strip()
 
 
-# A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here".
+# A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here"; and
+# "I'm" may be said in any language: "Sou a Ana", "Je suis Ana" (two short words at most).
 _SELF_NAME_RE = (
-    r"^(?:[^,.!?]{{1,20}}[,!]\s+)?(?:i'?m|i am|my name is|this is|it'?s)?"
+    r"^(?:[^,.!?]{{1,20}}[,!]\s+)?(?:i'?m|i am|my name is|this is|it'?s|(?:\w{{1,6}}\s+){{1,2}})?"
     r"\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
 )
+_CAPITALISED_WORD_RE = re.compile(r"[A-Z][a-z]+\b")
 _AND_RE = re.compile(r"^and\s+", re.IGNORECASE)
 _SELF_PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "our"])
+
+
+def _lower_first_word(text: str) -> str:
+    """ "Backend dev in Lagos" -> "backend dev in Lagos" (a word such as "PhD" stays)."""
+    return text[0].lower() + text[1:] if _CAPITALISED_WORD_RE.match(text) else text
 
 
 def _self_named(sentence: str, name: str) -> str | None:

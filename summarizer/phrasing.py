@@ -196,7 +196,7 @@ def third_person(sentence: str, author: str) -> str:
         return f"{name}'s team's {plural_pronouns(rest)}"
     if head.startswith("#"):
         return f"{name}'s {sentence}"
-    if _is_past(lower) and not _is_noun_phrase(rest) and not _BY_A_PR_RE.match(rest):
+    if opens_without_subject(sentence):
         return f"{name} {_lower_first(plural_pronouns(sentence))}"
     if _is_gerund_clause(lower, rest):
         return f"{name} is {_lower_first(_pronouns(sentence))}"
@@ -221,6 +221,14 @@ def without_pointing_label(sentence: str) -> str:
     if sum("://" not in word for word in rest.split()) < MIN_STANDING_WORDS:
         return sentence  # "This is a good intro: <url>": the label is the sentence
     return rest
+
+
+def opens_without_subject(sentence: str) -> bool:
+    """Whether `sentence` opens with a verb in the past and no subject ("Got hooked on UEFI
+    and ..."), not with a noun phrase ("Used GPUs are cheap") or what a PR did."""
+    head, _, rest = sentence.partition(" ")
+    lower = head.translate(_APOSTROPHES).lower().rstrip(",")
+    return _is_past(lower) and not _is_noun_phrase(rest) and not _BY_A_PR_RE.match(rest)
 
 
 def points_back(text: str) -> bool:

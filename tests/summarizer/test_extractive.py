@@ -181,6 +181,18 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "Hi everyone! I'm Mara Jensen, and I'm starting my PhD at TU Dresden this fall.",
             "- Mara Jensen is starting their PhD at TU Dresden this fall.",
         ),
+        (
+            "Kofi Mensah",
+            "Hey all, Kofi here. Data engineer (Scala, some Rust) in Accra. Got hooked on "
+            "stream processing and want to build a small windowed join.",
+            "- Kofi Mensah, data engineer (Scala, some Rust) in Accra. They got hooked on "
+            "stream processing and want to build a small windowed join.",
+        ),
+        (
+            "Lucia Ferreira",
+            "Olá! Sou a Lucia, estudante de engenharia em Porto Alegre.",
+            "- Lucia Ferreira, estudante de engenharia em Porto Alegre.",
+        ),
     ],
 )
 def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(
