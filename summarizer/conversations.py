@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from summarizer.phrasing import points_back
+from summarizer.phrasing import answers_before
 from summarizer.types import SourceMessage
 
 MAX_LINKING_PRS = 2
 MAX_PR_MERGED = 12
 # Where replies are not marked (Slack outside threads, or a reply sent without Discord's
-# reply), a message that opens by pointing back ("That one cost us a day") answers the
-# channel's message before it, when that one came this recently.
+# reply), a message that opens as an answer ("That one cost us a day", "Nice catch. ...")
+# answers the channel's message before it, when that one came this recently.
 INLINE_REPLY_WINDOW = timedelta(hours=1)
 
 
@@ -20,7 +20,7 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
     """Indices of `messages` grouped into conversations, each in input order.
 
     Messages of one thread, and a message with the one it replies to, are one conversation;
-    so are a message outside any thread that opens by pointing back (`points_back`) and the
+    so are a message outside any thread that opens as an answer (`answers_before`) and the
     one before it in its channel, sent at most `INLINE_REPLY_WINDOW` earlier.
     With `by_pr`, conversations that cite the same PR are merged as well, through messages
     that cite at most `MAX_LINKING_PRS` PRs (a status list citing many would glue the week's
@@ -72,6 +72,6 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
 def _answers(message: SourceMessage, before: SourceMessage) -> bool:
     """Whether `message` reads as an unmarked reply to `before`, its channel's message just
     before it."""
-    return message.created_at - before.created_at <= INLINE_REPLY_WINDOW and points_back(
+    return message.created_at - before.created_at <= INLINE_REPLY_WINDOW and answers_before(
         message.text
     )

@@ -10,21 +10,17 @@ from __future__ import annotations
 
 import re
 
-from summarizer.phrasing import clean_sentence, is_fallback, plural_pronouns, third_person
+from summarizer.phrasing import (
+    REPLY_OPENER_RE,
+    clean_sentence,
+    is_fallback,
+    plural_pronouns,
+    third_person,
+)
 from summarizer.voice import EMOJI_RE, markers
 
 _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
 _MENTION_RE = re.compile(r"(?<![\w.])@(?=[A-Za-z0-9_])")
-# Reply openers: words a reply starts with that say nothing in a summary. The second group
-# only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).
-_REPLY_OPENER_RE = re.compile(
-    r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|"
-    r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
-    r"\+1|lgtm)\b[\s,.!:;—–-]*"
-    r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
-    r"thx|ty)[,.!]\s*)+",
-    re.IGNORECASE,
-)
 # Thanks that close a sentence: "#2439 is merged, thanks for the fast review."
 _THANKS_TAIL_RE = re.compile(
     r"(?:[,;]|\s[—–-])\s*(?:thanks|thank you|thx|ty)\b(?! to\b)[^.!?]{0,60}(?=[.!?]*$)",
@@ -92,7 +88,7 @@ def _sentences(text: str) -> list[str]:
     # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
     text = _MENTION_RE.sub("", _EMOJI_RUN_RE.sub(_emoji_gone, text))
     cleaned = (
-        _THANKS_TAIL_RE.sub("", _REPLY_OPENER_RE.sub("", clean_sentence(s)))
+        _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", clean_sentence(s)))
         for s in _SENTENCE_RE.split(text)
     )
     return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]

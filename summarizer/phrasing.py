@@ -26,6 +26,17 @@ _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
 # "Fixed in #405, so ...": done by a PR, not by the author ("Ana fixed in #405" is wrong).
 _BY_A_PR_RE = re.compile(r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)", re.IGNORECASE)
+# Reply openers: words a reply starts with that say nothing in a summary. The second group
+# only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).
+REPLY_OPENER_RE = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|"
+    r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
+    r"\+1|lgtm)\b[\s,.!:;—–-]*"
+    r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
+    r"thx|ty)[,.!]\s*)+",
+    re.IGNORECASE,
+)
+_EXCLAMATION_RE = re.compile(r"^(?:[^\W\d]+ )?[^\W\d]+[.!]+ +")  # "Nice catch. ", "Oh wow! "
 # Openers that point back at something said before ("That fixed it", "It's a 535B MoE").
 ANAPHORA_RE = re.compile(
     r"^(?:right now |[a-z]+, )?(?:this|that|it|they|these|those|which)\b", re.IGNORECASE
@@ -235,6 +246,18 @@ def points_back(text: str) -> bool:
     """Whether `text` opens by pointing back at what was said before it ("That one cost us
     a day", "Fixed in #405, so ...")."""
     return bool(ANAPHORA_RE.match(text)) or done_by_a_pr(text)
+
+
+def answers_before(text: str) -> bool:
+    """Whether `text` opens as an answer to what was said before it: with a reply's opener
+    ("Agreed, ...") or by pointing back (`points_back`), maybe after a short exclamation
+    ("Nice catch. That's why ...")."""
+    if REPLY_OPENER_RE.match(text) or points_back(text):
+        return True
+    exclaimed = _EXCLAMATION_RE.match(text)
+    if exclaimed is None or _is_past(exclaimed[0].split(" ", 1)[0].rstrip(".! ").lower()):
+        return False  # "Restarted. That's 4.5 h idle": what it points back to is said here
+    return points_back(text[exclaimed.end() :])
 
 
 def done_by_a_pr(sentence: str) -> bool:

@@ -57,6 +57,17 @@ def test_an_unmarked_reply_that_points_back_goes_with_the_message_before_it() ->
     assert topic_of(grouped, other_channel) == "other"
 
 
+def test_an_unmarked_reply_that_opens_as_an_answer_goes_with_the_message_before_it() -> None:
+    crash = msg("hero run crashed at step 1200 on rack 3", minutes=0)
+    agreed = msg("agreed, worth a postmortem", author="Ben Cho", minutes=10)
+    exclaimed = msg("Nice catch. That explains the slow saves", author="Cy Diaz", minutes=20)
+    # "Restarted." is news of its own: the "that" after it points at it, not further back.
+    own = msg("Restarted. That is 4.5h of idle GPUs", author="Cy Diaz", minutes=30)
+    grouped = group_by_topic([crash, agreed, exclaimed, own], TOPICS)
+    assert topic_of(grouped, agreed) == topic_of(grouped, exclaimed) == "hero-run"
+    assert topic_of(grouped, own) == "other"
+
+
 def test_a_shared_pr_pulls_a_vague_message_to_its_topic() -> None:
     clear = msg("#812 splits checkpoint writes across hosts", channel="hero-run")
     vague = msg("#812 is ready for another look", channel="code-review")
