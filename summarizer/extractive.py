@@ -124,6 +124,8 @@ _REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link 
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 # A letter's sign-off ("Best,") or an address on a line of its own.
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
+# What chat says to its readers ("you"): after the news it adds nothing.
+_TO_THE_READER_RE = re.compile(r"\b(?:you|your|you're|you'll|you'd)\b", re.IGNORECASE)
 _LINK_RE = re.compile(r"https?://\S+")
 _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 _LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
@@ -865,7 +867,7 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
             text, subject = voiced(sentence, author)
             if not subject:
                 credits.append(author)
-        kept = _newsletter_sentences(text)
+        kept = _newsletter_sentences(text, fact.prs)
         if _says_little(kept or fact.text, fact.prs):
             # "Fix is #310.": the PRs' titles say what the chat does not.
             kept = "; ".join(f"{_title(p.title)} ({p.raw})" for p in fact.prs)
@@ -932,20 +934,31 @@ def _credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
     return text if text.endswith((".", "!")) else text + "."
 
 
-def _newsletter_sentences(text: str) -> str:
+def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
     """The sentences of `text` worth their words: the first, then those adding a PR or a
-    figure while the bullet stays short, and any while it is very short; none that read
-    as chat."""
+    figure while the bullet stays short, and any other while it is very short and says
+    nothing to the reader; none that read as chat. `prs`: those the text cites."""
     kept: list[str] = []
     n_words = 0
     for sentence in clean_sentences(text):
         size = len(sentence.split())
-        news = "#" in sentence or "/pull/" in sentence or FIGURE_RE.search(sentence)
+        news = _cites_or_measures(sentence, prs)
         if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
             continue
+        if kept and not news and "://" not in sentence and _TO_THE_READER_RE.search(sentence):
+            continue  # "If you read the totals last week, don't trust them"
         kept.append(sentence)
         n_words += size
     return " ".join(kept)
+
+
+def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
+    return bool(
+        "#" in sentence
+        or "/pull/" in sentence
+        or FIGURE_RE.search(sentence)
+        or any(p.raw in sentence for p in prs)
+    )
 
 
 def _bot_bullet(

@@ -53,8 +53,9 @@ def _ref_pattern(raw: str) -> re.Pattern[str]:
 
 
 def with_refs(text: str, links: Sequence[str]) -> str:
-    """`text` with `links` in parentheses before its full stop."""
+    """`text` with `links` in parentheses before its full stop (an exclamation's mark
+    becomes one: "It's out! (Ana)" reads as a slip)."""
     if not links:
         return text
     refs = f"({', '.join(links)})"
-    return f"{text[:-1]} {refs}." if text.endswith(".") else f"{text} {refs}"
+    return f"{text.rstrip('.!')} {refs}." if text.endswith((".", "!")) else f"{text} {refs}"

@@ -411,6 +411,26 @@ def test_an_answer_leads_without_the_label_pointing_at_the_question() -> None:
     assert section(d, "data").markdown.startswith("- load(timeout=2) raises ReadTimeout")
 
 
+def test_what_chat_says_to_its_readers_after_the_news_goes() -> None:
+    advice = drafted_alone(
+        "The loader's shard counts were off, fixed in #9160. If you read counts off the "
+        "status page last week, don't trust them"
+    )
+    assert advice == "- The loader's shard counts were off, fixed in " + (
+        "[#9160](https://github.com/lab/main/pull/9160) (Ana Ruiz)."
+    )
+    # A sentence with a link or a PR stays: it says where the news is.
+    pointer = drafted_alone(
+        "The loader talk slides are up. You'll find the demo code at https://git.example.org/demo"
+    )
+    assert "https://git.example.org/demo" in pointer
+
+
+def test_an_exclamation_takes_its_credit_before_a_full_stop() -> None:
+    line = drafted_alone("Loader 2.0 is out! Try it on your shards this week")
+    assert line == "- Loader 2.0 is out (Ana Ruiz)."
+
+
 def test_chit_chat_questions_and_review_chatter_are_not_bullets() -> None:
     d = draft(
         [
