@@ -127,6 +127,9 @@ _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 # What chat says to its readers ("you"): after the news it adds nothing.
 _TO_THE_READER_RE = re.compile(r"\b(?:you|your|you're|you'll|you'd)\b", re.IGNORECASE)
 _LINK_RE = re.compile(r"https?://\S+")
+# A link on a line of its own, and the preview a chat app shows for an image.
+_LINK_LINE_RE = re.compile(r"<?(https?://[^\s>]+)>?")
+_IMAGE_SIZE_RE = re.compile(r"\d+x\d+px image")
 _BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
 _LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
 # "<url> is a great place to ask": the link is the sentence's subject.
@@ -554,6 +557,9 @@ def _facts(
             for sentence in _sentences(message.text)
             if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
         ]
+        if not found and shows:
+            shared = _shared_link(message, time, signal)
+            found = [shared] if shared is not None else []
         said = " ".join(f.text for f in found)
         missing = [p for p in message.prs if p.raw not in said]
         for line, cited in _pr_lines(message.text, missing).items():
@@ -562,6 +568,32 @@ def _facts(
                 found.append(fact)
         facts += found
     return facts
+
+
+def _shared_link(message: SourceMessage, time: float, signal: float) -> _Fact | None:
+    """A link shared on its own, said with the title its preview gave it ("Shared
+    ana/loader: <url>"); None for anything else (a bare link, an image)."""
+    lines = [line.strip() for line in message.text.splitlines() if line.strip()]
+    link = _LINK_LINE_RE.fullmatch(lines[0]) if len(lines) > 1 else None
+    if link is None:
+        return None
+    title = lines[1].rstrip(".")
+    if "://" in title or _IMAGE_SIZE_RE.fullmatch(title) or not any(c.isalpha() for c in title):
+        return None
+    text = f"Shared {title}: {link[1]}"
+    signal += text_gain(text)
+    return _Fact(
+        text,
+        message,
+        prs=(),
+        figures=frozenset(),
+        words=words(text),
+        n_words=len(text.split()),
+        decision=False,
+        time=time,
+        gain=SIGNAL_WEIGHT * signal,
+        signal=signal,
+    )
 
 
 def _answered_statement(

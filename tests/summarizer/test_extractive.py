@@ -431,6 +431,16 @@ def test_an_exclamation_takes_its_credit_before_a_full_stop() -> None:
     assert line == "- Loader 2.0 is out (Ana Ruiz)."
 
 
+def test_a_link_shared_alone_is_said_with_its_preview_title() -> None:
+    repo = "https://git.example.org/lab/jam-2026\nlab/jam-2026\nCode and data of the jam"
+    image = "https://img.example.org/cat.png\n640x480px image"
+    bare = "https://comics.example.org/?id=3047"
+    d = draft([msg(text, channel="data") for text in (repo, image, bare)])
+    assert section(d, "data").markdown == (
+        "- Ana Ruiz shared lab/jam-2026: <https://git.example.org/lab/jam-2026>."
+    )
+
+
 def test_chit_chat_questions_and_review_chatter_are_not_bullets() -> None:
     d = draft(
         [
