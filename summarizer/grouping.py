@@ -4,10 +4,10 @@ Evidence, in the order it is weighed: the message's own words and channel (or a 
 that speaks of a topic); the conversation it belongs to (a thread, or a chain of replies),
 which goes to one topic as a whole; and the PRs it shares with other conversations. A
 conversation without a keyword of its own is scored by what the week's placed conversations
-taught a term model (`summarizer.termmodel`); one with little evidence leans towards what its
-author and channel were about that week and where earlier weeks' drafts placed its PRs and
-people. Self-introductions are recognised on their own. What has no evidence goes to the
-catch-all topic, which is the last one configured.
+taught a term model (`summarizer.termmodel`); one with little evidence, or as much for two
+topics, leans towards what its author and channel were about that week and where earlier
+weeks' drafts placed its PRs and people. Self-introductions are recognised on their own.
+What has no evidence goes to the catch-all topic, which is the last one configured.
 """
 
 from __future__ import annotations
@@ -390,9 +390,11 @@ def _assign(
     earlier = _Earlier(priors, topic_ids)
     decided: dict[int, str] = {}
     for root, scores in evidence.items():
-        if strength[root] < WEAK_EVIDENCE and (max(scores) > 0 or prs_of[root]):
-            # Little to go on: lean towards what its author and its channel were about this
-            # week, and where earlier weeks placed its PRs and people.
+        if (strength[root] < WEAK_EVIDENCE or _undecided(scores)) and (
+            max(scores) > 0 or prs_of[root]
+        ):
+            # Little to go on, or two topics alike: lean towards what its author and its
+            # channel were about this week, and where earlier weeks placed its PRs and people.
             author = by_author[messages[root].author_id]
             channel = by_channel[messages[root].channel]
             before = earlier.leaning(messages, members_of[root], prs_of[root])
@@ -472,6 +474,12 @@ class _Earlier:
             for t, share in enumerate(self.people.get(author, self.none)):
                 scores[t] += EARLIER_PERSON_WEIGHT * share
         return scores
+
+
+def _undecided(scores: Sequence[float]) -> bool:
+    """Whether two topics have the most evidence alike."""
+    first, second = sorted(scores, reverse=True)[:2]
+    return first - second < ONE_KEYWORD
 
 
 def _best(scores: Sequence[float]) -> int:

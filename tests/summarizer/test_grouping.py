@@ -170,6 +170,17 @@ def test_of_two_keywords_matching_at_one_place_the_earlier_topics_counts() -> No
     assert topic_of(grouped, message) == "rl"  # "reward", not "reward model"
 
 
+def test_a_tie_between_two_topics_leans_on_what_its_author_talked_about() -> None:
+    # Many keywords for two topics alike decide nothing: the author's week does.
+    tied = msg("MFU of the dedup job on the hero run tokenizer shards", author="Ben Cho")
+    week = [
+        tied,
+        msg("dedup of the tokenizer shards finished", author="Ben Cho"),
+        msg("tokenizer dedup pass is done", author="Ben Cho"),
+    ]
+    assert topic_of(group_by_topic(week, TOPICS), tied) == "data"
+
+
 def one_channel_week() -> list:
     """A week in one channel: the admin's keywords place some conversations confidently;
     the words they share ("quota", "queue", "gang", "drain") are the week's own vocabulary
