@@ -35,7 +35,7 @@ from summarizer.phrasing import (
     without_pointing_label,
 )
 from summarizer.prlinks import label, link, link_prs, with_refs
-from summarizer.signals import shows_something, social_gain, text_gain
+from summarizer.signals import names_release, shows_something, social_gain, text_gain
 from summarizer.text import (
     any_phrase,
     chat_lines,
@@ -755,10 +755,12 @@ def _fact(
     n_words = len(text.split())
     prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
     prs += tuple(p for p in cited if p not in prs)
-    if not (MIN_PR_FACT_WORDS if prs else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
+    # A release names its work item as a PR does: "v2.3.0 is out!" says enough.
+    released = shows and names_release(text)
+    if not (MIN_PR_FACT_WORDS if prs or released else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
         return None
     figures = frozenset(find_figures(text))
-    decision = _is_decision(text)
+    decision = released or _is_decision(text)
     # The sentence's own link or day, and what people made of its message.
     signal += text_gain(sentence) if shows else 0.0
     if _MEME_RE.match(text) and not prs:
@@ -900,7 +902,7 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
             if not subject:
                 credits.append(author)
         kept = _newsletter_sentences(text, fact.prs)
-        if _says_little(kept or fact.text, fact.prs):
+        if _says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):
             # "Fix is #310.": the PRs' titles say what the chat does not.
             kept = "; ".join(f"{_title(p.title)} ({p.raw})" for p in fact.prs)
             credits.append(author)

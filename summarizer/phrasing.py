@@ -234,11 +234,17 @@ def without_pointing_label(sentence: str) -> str:
     return rest
 
 
+_ADVERBS = frozenset(["just", "also", "finally", "recently", "already", "quickly", "then"])
+
+
 def opens_without_subject(sentence: str) -> bool:
     """Whether `sentence` opens with a verb in the past and no subject ("Got hooked on UEFI
     and ..."), not with a noun phrase ("Used GPUs are cheap") or what a PR did."""
     head, _, rest = sentence.partition(" ")
     lower = head.translate(_APOSTROPHES).lower().rstrip(",")
+    if lower in _ADVERBS:  # "Just published a post on ..."
+        head, _, rest = rest.partition(" ")
+        lower = head.lower()
     return _is_past(lower) and not _is_noun_phrase(rest) and not _BY_A_PR_RE.match(rest)
 
 

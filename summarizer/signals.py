@@ -87,6 +87,11 @@ def _names_day(lower: str) -> bool:
     return any(month in lower for month in _MONTHS) and _DATE_RE.search(lower) is not None
 
 
+def names_release(text: str) -> bool:
+    """Whether `text` names a release: a version that is out, or "released"."""
+    return _names_release(text.lower())
+
+
 def _names_release(lower: str) -> bool:
     # Most chat names no release: the pattern runs only where its words are.
     hinted = "release" in lower or " out" in lower or "available" in lower or "ship" in lower

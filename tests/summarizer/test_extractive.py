@@ -441,6 +441,11 @@ def test_a_link_shared_alone_is_said_with_its_preview_title() -> None:
     )
 
 
+def test_a_short_release_announcement_is_news() -> None:
+    line = drafted_alone("v2.3.0 is out! Changelog: https://example.org/changelog")
+    assert line == "- v2.3.0 is out! Changelog: <https://example.org/changelog> (Ana Ruiz)."
+
+
 def test_chit_chat_questions_and_review_chatter_are_not_bullets() -> None:
     d = draft(
         [

@@ -23,6 +23,7 @@ from summarizer.phrasing import (
         ("We save every 200 steps", "Ana's team saves every 200 steps"),
         ("We're upgrading the controller", "Ana's team is upgrading the controller"),
         ("Restarted the run on rack 3", "Ana restarted the run on rack 3"),
+        ("Just published a post on the loader", "Ana just published a post on the loader"),
         ("Root-caused the crash", "Ana root-caused the crash"),
         ("Trying that on the next run", "Ana is trying that on the next run"),
         ("#9206 logs reward variance", "Ana's #9206 logs reward variance"),
