@@ -127,6 +127,13 @@ _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 # What chat says to its readers ("you"): after the news it adds nothing.
 _TO_THE_READER_RE = re.compile(r"\b(?:you|your|you're|you'll|you'd)\b", re.IGNORECASE)
 _LINK_RE = re.compile(r"https?://\S+")
+# "How do I set a timeout per query?": what a how-to question asks how to do.
+_HOW_TO_RE = re.compile(
+    r"(?:how (?:do|can|should|would|could) (?:i|we|you|one)|is there a (?:good )?way to|"
+    r"what(?:'s| is) the (?:best|right) way to) (?P<what>[^?\n]{3,120})\?",
+    re.IGNORECASE,
+)
+_VAGUE_RE = re.compile(r"\b(?:that|this|it|these|those)\b", re.IGNORECASE)
 # A link on a line of its own, and the preview a chat app shows for an image.
 _LINK_LINE_RE = re.compile(r"<?(https?://[^\s>]+)>?")
 _IMAGE_SIZE_RE = re.compile(r"\d+x\d+px image")
@@ -524,7 +531,8 @@ def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> _Bullet | None:
 def _facts(
     item: Sequence[SourceMessage], times: Sequence[float], signals: Sequence[float]
 ) -> list[_Fact]:
-    """The item's sentences that say something: a PR, a figure or a decision, by a person.
+    """The item's sentences that say something: a PR, a figure or a decision, by a person,
+    or the answer to another person's how-to question (`_how_to`).
 
     Questions, sentences that introduce a list or code block and chatter are left out; so
     are opinions without a PR or a figure. A PR no such sentence cites is said by the line
@@ -533,18 +541,27 @@ def _facts(
     facts = []
     by_id = {m.id: m for m in item} if len(item) > 1 else {}
     last_in_thread: dict[str, SourceMessage] = {}
+    previous: SourceMessage | None = None
     for message, time, signal in zip(item, times, signals, strict=True):
         before = last_in_thread.get(message.thread_id or "")
         if message.thread_id:
             last_in_thread[message.thread_id] = message
+        # What it answers: the message it replies to, the one before it in its thread, or,
+        # where nothing marks replies, the one before it in the item.
+        unmarked = message.thread_id is None and message.reply_to_id is None
+        asked = by_id.get(message.reply_to_id or "") or before or (previous if unmarked else None)
+        previous = message
         if message.is_bot:
             continue
         if message.prs and by_id:
-            asked = by_id.get(message.reply_to_id or "") or before
             answered = _answered_statement(message, asked, by_id)
             if answered is not None:
                 facts.append(answered)
                 continue
+        how_to = _how_to(asked, message) if asked is not None else None
+        if how_to is not None:
+            facts.append(how_to)
+            continue
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it
         if not (shows or signal or _may_hold_a_fact(message)):
             continue
@@ -593,6 +610,39 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> _Fact | 
         time=time,
         gain=SIGNAL_WEIGHT * signal,
         signal=signal,
+    )
+
+
+def _how_to(asked: SourceMessage, message: SourceMessage) -> _Fact | None:
+    """Where `message` answers another person's "How do I ...?", the answer's first sentence
+    under what was asked ("How to set a timeout per query: `.all(timeout=2)` raises ...");
+    else None."""
+    if asked.author == message.author or "?" not in asked.text:
+        return None
+    question = _HOW_TO_RE.match(asked.text.lstrip())
+    if question is None or _VAGUE_RE.search(question["what"]):
+        return None  # "How do we proceed with that?" names nothing
+    said = next(iter(_sentences(message.text)), "")
+    answer = without_pointing_label(clean_sentence(said)) if said else ""
+    if (
+        not MIN_FACT_WORDS <= len(answer.split()) <= MAX_FACT_WORDS
+        or _WEAK_OPENER_RE.match(answer)
+        or _is_request(answer)
+    ):
+        return None  # an opinion or a request does not answer in substance
+    text = f"How to {question['what'].strip()}: {answer}"
+    prs = tuple(p for p in message.prs if p.raw in text)
+    return _Fact(
+        text,
+        message,
+        prs=prs,
+        figures=frozenset(find_figures(text)),
+        words=words(text),
+        n_words=len(text.split()),
+        decision=True,  # a question settled
+        time=message.created_at.timestamp(),
+        gain=_gain(text, prs, frozenset(), True),
+        signal=0.0,
     )
 
 

@@ -399,7 +399,7 @@ def test_an_unmarked_reply_is_part_of_the_item_it_answers() -> None:
 def test_an_answer_leads_without_the_label_pointing_at_the_question() -> None:
     d = draft(
         [
-            msg("How do I bound a read in the loader? I tried load(timeout=2)", channel="data"),
+            msg("Does load(timeout=2) bound a read in the loader?", channel="data"),
             msg(
                 "That works: load(timeout=2) raises ReadTimeout after 2 s, and #9151 makes "
                 "it the default",
@@ -444,6 +444,33 @@ def test_a_link_shared_alone_is_said_with_its_preview_title() -> None:
 def test_a_short_release_announcement_is_news() -> None:
     line = drafted_alone("v2.3.0 is out! Changelog: https://example.org/changelog")
     assert line == "- v2.3.0 is out! Changelog: <https://example.org/changelog> (Ana Ruiz)."
+
+
+def test_a_how_to_question_answered_in_substance_is_an_item() -> None:
+    asked = msg("How do I pin the loader to one shard? I tried --shard 3", channel="data", id="q")
+    answer = msg(
+        "That works: --shard pins the reader, and --no-prefetch keeps it from reading ahead",
+        channel="data",
+        author="Ben Cho",
+        reply_to_id="q",
+    )
+    assert section(draft([asked, answer]), "data").markdown == (
+        "- How to pin the loader to one shard: --shard pins the reader, and --no-prefetch "
+        "keeps it from reading ahead (Ben Cho)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("How do we proceed with that?", "We can share the link at the next meetup, I think"),
+        ("How do I pin the loader to one shard?", "I think the flag does that but not sure"),
+    ],
+)
+def test_a_vague_question_or_an_opinion_is_no_answer(question: str, reply: str) -> None:
+    asked = msg(question, channel="data", id="q")
+    answer = msg(reply, channel="data", author="Ben Cho", reply_to_id="q")
+    assert [s.topic for s in draft([asked, answer]).sections] == []
 
 
 def test_chit_chat_questions_and_review_chatter_are_not_bullets() -> None:
