@@ -239,9 +239,10 @@ _ADVERBS = frozenset(["just", "also", "finally", "recently", "already", "quickly
 
 def opens_without_subject(sentence: str) -> bool:
     """Whether `sentence` opens with a verb in the past and no subject ("Got hooked on UEFI
-    and ..."), not with a noun phrase ("Used GPUs are cheap") or what a PR did."""
+    and ..."), not with a noun phrase ("Used GPUs are cheap"), a state ("Fixed, the cert
+    had expired") or what a PR did."""
     head, _, rest = sentence.partition(" ")
-    lower = head.translate(_APOSTROPHES).lower().rstrip(",")
+    lower = head.translate(_APOSTROPHES).lower()
     if lower in _ADVERBS:  # "Just published a post on ..."
         head, _, rest = rest.partition(" ")
         lower = head.lower()

@@ -38,6 +38,7 @@ from summarizer.phrasing import (
         ("Merged solver stack is in (#8)", "Ana: Merged solver stack is in (#8)"),
         ("Embedding backfill status: 31%", "Ana: Embedding backfill status: 31%"),
         ("Fixed in lab/repo#405, so re-run", "Ana: Fixed in lab/repo#405, so re-run"),
+        ("Fixed, the cert had expired", "Ana: Fixed, the cert had expired"),
         ("Merged via https://x.io/o/r/pull/7", "Ana: Merged via https://x.io/o/r/pull/7"),
     ],
 )
