@@ -54,6 +54,7 @@ from summarizer.voice import EMOJI_RE, EMOJI_START_RE
 MIN_FACT_WORDS = 5
 MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
 SIGNAL_FACT_WORDS = 8  # a sentence that is news only by its signals says something
+STRONG_SIGNAL = 2.5  # ... unless many people reacted to it (a dozen reactions, or a pin and some)
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
@@ -815,11 +816,19 @@ def _fact(
     signal += text_gain(sentence) if shows else 0.0
     if _MEME_RE.match(text) and not prs:
         return None
+    # What many people reacted to is news said briefly, whenever it happened (what they
+    # were asked to do is not).
+    strong = signal >= STRONG_SIGNAL and not _TO_THE_READER_RE.search(text)
     if not (prs or figures) and (
-        not (decision or signal and _words_but_links(text) >= SIGNAL_FACT_WORDS)
+        not (
+            decision
+            or signal
+            and _words_but_links(text) >= (MIN_FACT_WORDS if strong else SIGNAL_FACT_WORDS)
+        )
         or _WEAK_OPENER_RE.match(text)
         or _is_request(text)
-        or _is_of_the_moment(text)
+        or not strong
+        and _is_of_the_moment(text)
         and not _TOOK_EFFECT_RE.search(text)
     ):
         return None

@@ -473,6 +473,22 @@ def test_a_vague_question_or_an_opinion_is_no_answer(question: str, reply: str) 
     assert [s.topic for s in draft([asked, answer]).sections] == []
 
 
+@pytest.mark.parametrize(
+    ("text", "reactions", "kept"),
+    [
+        ("We hit 1,000 stars on the tracker!", 20, True),
+        ("We hit 1,000 stars on the tracker!", 1, False),
+        ("Congrats to Maya for defending her thesis today!!", 15, True),
+        ("Reply with the number you're taking", 15, False),
+    ],
+)
+def test_what_many_people_reacted_to_is_news_said_briefly(
+    text: str, reactions: int, kept: bool
+) -> None:
+    d = draft([replace(msg(text, channel="data"), reactions=reactions)])
+    assert bool(d.sections) == kept
+
+
 def test_chit_chat_questions_and_review_chatter_are_not_bullets() -> None:
     d = draft(
         [
