@@ -255,11 +255,20 @@ def points_back(text: str) -> bool:
     return bool(ANAPHORA_RE.match(text)) or done_by_a_pr(text)
 
 
+# Openers that also start news of one's own ("ok I finally fixed the flaky test").
+_FILLERS = frozenset(["ok", "okay", "oh", "ah", "hmm", "lol", "lmao"])
+
+
+def _first_word(text: str) -> str:
+    return text.split(maxsplit=1)[0].strip(",.!:;—–-").lower() if text.strip() else ""
+
+
 def answers_before(text: str) -> bool:
     """Whether `text` opens as an answer to what was said before it: with a reply's opener
     ("Agreed, ...") or by pointing back (`points_back`), maybe after a short exclamation
     ("Nice catch. That's why ...")."""
-    if REPLY_OPENER_RE.match(text) or points_back(text):
+    opener = REPLY_OPENER_RE.match(text)
+    if opener and _first_word(opener[0]) not in _FILLERS or points_back(text):
         return True
     exclaimed = _EXCLAMATION_RE.match(text)
     if exclaimed is None or _is_past(exclaimed[0].split(" ", 1)[0].rstrip(".! ").lower()):

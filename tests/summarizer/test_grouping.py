@@ -68,6 +68,13 @@ def test_an_unmarked_reply_that_opens_as_an_answer_goes_with_the_message_before_
     assert topic_of(grouped, own) == "other"
 
 
+def test_a_filler_opens_news_of_ones_own_as_often_as_a_reply() -> None:
+    crash = msg("hero run crashed at step 1200 on rack 3", minutes=0)
+    filler = msg("ok the flaky upload test is fixed", author="Dee Fox", minutes=5)
+    grouped = group_by_topic([crash, filler], TOPICS)
+    assert topic_of(grouped, filler) == "other"
+
+
 def test_a_shared_pr_pulls_a_vague_message_to_its_topic() -> None:
     clear = msg("#812 splits checkpoint writes across hosts", channel="hero-run")
     vague = msg("#812 is ready for another look", channel="code-review")
