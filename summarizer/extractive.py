@@ -411,7 +411,7 @@ def _compact(bullet: _Bullet, covered: set[str]) -> _Bullet | None:
         said, subject = voiced(fact.text, author)
         first = next(iter(clean_sentences(said)), "")
         if len(first.split()) > COMPACT_WORDS:
-            first = _clause_citing(first, fact.prs)
+            first = _clause_citing(first, [p for p in fact.prs if p.ref in new])
             subject = first.startswith(author)
         if first and len(first.split()) <= COMPACT_WORDS:
             if _says_little(first.removeprefix(f"{author}'s "), fact.prs):

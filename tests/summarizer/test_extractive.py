@@ -489,6 +489,26 @@ def test_what_many_people_reacted_to_is_news_said_briefly(
     assert bool(d.sections) == kept
 
 
+def test_a_short_line_says_the_clause_of_the_pr_it_adds() -> None:
+    merged = msg(
+        "Merged #501 and #503: the loader streams shards lazily now, cutting startup from "
+        "40 s to 4 s",
+        channel="data",
+    )
+    follow_up = msg(
+        "Follow-up on the loader this week: #501 and #503 made startup fast, and the shard "
+        "index cache now survives restarts with #502, so the first epoch after a crash no "
+        "longer rereads every manifest",
+        channel="data",
+        author="Ben Cho",
+    )
+    d = draft([replace(merged, reactions=9), follow_up], max_chars=300)
+    assert section(d, "data").markdown.splitlines()[1] == (
+        "- The shard index cache now survives restarts with "
+        "[#502](https://github.com/lab/main/pull/502) (Ben Cho)."
+    )
+
+
 def test_chit_chat_questions_and_review_chatter_are_not_bullets() -> None:
     d = draft(
         [
