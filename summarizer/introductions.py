@@ -113,8 +113,9 @@ def _without_emoji(text: str) -> str:
 # A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here"; and
 # "I'm" may be said in any language: "Sou a Ana", "Je suis Ana" (two short words at most).
 _SELF_NAME_RE = (
-    r"^(?:[^,.!?]{{1,20}}[,!]\s+)?(?:i'?m|i am|my name is|this is|it'?s|(?:\w{{1,6}}\s+){{1,2}})?"
-    r"\s*{name}(?:\s+here)?\s*[,.:;!—–-]*\s*"
+    r"^(?:[^,.!?]{{1,20}}[,!]\s+)?"
+    r"(?:(?:i'?m|i am|my name is|this is|it'?s)?\s*{name}|(?:\w{{1,6}}\s+){{1,2}}(?-i:{name}))"
+    r"(?:\s+here)?\s*[,.:;!—–-]*\s*"
 )
 _CAPITALISED_WORD_RE = re.compile(r"[A-Z][a-z]+\b")
 _AND_RE = re.compile(r"^and\s+", re.IGNORECASE)

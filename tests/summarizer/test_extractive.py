@@ -193,6 +193,11 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "Olá! Sou a Lucia, estudante de engenharia em Porto Alegre.",
             "- Lucia Ferreira, estudante de engenharia em Porto Alegre.",
         ),
+        (  # a name that is also a word names nobody in lower case
+            "Will Berg",
+            "I will mostly lurk, I work on compilers at Acme in Lyon.",
+            "- Will Berg will mostly lurk, they work on compilers at Acme in Lyon.",
+        ),
     ],
 )
 def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(
