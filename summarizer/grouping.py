@@ -477,7 +477,9 @@ class _Earlier:
 
 
 def _undecided(scores: Sequence[float]) -> bool:
-    """Whether two topics have the most evidence alike."""
+    """Whether two topics have the most evidence alike (less than a keyword apart)."""
+    if len(scores) < 2:
+        return False
     first, second = sorted(scores, reverse=True)[:2]
     return first - second < ONE_KEYWORD
 

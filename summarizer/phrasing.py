@@ -245,7 +245,7 @@ def opens_without_subject(sentence: str) -> bool:
     lower = head.translate(_APOSTROPHES).lower()
     if lower in _ADVERBS:  # "Just published a post on ..."
         head, _, rest = rest.partition(" ")
-        lower = head.lower()
+        lower = head.translate(_APOSTROPHES).lower()
     return _is_past(lower) and not _is_noun_phrase(rest) and not _BY_A_PR_RE.match(rest)
 
 
@@ -260,7 +260,8 @@ _FILLERS = frozenset(["ok", "okay", "oh", "ah", "hmm", "lol", "lmao"])
 
 
 def _first_word(text: str) -> str:
-    return text.split(maxsplit=1)[0].strip(",.!:;—–-").lower() if text.strip() else ""
+    """The first word of `text` (which has one), lower-cased, without its punctuation."""
+    return text.split(maxsplit=1)[0].strip(",.!:;—–-").lower()
 
 
 def answers_before(text: str) -> bool:
@@ -271,7 +272,7 @@ def answers_before(text: str) -> bool:
     if opener and _first_word(opener[0]) not in _FILLERS or points_back(text):
         return True
     exclaimed = _EXCLAMATION_RE.match(text)
-    if exclaimed is None or _is_past(exclaimed[0].split(" ", 1)[0].rstrip(".! ").lower()):
+    if exclaimed is None or _is_past(_first_word(exclaimed[0])):
         return False  # "Restarted. That's 4.5 h idle": what it points back to is said here
     return points_back(text[exclaimed.end() :])
 

@@ -188,6 +188,13 @@ def test_a_tie_between_two_topics_leans_on_what_its_author_talked_about() -> Non
     assert topic_of(group_by_topic(week, TOPICS), tied) == "data"
 
 
+def test_a_single_topic_takes_every_message() -> None:
+    only = [Topic("news", "News", ("general",), ("loader",))]
+    week = [msg("the loader streams shards now, and the loader cache is warm"), msg("lunch?")]
+    grouped = group_by_topic(week, only)
+    assert [m.text for m in grouped["news"]] == [week[0].text, week[1].text]
+
+
 def one_channel_week() -> list:
     """A week in one channel: the admin's keywords place some conversations confidently;
     the words they share ("quota", "queue", "gang", "drain") are the week's own vocabulary
