@@ -59,6 +59,7 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("Hi all — first PR here: #12 bounds the setup", "First PR here: #12 bounds the setup"),
         ("All 704 GPUs are in the gang", "All 704 GPUs are in the gang"),
         ("Some team news: Ada joins the maintainers", "Ada joins the maintainers"),
+        ("Join us for the 2nd data jam at the library", "The 2nd data jam at the library"),
         ("The news of the week is the loader", "The news of the week is the loader"),
         ("Dedup audit (#12): I checked 600 pairs.", "I checked 600 pairs (#12)."),
     ],
