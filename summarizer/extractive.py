@@ -81,10 +81,12 @@ _is_decision = any_phrase((
     "announced", "posted", "scheduled", "presenting", "presented", "showed", "hiring",
     "looking for an?",
 ))  # fmt: skip
-# Openers of opinion and agreement: such a sentence is news only with a PR or a figure.
+# Openers of opinion, agreement and greeting: such a sentence is news only with a PR or a
+# figure, however many people reacted to it ("Happy Friday everyone!").
 _WEAK_OPENER_RE = re.compile(
     r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i think|i guess|maybe|probably|not sure|"
-    r"would|could|should|wonder|hopefully|looks like|seems|sorry)\b",
+    r"would|could|should|wonder|hopefully|looks like|seems|sorry|happy|welcome|i love|"
+    r"good (?:morning|afternoon|evening|night)|have a (?:great|good|nice))\b",
     re.IGNORECASE,
 )
 # Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next

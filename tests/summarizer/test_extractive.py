@@ -485,6 +485,8 @@ def test_a_vague_question_or_an_opinion_is_no_answer(question: str, reply: str) 
         ("We hit 1,000 stars on the tracker!", 1, False),
         ("Congrats to Maya for defending her thesis today!!", 15, True),
         ("Reply with the number you're taking", 15, False),
+        ("Happy Friday everyone, have a great weekend", 15, False),
+        ("Welcome to all the new folks who joined this week", 15, False),
     ],
 )
 def test_what_many_people_reacted_to_is_news_said_briefly(
