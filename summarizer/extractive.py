@@ -37,10 +37,12 @@ from summarizer.phrasing import (
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.signals import names_release, shows_something, social_gain, text_gain
 from summarizer.text import (
+    URL_RE,
     any_phrase,
     chat_lines,
     defuse_pings,
     full_stop,
+    says_to_the_reader,
     sentences,
     similarity,
     strip_code_blocks,
@@ -127,9 +129,6 @@ _REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link 
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 # A letter's sign-off ("Best,") or an address on a line of its own.
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
-# What chat says to its readers ("you"): after the news it adds nothing.
-_TO_THE_READER_RE = re.compile(r"\b(?:you|your|you're|you'll|you'd)\b", re.IGNORECASE)
-_LINK_RE = re.compile(r"https?://\S+")
 # "How do I set a timeout per query?": what a how-to question asks how to do.
 _HOW_TO_RE = re.compile(
     r"(?:how (?:do|can|should|would|could) (?:i|we|you|one)|is there a (?:good )?way to|"
@@ -770,7 +769,7 @@ def _gap_split(sentence: str) -> list[str]:
 
 def _asks(line: str) -> bool:
     """Whether `line` holds a question mark outside its links ("pulls?q=" asks nothing)."""
-    return "?" in line and "?" in _LINK_RE.sub("", line)
+    return "?" in line and "?" in URL_RE.sub("", line)
 
 
 def _asks_only(sentence: str) -> bool:
@@ -820,7 +819,7 @@ def _fact(
         return None
     # What many people reacted to is news said briefly, whenever it happened (what they
     # were asked to do is not).
-    strong = signal >= STRONG_SIGNAL and not _TO_THE_READER_RE.search(text)
+    strong = signal >= STRONG_SIGNAL and not says_to_the_reader(text)
     if not (prs or figures) and (
         not (
             decision
@@ -1040,8 +1039,8 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
         news = _cites_or_measures(sentence, prs)
         if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
             continue
-        if kept and not news and "://" not in sentence and _TO_THE_READER_RE.search(sentence):
-            continue  # "If you read the totals last week, don't trust them"
+        if kept and not news and "://" not in sentence and says_to_the_reader(sentence):
+            continue  # "If you read the totals last week, don't trust them": adds nothing
         kept.append(sentence)
         n_words += size
     return " ".join(kept)

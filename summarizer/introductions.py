@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from summarizer.newsletter import tidy
 from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import clean_sentence, is_fallback, opens_without_subject, third_person
-from summarizer.text import chat_lines, defuse_pings, full_stop, sentences
+from summarizer.text import chat_lines, defuse_pings, full_stop, says_to_the_reader, sentences
 from summarizer.types import Section, SourceMessage, Topic
 from summarizer.voice import EMOJI_RE
 
@@ -24,8 +24,6 @@ _GREETING_RE = re.compile(
 )
 # Where a sentence's first clause ends: it says the gist, what follows elaborates.
 _CLAUSE_RE = re.compile(r"[:;] ")
-# "Curious how you handle ...": said to the community, not about the newcomer.
-_ADDRESSES_RE = re.compile(r"\b(?:you|your|y'all)\b", re.IGNORECASE)
 
 
 def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
@@ -72,7 +70,8 @@ def introduction(message: SourceMessage) -> str:
     parts = [full_stop(tidy(lead))]
     n_words = len(lead.split())
     for said in about[1:]:
-        sentence = "; ".join(c for c in said.split("; ") if not _ADDRESSES_RE.search(c))
+        # "Curious how you handle ...": said to the community, not about the newcomer.
+        sentence = "; ".join(c for c in said.split("; ") if not says_to_the_reader(c))
         if not sentence:
             continue
         if n_words + len(sentence.split()) > INTRO_WORDS:

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from summarizer.text import URL_RE
 from summarizer.types import SourceMessage
 
 MIN_RATIO = 5.0  # a topic's own feature: this many times likelier under it than in the week
@@ -24,7 +25,6 @@ MIN_SEEN = 2  # a feature the week used once says nothing about any other conver
 LEANING_WEIGHT = 0.5  # what a conversation placed on thin evidence teaches, against a sure one
 
 _WORD_RE = re.compile(r"[^\W\d_]\w+")
-_URL_RE = re.compile(r"https?://\S+")
 # English words that say nothing about a topic in any community.
 _STOPWORDS = """a about above after again against all also am an and any anyone anything are
     as at be
@@ -44,7 +44,7 @@ def features(message: SourceMessage) -> set[str]:
     left out) and the PRs it cites."""
     text = message.text.lower()
     if "://" in text:
-        text = _URL_RE.sub(" ", text)
+        text = URL_RE.sub(" ", text)
     words = set(_WORD_RE.findall(text))
     words -= STOPWORDS
     if message.prs:

@@ -26,6 +26,10 @@ _EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")
 _MASS_MENTION_RE = re.compile(
     r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b"
 )
+# A bare link ("https://..."), up to the next white space.
+URL_RE = re.compile(r"https?://\S+")
+# What chat says to whoever reads it: "you", "your", "y'all" ("you're" holds "you").
+_TO_THE_READER_RE = re.compile(r"\b(?:you|your|y'all)\b", re.IGNORECASE)
 _MARKDOWN_LINK_RE = re.compile(r"\[([^\[\]\n]*+)\]\([^()\[\]\s]*+(?:\s\"[^\"\n]*+\")?\)")
 
 # Anything that would notify people if published as-is on Discord or Slack.
@@ -87,6 +91,11 @@ def sentences(text: str) -> list[str]:
     parts = _SENTENCE_END_RE.split(strip_code_blocks(text))
     cleaned = (_single_spaced(_LIST_MARK_RE.sub("", part)).strip() for part in parts)
     return [part for part in cleaned if part]
+
+
+def says_to_the_reader(text: str) -> bool:
+    """Whether `text` speaks to its reader ("you", "your", "y'all"), not about someone."""
+    return _TO_THE_READER_RE.search(text) is not None
 
 
 def without_list_mark(line: str) -> str:
