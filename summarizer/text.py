@@ -173,9 +173,11 @@ _URL_END_RE = re.compile(r"(?<!\]\()https?://[^\s()]+$")
 def full_stop(text: str) -> str:
     """A sentence ends with its punctuation. A bare URL at the end is put in angle brackets
     first (an autolink on Slack, Discord and in Markdown), so the full stop does not become
-    part of the link."""
+    part of the link. A clause cut at its comma ends there ("The issue is <url>, it lists"
+    split before "it")."""
     if text[-1] in _CLOSING:
         return text
+    text = text.rstrip(",;") or text
     url = _URL_END_RE.search(text)
     if url:
         return f"{text[: url.start()]}<{url.group(0)}>."

@@ -963,3 +963,12 @@ def test_an_interjection_before_that_is_still_an_anaphoric_lead() -> None:
         ]
     )
     assert section(d, "data").markdown.startswith("- Pass a pointer to the device path pointer")
+
+
+def test_a_sentence_split_after_a_link_and_its_comma_ends_cleanly() -> None:
+    line = drafted_alone(
+        "the tracking issue is https://github.com/lab/main/issues/262, it lists everything "
+        "queued for the 0.15 release of the loader"
+    )
+    assert line.startswith("- The tracking issue is [lab/main#262](")
+    assert ",>" not in line and "). It lists everything queued" in line
