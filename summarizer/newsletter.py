@@ -38,7 +38,7 @@ _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 _SPACES_RE = re.compile(r"\s{2,}")
-_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,.;:!?)])")
+_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,;:!?)]|\.(?!\.\.))")  # (not before an ellipsis)
 
 
 def tidy(text: str) -> str:

@@ -22,6 +22,11 @@ from summarizer.voice import markers
         ("the mix is final 🎉 it's built on the new store", "The mix is final — it's built on"),
         ("the tests pass 🎉 Next is the release", "The tests pass. Next is the release"),
         ("#285 is merged 🎉 `fill!` takes a range", "#285 is merged. `fill!` takes a range"),
+        # an ellipsis keeps the space before it ("Evicted,...)" read as a slip)
+        (
+            "the cause stays (OOMKilled, Evicted, ...) now",
+            "The cause stays (OOMKilled, Evicted, ...)",
+        ),
     ],
 )
 def test_chat_is_tidied_into_a_newsletter_s_sentence(said: str, written: str) -> None:
