@@ -38,6 +38,8 @@ _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 _SPACES_RE = re.compile(r"\s{2,}")
+_CLAUSE_END_RE = re.compile(r"[.!?;\n]")
+MIN_CLAUSE_WORDS = 3
 _SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,;:!?)]|\.(?!\.\.))")  # (not before an ellipsis)
 
 
@@ -95,18 +97,24 @@ def _sentences(text: str) -> list[str]:
 
 
 def _emoji_gone(match: re.Match[str]) -> str:
-    before = match.string[match.start() - 1 : match.start()]
     after = match.string[match.end() : match.end() + 2]
-    ends = (
-        before.isalnum()
-        or before == " "
-        and match.string[match.start() - 2 : match.start() - 1].isalnum()
-    )
-    if not (ends and after[:1] == " " and (after[1:].isalpha() or after[1:] == "`")):
+    if not (_ends_clause(match) and after[:1] == " " and (after[1:].isalpha() or after[1:] == "`")):
         return ""
     # Before a capital or code it ended a sentence ("merged 🎉 `f!` points ..."); before a
     # lower-case word it parts two clauses ("final 🎉 it's built on ...") in one sentence.
     return " — " if after[1:].islower() else ". "
+
+
+def _ends_clause(match: re.Match[str]) -> bool:
+    """Whether the emoji follows a word, or a citation with a clause after it ("now (#7690)
+    🎉 no more hand-applied manifests"; in "(#319) ✅ merged." it marks a list's line)."""
+    text, at = match.string, match.start()
+    spaced = text[at - 1 : at] == " "
+    before = text[at - 2 : at - 1] if spaced else text[at - 1 : at]
+    if before.isalnum():
+        return True
+    clause = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
+    return spaced and before == ")" and len(clause.split()) >= MIN_CLAUSE_WORDS
 
 
 def _tidy_sentence(sentence: str, *, third: bool) -> str:

@@ -22,6 +22,12 @@ from summarizer.voice import markers
         ("the mix is final 🎉 it's built on the new store", "The mix is final — it's built on"),
         ("the tests pass 🎉 Next is the release", "The tests pass. Next is the release"),
         ("#285 is merged 🎉 `fill!` takes a range", "#285 is merged. `fill!` takes a range"),
+        # after a citation, an emoji parts two clauses, but not a list line's status
+        (
+            "it runs on Pulumi (#7690) 🎉 no more hand-applied files",
+            "It runs on Pulumi (#7690) — no",
+        ),
+        ("the u8 index (#319) ✅ merged. next up is #320", "The u8 index (#319) merged. Next"),
         # an ellipsis keeps the space before it ("Evicted,...)" read as a slip)
         (
             "the cause stays (OOMKilled, Evicted, ...) now",
