@@ -341,6 +341,7 @@ def _is_gerund_clause(lower: str, rest: str) -> bool:
 _OBJECT_STARTS = frozenset(["the", "a", "an", "it", "this", "that", "my", "our", "their", "them"])
 _FINITE = frozenset(
     ["is", "are", "was", "were", "has", "have", "had", "does", "do", "goes", "go", "will", "can"]
+    + ["get", "gets"]  # the passive's other auxiliary: "Verified builds get published"
 )
 
 
