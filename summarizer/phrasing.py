@@ -20,7 +20,9 @@ _OPENER_RE = re.compile(
     # a vocative: "Folks, the slides are up", "Hi all — first PR here" (with its comma or
     # dash: "All 704 GPUs" is no vocative)
     r"|(?:hey |hi )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"
-    r"(?:,|\s+[—–-])\s*)+",
+    r"(?:,|\s+[—–-])\s*"
+    # a welcome before the news: "Welcome Amy! The export path needs eyes"
+    r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+)+",
     re.IGNORECASE,
 )
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
