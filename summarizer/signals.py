@@ -31,9 +31,17 @@ _ON_A_WEEKDAY_RE = re.compile(
     + ")"
 )
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# A date, "Oct 17" or "17 October": `\b(?:MONTH \d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)?
+# MONTH)` with MONTH `(?:jan|feb|...|dec)[a-z]*\.?`, written to open with the month's first three
+# letters (the engine skips to the next place one can start), then looking behind them: for no
+# word character before the month, or for the day before it (one look-behind per width).
+_DAY_BEFORE = "|".join(
+    rf"(?<=\b{day}{suffix} \w\w\w)"
+    for day in (r"\d", r"\d\d")
+    for suffix in ("", "st", "nd", "rd", "th")
+)
 _DATE_RE = re.compile(
-    rf"\b(?:{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?\b|\d{{1,2}}(?:st|nd|rd|th)? {_MONTH})"
+    rf"(?:{'|'.join(_MONTHS)})(?:(?<!\w\w\w\w)[a-z]*\.? \d{{1,2}}(?:st|nd|rd|th)?\b|{_DAY_BEFORE})"
 )
 # A version or a release: "v2.1", "3.2.0rc1", "released", "is out".
 _RELEASE_RE = re.compile(

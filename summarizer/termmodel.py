@@ -25,6 +25,9 @@ MIN_SEEN = 2  # a feature the week used once says nothing about any other conver
 LEANING_WEIGHT = 0.5  # what a conversation placed on thin evidence teaches, against a sure one
 
 _WORD_RE = re.compile(r"[^\W\d_]\w+")
+# The same words in lower-cased ASCII text, where character ranges are much cheaper to test
+# than Unicode's word and digit classes.
+_ASCII_WORD_RE = re.compile(r"[a-z][a-z0-9_]+")
 # English words that say nothing about a topic in any community.
 _STOPWORDS = """a about above after again against all also am an and any anyone anything are
     as at be
@@ -45,7 +48,7 @@ def features(message: SourceMessage) -> set[str]:
     text = message.text.lower()
     if "://" in text:
         text = URL_RE.sub(" ", text)
-    words = set(_WORD_RE.findall(text))
+    words = set((_ASCII_WORD_RE if text.isascii() else _WORD_RE).findall(text))
     words -= STOPWORDS
     if message.prs:
         words.update(f"pr:{mention.ref}" for mention in message.prs)

@@ -11,7 +11,7 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
 # that the regex engine skips straight to it instead of trying every character.
 _SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)")
-_WORD_RE = re.compile(r"[a-z0-9]+(?:['.][a-z0-9]+)*")
+_WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")
 LIST_HEADING_WORDS = 3
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+")
