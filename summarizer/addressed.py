@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from summarizer.text import holds_any
+
 MAX_CHECKED_CHARS = 40_000  # a message is at most this long (the ingest cap)
 
 # Cyrillic and Greek lowercase letters drawn like a Latin letter (after casefolding), from
@@ -164,7 +166,7 @@ def is_addressed(text: str) -> bool:
     """Whether the message speaks to the summary or its writer (see the module's notes)."""
     if text.isascii():
         lower = text[:MAX_CHECKED_CHARS].lower()
-        if not any(word in lower for word in _CUE_WORDS):
+        if not holds_any(lower, _CUE_WORDS):
             return False  # most chat: no need to collapse its white space
     plain = normalised(text)
-    return any(cue in plain for cue in _CUES) and _ADDRESSED.search(plain) is not None
+    return holds_any(plain, _CUES) and _ADDRESSED.search(plain) is not None

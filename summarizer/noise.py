@@ -13,6 +13,7 @@ import unicodedata
 
 from summarizer.addressed import is_addressed
 from summarizer.figures import FIGURE_RE
+from summarizer.text import holds_any
 from summarizer.types import SourceMessage
 
 # Replies that carry no content of their own, as word sequences.
@@ -224,7 +225,7 @@ def is_instruction_to_bot(text: str) -> bool:
         # the same answer, several times faster than ignoring case.
         lower = text.lower()
         # Most chat holds no cue: the pattern runs only where one is.
-        return any(cue in lower for cue in _INSTRUCTION_CUES) and (
+        return holds_any(lower, _INSTRUCTION_CUES) and (
             _INSTRUCTION_FOLDED_RE.search(lower) is not None
         )
     return bool(_INSTRUCTION_RE.search(normalise_for_matching(text)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 
+from summarizer.text import holds_any
 from summarizer.types import SourceMessage
 
 # A link, or a file someone shared (Slack's notice: "@Ana uploaded a file: plot.png").
@@ -92,7 +93,7 @@ def _names_day(lower: str) -> bool:
     # Most chat names no month: the date pattern runs only where one's first letters are.
     if _ON_A_WEEKDAY_RE.search(lower) is not None:
         return True
-    return any(month in lower for month in _MONTHS) and _DATE_RE.search(lower) is not None
+    return holds_any(lower, _MONTHS) and _DATE_RE.search(lower) is not None
 
 
 def names_release(text: str) -> bool:
