@@ -40,6 +40,7 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 _SPACES_RE = re.compile(r"\s{2,}")
 _CLAUSE_END_RE = re.compile(r"[.!?;\n]")
 MIN_CLAUSE_WORDS = 3
+CLAUSE_LOOKAHEAD = 80  # characters
 _SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,;:!?)]|\.(?!\.\.))")  # (not before an ellipsis)
 
 
@@ -113,7 +114,9 @@ def _ends_clause(match: re.Match[str]) -> bool:
     before = text[at - 2 : at - 1] if spaced else text[at - 1 : at]
     if before.isalnum():
         return True
-    clause = _CLAUSE_END_RE.split(text[match.end() :], maxsplit=1)[0]
+    # (a bounded look: three words fit in it, and a run of emoji stays linear)
+    ahead = text[match.end() : match.end() + CLAUSE_LOOKAHEAD]
+    clause = _CLAUSE_END_RE.split(ahead, maxsplit=1)[0]
     return spaced and before == ")" and len(clause.split()) >= MIN_CLAUSE_WORDS
 
 
