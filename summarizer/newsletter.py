@@ -114,10 +114,11 @@ def _ends_clause(match: re.Match[str]) -> bool:
     before = text[at - 2 : at - 1] if spaced else text[at - 1 : at]
     if before.isalnum():
         return True
+    if not (spaced and before == ")"):
+        return False
     # (a bounded look: three words fit in it, and a run of emoji stays linear)
     ahead = text[match.end() : match.end() + CLAUSE_LOOKAHEAD]
-    clause = _CLAUSE_END_RE.split(ahead, maxsplit=1)[0]
-    return spaced and before == ")" and len(clause.split()) >= MIN_CLAUSE_WORDS
+    return len(_CLAUSE_END_RE.split(ahead, maxsplit=1)[0].split()) >= MIN_CLAUSE_WORDS
 
 
 def _tidy_sentence(sentence: str, *, third: bool) -> str:
