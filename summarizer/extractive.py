@@ -560,7 +560,7 @@ def _facts(
             if answered is not None:
                 facts.append(answered)
                 continue
-        how_to = _how_to(asked, message) if asked is not None else None
+        how_to = _how_to(asked, message, time) if asked is not None else None
         if how_to is not None:
             facts.append(how_to)
             continue
@@ -615,7 +615,7 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> _Fact | 
     )
 
 
-def _how_to(asked: SourceMessage, message: SourceMessage) -> _Fact | None:
+def _how_to(asked: SourceMessage, message: SourceMessage, time: float) -> _Fact | None:
     """Where `message` answers another person's "How do I ...?", the answer's first sentence
     under what was asked ("How to set a timeout per query: `.all(timeout=2)` raises ...");
     else None."""
@@ -642,7 +642,7 @@ def _how_to(asked: SourceMessage, message: SourceMessage) -> _Fact | None:
         words=words(text),
         n_words=len(text.split()),
         decision=True,  # a question settled
-        time=message.created_at.timestamp(),
+        time=time,
         gain=_gain(text, prs, frozenset(), True),
         signal=0.0,
     )

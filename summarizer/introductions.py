@@ -62,11 +62,13 @@ def introduction(message: SourceMessage) -> str:
         lead = None
     if lead is None:
         lead = third_person(about[0], name)
-        if is_fallback(lead, name) and named_alone:
+        if is_fallback(lead, name):
             # "Daniel here. Backend dev in Lagos.": what follows the name describes them.
-            lead = f"{name}, {_lower_first_word(about[0])}"
-        elif is_fallback(lead, name):
-            lead = f"{name} introduced themselves: {tidy(about[0])}"
+            lead = (
+                f"{name}, {_lower_first_word(about[0])}"
+                if named_alone
+                else f"{name} introduced themselves: {tidy(about[0])}"
+            )
     parts = [full_stop(tidy(lead))]
     n_words = len(lead.split())
     for said in about[1:]:
