@@ -86,14 +86,17 @@ _is_decision = any_phrase((
 # Openers of opinion, agreement and greeting: such a sentence is news only with a PR or a
 # figure, however many people reacted to it ("Happy Friday everyone!").
 _WEAK_OPENER_RE = re.compile(
-    r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i think|i guess|maybe|probably|not sure|"
-    r"would|could|should|wonder|hopefully|looks like|seems|sorry|happy|welcome|i love|"
+    r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i (?:think|guess|assume|suppose|see)|maybe|"
+    r"probably|not sure|would|could|should|wonder|hopefully|(?:it )?(?:looks like|seems)|sorry|"
+    r"happy|welcome|i love|"
     r"good (?:morning|afternoon|evening|night)|have a (?:great|good|nice))\b",
     re.IGNORECASE,
 )
 # Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
 # 40 days", "monday mood: ...".
 _MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IGNORECASE)
+# Text a link's preview cut short ("... before we to… <url>"): half a sentence says nothing.
+_TRUNCATED_RE = re.compile(r"\w…(?:\s+<?https?://\S+)*$")
 # Said of the moment ("lunch is at noon today"): no news by the time a weekly summary is read.
 _is_of_the_moment = any_phrase(
     ("today", "tonight", "this (?:morning|afternoon|evening)", "right now")
@@ -599,7 +602,7 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> _Fact | 
     title = lines[1].rstrip(".")
     if "://" in title or _IMAGE_SIZE_RE.fullmatch(title) or not any(c.isalpha() for c in title):
         return None
-    text = f"Shared {title}: {link[1]}"
+    text = f'Shared "{title}": {link[1]}'
     signal += text_gain(text)
     return _Fact(
         text,
@@ -815,7 +818,7 @@ def _fact(
     decision = released or _is_decision(text)
     # The sentence's own link or day, and what people made of its message.
     signal += text_gain(sentence) if shows else 0.0
-    if _MEME_RE.match(text) and not prs:
+    if not prs and (_MEME_RE.match(text) or _TRUNCATED_RE.search(text)):
         return None
     # What many people reacted to is news said briefly, whenever it happened (what they
     # were asked to do is not).

@@ -9,6 +9,7 @@ author as a label.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # Fillers and status labels chat puts before the news; they say nothing in a summary.
 _OPENER_RE = re.compile(
@@ -32,11 +33,11 @@ _BY_A_PR_RE = re.compile(r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)", re.
 # Reply openers: words a reply starts with that say nothing in a summary. The second group
 # only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).
 REPLY_OPENER_RE = re.compile(
-    r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|"
+    r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|heh|"
     r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
     r"\+1|lgtm)\b[\s,.!:;—–-]*"
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
-    r"thx|ty)[,.!]\s*)+",
+    r"thx|thnx|ty)[,.!]\s*)+",
     re.IGNORECASE,
 )
 _EXCLAMATION_RE = re.compile(r"^(?:[^\W\d]+ )?[^\W\d]+[.!]+ +")  # "Nice catch. ", "Oh wow! "
@@ -259,7 +260,7 @@ def points_back(text: str) -> bool:
 
 
 # Openers that also start news of one's own ("ok I finally fixed the flaky test").
-_FILLERS = frozenset(["ok", "okay", "oh", "ah", "hmm", "lol", "lmao"])
+_FILLERS = frozenset(["ok", "okay", "oh", "ah", "hmm", "lol", "lmao", "heh"])
 
 
 def _first_word(text: str) -> str:
@@ -414,7 +415,7 @@ _PLURALS = {
 
 def _pronouns(text: str) -> str:
     """Later first-person singular words in the sentence, in the third person."""
-    return _PRONOUN_RE.sub(_their, text.translate(_APOSTROPHES))
+    return _outside_quotes(lambda part: _PRONOUN_RE.sub(_their, part), text)
 
 
 def _their(match: re.Match[str]) -> str:
@@ -426,11 +427,30 @@ def _their(match: re.Match[str]) -> str:
 
 def plural_pronouns(text: str) -> str:
     """First-person words, singular and plural, in the third person."""
+    return _outside_quotes(_plural_pronouns, text)
+
+
+def _plural_pronouns(text: str) -> str:
     if "I " in text:
         text = _I_BE_RE.sub(lambda m: f"they {_BE[m.group(1)]}", text)
-    return _PLURAL_RE.sub(lambda m: _PLURALS[m.group(0).lower()], _pronouns(text))
+    return _PLURAL_RE.sub(lambda m: _PLURALS[m.group(0).lower()], _PRONOUN_RE.sub(_their, text))
 
 
+def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:
+    """`text` (its apostrophes made plain) with `rewrite` applied to what is outside
+    quotation marks: quoted words are someone's words as they were said (a title, a
+    remark), not the author's to be put in the third person."""
+    text = text.translate(_APOSTROPHES)
+    if '"' not in text and "“" not in text:
+        return rewrite(text)
+    parts, start = [], 0
+    for quoted in _QUOTED_RE.finditer(text):
+        parts += [rewrite(text[start : quoted.start()]), quoted[0]]
+        start = quoted.end()
+    return "".join([*parts, rewrite(text[start:])])
+
+
+_QUOTED_RE = re.compile(r'"[^"\n]*"|“[^”\n]*”')
 _I_BE_RE = re.compile(r"(?<![\w'/-])I (am|was)\b")
 _BE = {"am": "are", "was": "were"}
 

@@ -47,8 +47,9 @@ _MENTION_RE = re.compile(r"(?<![\w.])@[A-Za-z0-9_][\w.-]{0,80}|<@[!&]?\w{1,40}>"
 # Openers that are replies wherever they stand, and words that are replies only when
 # punctuation follows them ("No, not yet" is a reply; "No regressions were found" is not).
 _REPLY_RE = re.compile(
-    r"(?:yes|yeah|yep|yup|nope|not yet|agreed|thanks|thank you|thx|ty|lol|lmao|haha\w*|hmm+|"
-    r"oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|\+1|lgtm)\b"
+    r"(?:yes|yeah|yep|yup|nope|not yet|agreed|thanks|thank you|thx|thnx|ty|lol|lmao|haha\w*|"
+    r"heh|hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
+    r"\+1|lgtm)\b"
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes)[,.!]",
     re.IGNORECASE,
 )

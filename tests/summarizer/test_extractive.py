@@ -442,7 +442,7 @@ def test_a_link_shared_alone_is_said_with_its_preview_title() -> None:
     bare = "https://comics.example.org/?id=3047"
     d = draft([msg(text, channel="data") for text in (repo, image, bare)])
     assert section(d, "data").markdown == (
-        "- Ana Ruiz shared lab/jam-2026: <https://git.example.org/lab/jam-2026>."
+        '- Ana Ruiz shared "lab/jam-2026": <https://git.example.org/lab/jam-2026>.'
     )
 
 
@@ -972,3 +972,31 @@ def test_a_sentence_split_after_a_link_and_its_comma_ends_cleanly() -> None:
     )
     assert line.startswith("- The tracking issue is [lab/main#262](")
     assert ",>" not in line and "). It lists everything queued" in line
+
+
+@pytest.mark.parametrize(
+    ("text", "reactions"),
+    [
+        ("I see you're working through all the conference talks, I've been watching keynotes", 3),
+        ("It seems like a few of these speakers were at the workshop last spring", 2),
+        ("I assume so. I haven't looked at it too deeply yet", 1),
+    ],
+)
+def test_a_reply_people_reacted_to_is_not_news(text: str, reactions: int) -> None:
+    assert draft([replace(msg(text, channel="data"), reactions=reactions)]).sections == []
+
+
+def test_a_preview_cut_short_is_left_out_and_the_link_said_by_its_title() -> None:
+    shared = msg(
+        "https://example.org/charting\nHow We Chart The News\nMost people are surprised to "
+        "learn that we sketch many of our graphics before we to…",
+        channel="data",
+    )
+    text = to_markdown(draft([replace(shared, reactions=2)]))
+    assert "…" not in text
+    assert 'shared "How We Chart The News": <https://example.org/charting>' in text
+
+
+def test_a_reply_opener_is_not_the_news_it_opens() -> None:
+    text = drafted_alone("heh thnx! The handwriting experiment will be released as a font soon")
+    assert text.startswith("- The handwriting experiment will be released as a font soon")

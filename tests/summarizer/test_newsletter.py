@@ -119,3 +119,10 @@ def test_a_pr_link_written_as_an_autolink_becomes_one_link() -> None:
     url = "https://github.com/o/r/pull/5"
     linked = link_prs(f"The writeup is up: <{url}>.", [PRMention(url, "o/r#5", url)])
     assert linked == f"The writeup is up: [o/r#5]({url})."
+
+
+def test_quoted_words_keep_their_first_person() -> None:
+    text, subject = voiced('We read "How We Chart Our Data" and liked it', "Ana Ruiz")
+    assert text == 'Ana Ruiz\'s team read "How We Chart Our Data" and liked it'
+    assert subject
+    assert markers(text) == ()
