@@ -28,6 +28,7 @@ from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import (
     ANAPHORA_RE,
+    REPLY_OPENER_RE,
     clean_sentence,
     is_fallback,
     points_back,
@@ -820,6 +821,8 @@ def _fact(
     signal += text_gain(sentence) if shows else 0.0
     if not prs and (_MEME_RE.match(text) or _TRUNCATED_RE.search(text)):
         return None
+    if not prs and n_words < SIGNAL_FACT_WORDS and REPLY_OPENER_RE.match(text):
+        return None  # a short answer ("yes, 10 minutes or so"): its figure is no news
     # What many people reacted to is news said briefly, whenever it happened (what they
     # were asked to do is not).
     strong = signal >= STRONG_SIGNAL and not says_to_the_reader(text)

@@ -1000,3 +1000,9 @@ def test_a_preview_cut_short_is_left_out_and_the_link_said_by_its_title() -> Non
 def test_a_reply_opener_is_not_the_news_it_opens() -> None:
     text = drafted_alone("heh thnx! The handwriting experiment will be released as a font soon")
     assert text.startswith("- The handwriting experiment will be released as a font soon")
+
+
+def test_a_short_answer_is_no_news_for_its_figure() -> None:
+    asked = msg("Is the sandwich place near the venue?", channel="data", author="Ben Cho")
+    answer = msg("yes, 10 minutes or so in Midtown", channel="data")
+    assert draft([asked, answer]).sections == []
