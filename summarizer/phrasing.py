@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from summarizer.voice import QUOTE_RE
+
 # Fillers and status labels chat puts before the news; they say nothing in a summary.
 _OPENER_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|update|quick update|status|"
@@ -441,16 +443,15 @@ def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:
     quotation marks: quoted words are someone's words as they were said (a title, a
     remark), not the author's to be put in the third person."""
     text = text.translate(_APOSTROPHES)
-    if '"' not in text and "“" not in text:
+    if '"' not in text and "“" not in text and "'" not in text:
         return rewrite(text)
     parts, start = [], 0
-    for quoted in _QUOTED_RE.finditer(text):
+    for quoted in QUOTE_RE.finditer(text):
         parts += [rewrite(text[start : quoted.start()]), quoted[0]]
         start = quoted.end()
     return "".join([*parts, rewrite(text[start:])])
 
 
-_QUOTED_RE = re.compile(r'"[^"\n]*"|“[^”\n]*”')
 _I_BE_RE = re.compile(r"(?<![\w'/-])I (am|was)\b")
 _BE = {"am": "are", "was": "were"}
 

@@ -24,7 +24,7 @@ _CODE_SPAN_RE = re.compile(r"`[^`\n]{0,400}`")
 _LINK_RE = re.compile(r"\[([^\]\n]{0,400})\]\([^)\s]{0,2000}(?:\s\"[^\"\n]{0,400}\")?\)")
 _URL_RE = re.compile(r"\bhttps?://\S{1,2000}")
 # Quoted words are someone's words, shown as such: "…", “…”, and '…' between word edges.
-_QUOTE_RE = re.compile(r"\"[^\"\n]{0,600}\"|“[^”\n]{0,600}”|(?<!\w)'[^'\n]{0,600}'(?!\w)")
+QUOTE_RE = re.compile(r"\"[^\"\n]{0,600}\"|“[^”\n]{0,600}”|(?<!\w)'[^'\n]{0,600}'(?!\w)")
 _PASTE_RE = re.compile(r"\*\*[^*\n]{1,80}\*\*\s?(?::|wrote:)")
 _FIRST_PERSON_RE = re.compile(
     r"(?<![\w'’/-])(?:I|I['’](?:m|ve|ll|d)|[Mm](?:e|y|ine|yself)|[Ww]e(?:['’](?:re|ve|ll|d))?"
@@ -110,7 +110,7 @@ def markers(item: str) -> tuple[str, ...]:
         found.append("paste")
     text = _URL_RE.sub("URL", _LINK_RE.sub(r"\1", item))
     text = _CODE_SPAN_RE.sub("Code", text)
-    unquoted = _QUOTE_RE.sub("Quote", text)
+    unquoted = QUOTE_RE.sub("Quote", text)
     if _FIRST_PERSON_RE.search(unquoted):
         found.append("first person")
     if EMOJI_RE.search(text):

@@ -126,3 +126,9 @@ def test_quoted_words_keep_their_first_person() -> None:
     assert text == 'Ana Ruiz\'s team read "How We Chart Our Data" and liked it'
     assert subject
     assert markers(text) == ()
+
+
+def test_words_the_voice_check_takes_as_quoted_are_not_rewritten_either() -> None:
+    text = tidy("we called it 'the best run we had' in the retro")
+    assert text == "They called it 'the best run we had' in the retro"
+    assert markers(text) == ()
