@@ -8,12 +8,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from storage.db import make_engine, make_sessionmaker, migrate
 
 POSTGRES_URL = os.environ.get("SUMMARYBOT_TEST_DATABASE_URL")
+
+# Hypothesis's default 200 ms deadline makes every property test a timed test: on a busy
+# machine one example once took 328 ms on its first call and 0.08 ms on the next, and CI
+# failed. Speed is measured in benchmarks/, never in tests.
+settings.register_profile("untimed", deadline=None)
+settings.load_profile("untimed")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
