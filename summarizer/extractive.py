@@ -184,6 +184,7 @@ class _Fact:
     time: float
     gain: float  # what leading a bullet with it is worth (`_gain`)
     signal: float  # its own and its message's signs of news (`summarizer.signals`)
+    answers: bool = False  # said in answer to another person's question
 
 
 @dataclass(slots=True)
@@ -583,6 +584,9 @@ def _facts(
         if not found and shows:
             shared = _shared_link(message, time, signal)
             found = [shared] if shared is not None else []
+        if asked is not None and asked.author != message.author and _asks(asked.text):
+            for fact in found:
+                fact.answers = True
         said = " ".join(f.text for f in found)
         missing = [p for p in message.prs if p.raw not in said]
         for line, cited in _pr_lines(message.text, missing).items():
@@ -857,9 +861,11 @@ def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision
 
 
 def _pick(facts: Sequence[_Fact]) -> list[_Fact]:
-    """The lead fact (most PRs and figures; the newest of near-equals), and a second one
-    that adds a PR, or a figure with what was done, while the bullet stays short."""
-    lead = max(facts, key=lambda f: (f.gain, f.time))
+    """The lead fact (most PRs and figures; of near-equals, one that does not answer
+    another person's question, then the newest), and a second one that adds a PR, or a
+    figure with what was done, while the bullet stays short."""
+    # (An answer is about its question: "Core is fine ... with #291 in you don't need it".)
+    lead = max(facts, key=lambda f: (f.gain, not f.answers, f.time))
     # A later sentence saying the same thing with fresher numbers replaces the lead.
     newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
     if newer:
@@ -958,25 +964,28 @@ def _render(picked: Sequence[_Fact], mentions: Mapping[str, PRMention]) -> str:
     parts: list[str] = []
     credits: list[str] = []
     author = None
+    said: set[str] = set()
     for fact in picked:
         sentence = fact.text if parts else without_pointing_label(fact.text)
         if fact.message.author == author:
-            text = tidy(sentence)
+            text, subject = tidy(sentence), False
         else:
             author = fact.message.author
             text, subject = voiced(sentence, author)
             if not subject:
                 credits.append(author)
         kept = _newsletter_sentences(text, fact.prs)
+        if subject and author not in kept:
+            credits.append(author)  # the sentence naming them read as chat and went
         if _says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):
             # "Fix is #310.": the PRs' titles say what the chat does not.
             kept = "; ".join(f"{_title(p.title)} ({p.raw})" for p in fact.prs)
             credits.append(author)
         if kept:
             parts.append(full_stop(link_prs(kept, fact.message.prs)))
+        # A PR the text cites in one form ("#12") is not cited again in another (its URL).
+        said.update(p.ref for p in fact.message.prs if p.raw in kept)
     body = " ".join(parts)
-    # A PR the text cites in one form ("#12") is not cited again in another (its URL).
-    said = {p.ref for fact in picked for p in fact.message.prs if p.raw in fact.text}
     unsaid = [
         m
         for ref, m in mentions.items()

@@ -508,6 +508,7 @@ def test_a_short_line_says_the_clause_of_the_pr_it_adds() -> None:
         "longer rereads every manifest",
         channel="data",
         author="Ben Cho",
+        minutes=5,
     )
     d = draft([replace(merged, reactions=9), follow_up], max_chars=300)
     assert section(d, "data").markdown.splitlines()[1] == (
@@ -1006,3 +1007,54 @@ def test_a_short_answer_is_no_news_for_its_figure() -> None:
     asked = msg("Is the sandwich place near the venue?", channel="data", author="Ben Cho")
     answer = msg("yes, 10 minutes or so in Midtown", channel="data")
     assert draft([asked, answer]).sections == []
+
+
+def test_the_work_item_is_led_by_its_own_words_not_by_an_answer_to_a_passer_by() -> None:
+    asked = msg(
+        "newbie question: do I need the copy flag at all for small reads, or is the default fine?",
+        channel="data",
+        author="Ben Cho",
+        minutes=5,
+    )
+    d = draft(
+        [
+            msg(
+                "finally rebased my loader PR (#9160). `read_chunks` streams rows into a "
+                "buffer the caller passes in, no copy needed",
+                channel="data",
+                minutes=1,
+            ),
+            asked,
+            msg(
+                "The copy flag is optional there. With #9160 in the reader won't need it "
+                "for any read",
+                channel="data",
+                author="Cy Diaz",
+                minutes=9,
+                reply_to_id=asked.id,
+            ),
+        ]
+    )
+    first = section(d, "data").markdown.splitlines()[0]
+    assert "`read_chunks` streams rows" in first
+    assert "copy flag is optional" not in first
+
+
+def test_a_lead_whose_first_sentence_reads_as_chat_keeps_its_pr_and_credit() -> None:
+    # A handle written in lower case starts the sentence that cites the PR; that sentence
+    # goes as chat, and the PR and the person it named must not go with it.
+    markdown = section(
+        draft(
+            [
+                msg(
+                    "finally rebased my wide-string PR (#9161). `from_buf` turns a str into "
+                    "a wide string in a buffer you pass in, no allocator needed",
+                    channel="data",
+                    author="baloo",
+                )
+            ]
+        ),
+        "data",
+    ).markdown
+    assert "[#9161](" in markdown
+    assert "baloo" in markdown
