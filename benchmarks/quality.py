@@ -138,7 +138,8 @@ def measure(drafted: dict[str, Any], case: Case, texts: dict[str, str]) -> dict[
     cited: dict[str, set[str]] = {}  # PR key -> topics of the sections citing it
     for section in sections:
         for ref in section["prs"]:
-            cited.setdefault(truth.key(ref), set()).add(section["topic"])
+            if _shown(ref, section["markdown"]):
+                cited.setdefault(truth.key(ref), set()).add(section["topic"])
     found = [key for key in truth.prs if key in cited]
     placed = [key for key in found if truth.prs[key] & cited[key]]
 
@@ -190,6 +191,13 @@ def measure(drafted: dict[str, Any], case: Case, texts: dict[str, str]) -> dict[
         "false_ref_strings": false_refs,
         "chat_items": [f"{', '.join(m)}: {item}" for item, m in voice.chat],
     }
+
+
+def _shown(ref: str, markdown: str) -> bool:
+    """Whether a section's text shows a PR it lists as cited (its number, as written or in
+    its link): one it lists without showing is not in the draft an editor reads."""
+    number = ref.rpartition("#")[2]
+    return re.search(rf"(?<!\d){re.escape(number)}(?!\d)", markdown) is not None
 
 
 def _carried(item: weeksets.CarryItem, sections: Sequence[dict[str, Any]], truth: Any) -> bool:
