@@ -1,7 +1,7 @@
 """A week's work items as plain data: what each topic's conversations changed, for any drafter.
 
 A work item is what the extractive drafter writes one bullet for: a PR, or a conversation that
-settled something (see `summarizer.extractive`), or one newcomer's introduction. Here it is
+settled something (see `summarizer.facts`), or one newcomer's introduction. Here it is
 shown with its facts (the item's own sentences, cleaned but not reworded, each with the message
 it came from), its PRs with their GitHub links and titles, its figures and its people, so that
 a drafter such as the LLM's can write from the facts instead of the whole chat log.
@@ -13,14 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from summarizer.extractive import bullets
+from summarizer.bullets import bullets
 from summarizer.grouping import INTRODUCTIONS
 from summarizer.introductions import introduction, self_description
 from summarizer.text import defuse_pings
 from summarizer.types import PRMention, SourceMessage, Topic
 
 if TYPE_CHECKING:
-    from summarizer.extractive import _Bullet  # the extractive drafter's own form of an item
+    from summarizer.bullets import Bullet  # the extractive drafter's own form of an item
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ def work_items(
     return items
 
 
-def _item(topic: str, bullet: _Bullet) -> WorkItem:
+def _item(topic: str, bullet: Bullet) -> WorkItem:
     facts = tuple(
         ItemFact(
             text=fact.text,

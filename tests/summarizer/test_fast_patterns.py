@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from summarizer import addressed, figures, grouping, noise, phrasing, signals, text
-from summarizer.extractive import (
+from summarizer.facts import (
     _SENTENCE_GAP_RE,
     _is_decision,
     _is_of_the_moment,

@@ -1,0 +1,469 @@
+"""A work item written as one bullet (`Bullet`): its lead fact, and a second one that adds a
+PR or a figure, in a newsletter's voice (`summarizer.newsletter`): who did it as the subject
+or as the credit, with the item's figures and every PR it cites. What would still read as
+chat is left out, never quoted. Integration bots are never quoted as people: their posts lend
+titles and credit the person they name (`summarizer.integrations`). A status replaced by a
+newer one from the same person gives way to it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from summarizer.conversations import conversations
+from summarizer.facts import (
+    BULLET_WORDS,
+    FIGURE_GAIN,
+    MIN_FACT_WORDS,
+    PR_GAIN,
+    RECAP_PR_GAIN,
+    RECAP_PRS,
+    SIGNAL_WEIGHT,
+    Fact,
+    find_facts,
+    own_words,
+    statements,
+)
+from summarizer.figures import FIGURE_RE
+from summarizer.integrations import IntegrationItem, integration_items
+from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
+from summarizer.phrasing import (
+    ANAPHORA_RE,
+    clean_sentence,
+    is_fallback,
+    points_back,
+    third_person,
+    without_pointing_label,
+)
+from summarizer.prlinks import label, link, link_prs, with_refs
+from summarizer.signals import social_gain
+from summarizer.text import (
+    defuse_pings,
+    full_stop,
+    says_to_the_reader,
+    similarity,
+    visible_length,
+    words,
+)
+from summarizer.types import PRMention, SourceMessage
+
+SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
+MAX_TRAILING_PRS = 8
+MIN_TITLED = 2  # from this many further PRs with titles on, the titles say them
+TITLE_WORDS = 12  # a further PR's title this short says it; a longer one is only linked
+STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
+STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
+NEAR_DUPLICATE = 0.6
+
+# Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
+_REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link may hold a title
+_CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
+_TAG_RE = re.compile(r"^(?:\s*\[[^\]\n]{1,20}\])+")  # "[draft] ", "[WIP]" opening a PR's title
+# An identifier in a title: "load_tss", "Star::write", "feature(asm_const)", "entry_point!".
+_CODE_WORD_RE = re.compile(r"[\w.:]*(?:_|::|\w\(\w*\))[\w.:()!]*(?<![.:])")
+
+
+@dataclass(slots=True)
+class Bullet:
+    """One work item as it would be written, with what it covers."""
+
+    topic: str
+    text: str | None  # the bullet as written; None until `markdown` writes it from `picked`
+    prs: dict[str, PRMention]
+    figures: frozenset[str]
+    people: list[str]
+    sources: list[str]
+    signal: float  # what its messages' signals are worth (`summarizer.signals`)
+    time: float
+    author: str | None
+    words: frozenset[str] = field(default_factory=frozenset)
+    recap: bool = False  # led by a sentence listing many PRs
+    picked: tuple[Fact, ...] = ()  # the sentences the bullet is written from
+    said: tuple[Fact, ...] = ()  # every fact of the item, in the order they were said
+
+    @property
+    def pr_gain(self) -> float:
+        """What citing one of its PRs is worth: less for a recap that lists them all."""
+        return RECAP_PR_GAIN if self.recap else PR_GAIN
+
+    @property
+    def value(self) -> float:
+        """What the bullet brings on its own: PRs, figures, and how people reacted."""
+        return (
+            self.pr_gain * len(self.prs)
+            + FIGURE_GAIN * len(self.figures)
+            + SIGNAL_WEIGHT * self.signal
+        )
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """What the item says, most telling first: the bullet's own sentences, then the rest
+        (for drafters that write from the facts; worked out only when asked)."""
+        return _item_facts(self.picked, self.said)
+
+    @property
+    def markdown(self) -> str:
+        """The bullet, written the first time it is needed (most never are: a busy week has
+        thousands of items and a draft keeps a hundred)."""
+        if self.text is None:
+            self.text = _render(self.picked, self.prs)
+        return self.text
+
+    @property
+    def cost(self) -> int:
+        """How long the bullet reads (written out to measure it)."""
+        return max(visible_length(self.markdown), 40)
+
+    @property
+    def estimated_cost(self) -> int:
+        """About how long the bullet reads, without writing it."""
+        if self.text is not None:
+            return self.cost
+        said = " ".join(f.text for f in self.picked)
+        names = sum(len(f.message.author) + 2 for f in self.picked)
+        trailing = [label(m) for m in self.prs.values() if m.raw not in said]
+        refs = sum(len(label) + 2 for label in trailing[:MAX_TRAILING_PRS])
+        return max(len(said) + names + refs + 4, 40)
+
+
+def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
+    """Every work item of a topic written as a bullet; stale statuses give way to newer.
+    (`summarizer.items` shows them to other drafters as plain data.)"""
+    written = []
+    for members in conversations(messages, by_pr=True):
+        bullet = _item_bullet(topic, [messages[i] for i in members])
+        if bullet is not None:
+            written.append(bullet)
+    return _drop_stale(written)
+
+
+def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> Bullet | None:
+    mentions = _mentions(item)
+    times = [m.created_at.timestamp() for m in item]
+    signals = [0.0 if m.is_bot else social_gain(m) for m in item]
+    facts = find_facts(item, times, signals)
+    time = max(times)
+    if not facts:
+        return _bot_bullet(topic, item, mentions, time)
+    picked = _pick(facts)
+    lead = picked[0]
+    if len(picked) == 1:  # most items (a busy week has tens of thousands: no copies)
+        figures, words, people = lead.figures, lead.words, [lead.message.author]
+    else:
+        figures = frozenset().union(*(f.figures for f in picked))
+        words = frozenset().union(*(f.words for f in picked))
+        people = list(dict.fromkeys(f.message.author for f in sorted(picked, key=_time)))
+    if len(item) == 1:
+        sources = [item[0].id]  # the message the facts are from
+    else:
+        sources = [m.id for m in item if m.prs or any(f.message is m for f in picked)]
+    return Bullet(
+        topic=topic,
+        text=None,
+        prs=mentions,
+        figures=figures,
+        people=people,
+        sources=sources,
+        signal=max(f.signal for f in picked),
+        time=time,
+        author=lead.message.author,
+        words=words,
+        recap=any(len(f.prs) > RECAP_PRS for f in picked),
+        said=tuple(facts),
+        picked=tuple(picked),
+    )
+
+
+def _pick(facts: Sequence[Fact]) -> list[Fact]:
+    """The lead fact (most PRs and figures; of near-equals, one that does not answer
+    another person's question, then the newest), and a second one that adds a PR, or a
+    figure with what was done, while the bullet stays short."""
+    # (An answer is about its question: "Core is fine ... with #291 in you don't need it".)
+    lead = max(facts, key=lambda f: (f.gain, not f.answers, f.time))
+    # A later sentence saying the same thing with fresher numbers replaces the lead.
+    newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
+    if newer:
+        lead = max(newer, key=lambda f: (f.gain, f.time))
+    before = _said_before(lead, facts)
+    if before:
+        return [*before, lead]  # "It's a 535B MoE" needs what "it" is
+    if len(facts) == 1:
+        return [lead]
+    picked = [lead]
+    seen_prs = {p.ref for p in lead.prs}
+    extra = [
+        f
+        for f in facts
+        if f is not lead
+        and lead.n_words + f.n_words <= BULLET_WORDS
+        and ({p.ref for p in f.prs} - seen_prs or f.figures - lead.figures and f.decision)
+        and similarity(f.words, lead.words) < NEAR_DUPLICATE
+        and _joins(f, lead)
+    ]
+    if extra:
+        picked.append(max(extra, key=lambda f: (f.gain, f.time)))
+    return picked  # the lead first: what the item is about, then what the other adds
+
+
+def _said_before(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:
+    """The sentences its message says just before an anaphoric `lead` ("It's ...", "That
+    ...", "Fixed in #405"), as facts: the one before it, and the one before that while
+    the earlier is anaphoric too, as long as they say something and all stay one short
+    bullet; else none."""
+    if not points_back(lead.text):
+        return []  # most leads: nothing more to read
+    said = [clean_sentence(s) for s in statements(lead.message.text, list_intros=True)]
+    # (A short message's sentences are one lead: it starts with one of them.)
+    at = next((i for i, s in enumerate(said) if lead.text.startswith(s)), 0)
+    before: list[Fact] = []
+    first, n_words = lead, len(said[at].split()) if said else 0
+    while at and points_back(first.text):
+        at -= 1
+        text = said[at]
+        n_words += len(text.split())
+        if len(text.split()) < MIN_FACT_WORDS or n_words > BULLET_WORDS:
+            return []
+        first = next(
+            (f for f in facts if f.message is lead.message and f.text == text), None
+        ) or _context(text, lead)
+        before.insert(0, first)
+    return before
+
+
+def _context(text: str, lead: Fact) -> Fact:
+    """A sentence said before `lead` as a fact that only says what the lead is about."""
+    return Fact(
+        text=text,
+        message=lead.message,
+        prs=tuple(p for p in lead.message.prs if p.raw in text),
+        figures=frozenset(),
+        words=words(text),
+        n_words=len(text.split()),
+        decision=False,
+        time=lead.time,
+        gain=0.0,  # it leads nothing
+        signal=0.0,
+    )
+
+
+def _item_facts(picked: Sequence[Fact], facts: Sequence[Fact]) -> tuple[Fact, ...]:
+    """The item's facts, most telling first: the picked ones, then the rest by gain, without
+    those an equally worded newer fact replaced (stale statuses)."""
+    rest = [
+        f
+        for f in facts
+        if all(f is not p for p in picked)
+        and not any(g.time > f.time and similarity(g.words, f.words) >= STALE for g in facts)
+    ]
+    return (*picked, *sorted(rest, key=lambda f: (-f.gain, f.time)))
+
+
+def _joins(fact: Fact, lead: Fact) -> bool:
+    """A second sentence joins the lead when it reads as a sentence of the summary: the same
+    person's, or another's that can be turned to the third person (not a labelled quote)."""
+    author = fact.message.author
+    if author == lead.message.author:
+        return not ANAPHORA_RE.match(fact.text) or bool(fact.prs)
+    return not is_fallback(third_person(fact.text, author), author)
+
+
+def _time(fact: Fact) -> float:
+    return fact.time
+
+
+def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
+    """`- Ana Ruiz fixed X ([#12](...)). Ben Cho measured Y ([#13](...)).` Who did it leads
+    where the sentence allows; otherwise the sentence stands and its author is credited in
+    the closing parentheses. Sentences that would still read as chat are left out."""
+    parts: list[str] = []
+    credits: list[str] = []
+    author = None
+    said: set[str] = set()
+    for fact in picked:
+        sentence = fact.text if parts else without_pointing_label(fact.text)
+        if fact.message.author == author:
+            text, subject = tidy(sentence), False
+        else:
+            author = fact.message.author
+            text, subject = voiced(sentence, author)
+            if not subject:
+                credits.append(author)
+        kept = _newsletter_sentences(text, fact.prs)
+        if subject and author not in kept:
+            credits.append(author)  # the sentence naming them read as chat and went
+        if says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):
+            # "Fix is #310.": the PRs' titles say what the chat does not.
+            kept = "; ".join(f"{pr_title(p.title)} ({p.raw})" for p in fact.prs)
+            credits.append(author)
+        if kept:
+            parts.append(full_stop(link_prs(kept, fact.message.prs)))
+        # A PR the text cites in one form ("#12") is not cited again in another (its URL).
+        said.update(p.ref for p in fact.message.prs if p.raw in kept)
+    body = " ".join(parts)
+    unsaid = [
+        m
+        for ref, m in mentions.items()
+        if ref not in said and m.raw not in body and f"[{m.ref}]" not in body
+    ][:MAX_TRAILING_PRS]
+    if not body:
+        return ""
+    # Further PRs listed as bare numbers say nothing: those with a short title are said
+    # by it (one further PR beside what the bullet says is only its citation).
+    titled = [m for m in unsaid if _short_title(m)]
+    if len(titled) < MIN_TITLED:
+        titled = []
+    if titled:
+        body += " " + "; ".join(f"{_short_title(m)} ({link(m)})" for m in titled) + "."
+    trailing = [link(m) for m in unsaid if m not in titled]
+    return "- " + defuse_pings(credited(body, trailing, list(dict.fromkeys(credits))))
+
+
+def says_little(text: str, prs: Sequence[PRMention]) -> bool:
+    """Whether `text` cites titled `prs` with too few words of its own to say what they do."""
+    if not prs or not all(p.title for p in prs):
+        return False
+    return own_words(text, prs) < MIN_FACT_WORDS
+
+
+def _short_title(mention: PRMention) -> str:
+    """The PR's title as `pr_title` writes it, where it has at most `TITLE_WORDS` words."""
+    title = pr_title(mention.title)
+    return title if len(title.split()) <= TITLE_WORDS else ""
+
+
+def pr_title(title: str | None) -> str:
+    """A PR's title as a newsletter writes it: no "[draft]" tag, code set apart, a capital
+    first and no closing stop; "" for none."""
+    title = _TAG_RE.sub("", title or "").strip().rstrip(".")
+    if "`" not in title:  # titles name code bare
+        title = _CODE_WORD_RE.sub(r"`\g<0>`", title)
+    return capitalised(title)
+
+
+def credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
+    """`text` with its further PR links and its people's names in closing parentheses, in
+    the ones that already close it when they hold a PR ("... ([#12](...), Ana Ruiz).")."""
+    extra = [*links, *people]
+    if extra and text.endswith(").") and _CLOSING_REFS_RE.search(text):
+        return f"{text[:-2]}, {', '.join(extra)})."
+    text = with_refs(text, extra)
+    return text if text.endswith((".", "!")) else text + "."
+
+
+def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
+    """The sentences of `text` worth their words: the first, then those adding a PR or a
+    figure while the bullet stays short, and any other while it is very short and says
+    nothing to the reader; none that read as chat. `prs`: those the text cites."""
+    kept: list[str] = []
+    n_words = 0
+    for sentence in clean_sentences(text):
+        size = len(sentence.split())
+        news = _cites_or_measures(sentence, prs)
+        if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
+            continue
+        if kept and not news and "://" not in sentence and says_to_the_reader(sentence):
+            continue  # "If you read the totals last week, don't trust them": adds nothing
+        kept.append(sentence)
+        n_words += size
+    return " ".join(kept)
+
+
+def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
+    return bool(
+        "#" in sentence
+        or "/pull/" in sentence
+        or FIGURE_RE.search(sentence)
+        or any(p.raw in sentence for p in prs)
+    )
+
+
+def _bot_bullet(
+    topic: str,
+    item: Sequence[SourceMessage],
+    mentions: Mapping[str, PRMention],
+    time: float,
+) -> Bullet | None:
+    """A line for PRs only an integration bot mentioned: their titles, credited to the
+    person the post names, never to the bot."""
+    reported = _bot_items(item)
+    lines = []
+    people: dict[str, None] = {}
+    for ref, mention in mentions.items():
+        number = ref.rpartition("#")[2]
+        known = reported.get(number)
+        title = mention.title or (known.title if known else None)
+        if not title:
+            continue
+        person = known.person if known and known.person else None
+        credit = f", {person}" if person else ""
+        lines.append(f"{pr_title(title)} ({link(mention)}{credit})")
+        if person:
+            people[person] = None
+    if not lines:
+        return None
+    return Bullet(
+        topic=topic,
+        text="- " + defuse_pings("; ".join(lines)) + ".",
+        prs=dict(mentions),
+        figures=frozenset(),
+        people=list(people),
+        sources=[m.id for m in item if m.prs],
+        signal=0.0,
+        time=time,
+        author=None,
+    )
+
+
+def _bot_items(item: Sequence[SourceMessage]) -> dict[str, IntegrationItem]:
+    """PR number -> what integration posts say of it (`summarizer.integrations`)."""
+    reported: dict[str, IntegrationItem] = {}
+    for message in item:
+        if message.is_bot:
+            for found in integration_items(message.text):
+                reported.setdefault(found.number, found)
+    return reported
+
+
+def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
+    """A status replaced by a newer one from the same person on the same subject goes; its
+    PRs are kept on the newer bullet. Only the person's `STALE_WINDOW` next statuses are
+    compared: an update follows what it replaces within days, not hundreds of items later."""
+    kept: list[Bullet] = []
+    by_author: dict[str, list[Bullet]] = {}
+    for bullet in sorted(bullets, key=lambda b: -b.time):
+        recent = by_author.setdefault(bullet.author, []) if bullet.author else []
+        newer = next(
+            (k for k in reversed(recent[-STALE_WINDOW:]) if _same_subject(k, bullet)), None
+        )
+        if newer is None:
+            kept.append(bullet)
+            recent.append(bullet)
+            continue
+        lost = [m for ref, m in bullet.prs.items() if ref not in newer.prs]
+        if lost:  # cited after the newer bullet's sentences when it is written
+            newer.prs.update((m.ref, m) for m in lost)
+        newer.sources += [s for s in bullet.sources if s not in newer.sources]
+    return sorted(kept, key=lambda b: b.time)
+
+
+def _same_subject(newer: Bullet, older: Bullet) -> bool:
+    """Two statuses of one thing: similar words, or a shared figure and a shared long word
+    ("backfill at 1.42B of 1.9B" and later "backfill finished: 1.9B")."""
+    if similarity(newer.words, older.words) >= STALE:
+        return True
+    if not newer.figures & older.figures:
+        return False
+    return any(len(w) >= 5 and w.isalpha() for w in newer.words & older.words)
+
+
+def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:
+    """Every PR the item cites, people's mentions before bots' (theirs carry titles)."""
+    seen: dict[str, PRMention] = {}
+    for message in sorted(item, key=lambda m: m.is_bot):
+        for mention in message.prs:
+            known = seen.get(mention.ref)
+            if known is None or (known.title is None and mention.title):
+                seen[mention.ref] = mention
+    return seen

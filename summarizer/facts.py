@@ -1,0 +1,475 @@
+"""What a work item says that is news: the sentences of its messages that cite a PR, give a
+figure or settle something, the answer to another person's how-to question, or what people
+took as news (`summarizer.signals`: reactions, replies, links, days, releases).
+
+Questions, requests, opinions, jokes and chatter are left out, and so are sentences that
+introduce a list or a code block; a PR no such sentence cites is said by the line that cites
+it (a list line, the line before a code block, the line a bare link follows). Each fact
+carries what leading a bullet with it is worth (`Fact.gain`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from summarizer.figures import FIGURE_RE, find_figures
+from summarizer.newsletter import capitalised
+from summarizer.noise import is_acknowledgement, is_review_chatter
+from summarizer.phrasing import (
+    ANAPHORA_RE,
+    REPLY_OPENER_RE,
+    clean_sentence,
+    without_pointing_label,
+)
+from summarizer.signals import names_release, shows_something, text_gain
+from summarizer.text import (
+    URL_RE,
+    any_phrase,
+    chat_lines,
+    full_stop,
+    says_to_the_reader,
+    sentences,
+    strip_code_blocks,
+    without_list_mark,
+    words,
+)
+from summarizer.types import PRMention, SourceMessage
+from summarizer.voice import EMOJI_RE, EMOJI_START_RE
+
+MIN_FACT_WORDS = 5
+MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
+SIGNAL_FACT_WORDS = 8  # a sentence that is news only by its signals says something
+STRONG_SIGNAL = 2.5  # ... unless many people reacted to it (a dozen reactions, or a pin and some)
+MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
+BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
+PR_GAIN = 3.0
+FIGURE_GAIN = 1.5
+SIGNAL_WEIGHT = 1.0
+RECAP_PRS = 3
+RECAP_PR_GAIN = 1.0
+WEAK_PENALTY = 2.0  # a sentence pointing back, or a request, leads only where nothing else can
+
+# Verbs that say something changed or was settled: such a sentence is news without a PR.
+_is_decision = any_phrase((
+    "fix(?:ed|es)?", "merged?", "landed", "lands", "shipped", "added", "adds", "moved",
+    "switched", "decided", "root[- ]?caused", "found", "finished", "completed?", "released",
+    "enabled", "disabled", "reverted", "upgraded", "migrated", "deprecated", "removed",
+    "replaced", "launched", "started", "resolved", "filed", "opened", "closed", "validated",
+    "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",
+    r"now (?:\w+s|runs|has|is|uses)",
+    # what a community announces: events, talks, openings
+    "announced", "posted", "scheduled", "presenting", "presented", "showed", "hiring",
+    "looking for an?",
+))  # fmt: skip
+# Openers of opinion, agreement and greeting: such a sentence is news only with a PR or a
+# figure, however many people reacted to it ("Happy Friday everyone!").
+_WEAK_OPENER_RE = re.compile(
+    r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i (?:think|guess|assume|suppose|see)|maybe|"
+    r"probably|not sure|would|could|should|wonder|hopefully|(?:it )?(?:looks like|seems)|sorry|"
+    r"happy|welcome|i love|"
+    r"good (?:morning|afternoon|evening|night)|have a (?:great|good|nice))\b",
+    re.IGNORECASE,
+)
+# Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
+# 40 days", "monday mood: ...".
+_MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IGNORECASE)
+# Text a link's preview cut short ("... before we to… <url>"): half a sentence says nothing.
+_TRUNCATED_RE = re.compile(r"\w…(?:\s+<?https?://\S+)*$")
+# Said of the moment ("lunch is at noon today"): no news by the time a weekly summary is read.
+_is_of_the_moment = any_phrase(
+    ("today", "tonight", "this (?:morning|afternoon|evening)", "right now")
+)
+# ... unless it says when a change took effect ("as of today they are maintainers").
+_TOOK_EFFECT_RE = re.compile(r"\b(?:as of|from|since|starting) today\b", re.IGNORECASE)
+# Requests and suggestions: someone asking, not something done.
+_is_request = any_phrase((
+    "could (?:you|someone|somebody|anyone|we|i)", "should", "would you", "please",
+    "can someone", "anyone", "use your eyes", "let me know",
+    "if you (?:like|want|wish|are interested|.re interested)",
+))  # fmt: skip
+_ASKS_RE = re.compile(
+    r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
+    re.IGNORECASE,
+)
+# Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
+# one sentence).
+_LOWER_START_RE = re.compile(
+    r"\s(?<=[a-z0-9)\]][.!?]\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
+)
+# ... or with an emoji where the stop would be: "there was a footgun 😬 The lm head got ...".
+_SENTENCE_GAP_RE = re.compile(
+    rf"{_LOWER_START_RE.pattern}|(?<=\w) ?(?:{EMOJI_RE.pattern})+ (?=[A-Z`])"
+)
+# ... or after a link: "the study: <url> they check which ..." (a link ends no sentence of its
+# own: "see <url> for the numbers").
+_LINK_THEN_SUBJECT_RE = re.compile(r"(https?://[^\s>]+>?) (?=(?:i|we|they|he|she|it|this) )")
+# A letter's sign-off ("Best,") or an address on a line of its own.
+_SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
+# "How do I set a timeout per query?": what a how-to question asks how to do.
+_HOW_TO_RE = re.compile(
+    r"(?:how (?:do|can|should|would|could) (?:i|we|you|one)|is there a (?:good )?way to|"
+    r"what(?:'s| is) the (?:best|right) way to) (?P<what>[^?\n]{3,120})\?",
+    re.IGNORECASE,
+)
+_VAGUE_RE = re.compile(r"\b(?:that|this|it|these|those)\b", re.IGNORECASE)
+# A link on a line of its own, and the preview a chat app shows for an image.
+_LINK_LINE_RE = re.compile(r"<?(https?://[^\s>]+)>?")
+_IMAGE_SIZE_RE = re.compile(r"\d+x\d+px image")
+_BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
+_LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
+# "<url> is a great place to ask": the link is the sentence's subject.
+_LINK_AS_SUBJECT_RE = re.compile(
+    r"(?:is|are|was|were|has|have|had|looks|seems|does|will|can|should|might|may)\b"
+)
+_ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
+
+
+@dataclass(slots=True)
+class Fact:
+    """A sentence that can carry a bullet."""
+
+    text: str
+    message: SourceMessage
+    prs: tuple[PRMention, ...]
+    figures: frozenset[str]
+    words: frozenset[str]
+    n_words: int
+    decision: bool  # it says something was done, settled or announced (`_is_decision`)
+    time: float
+    gain: float  # what leading a bullet with it is worth (`_gain`)
+    signal: float  # its own and its message's signs of news (`summarizer.signals`)
+    answers: bool = False  # said in answer to another person's question
+
+
+def find_facts(
+    item: Sequence[SourceMessage], times: Sequence[float], signals: Sequence[float]
+) -> list[Fact]:
+    """The item's sentences that say something: a PR, a figure or a decision, by a person,
+    or the answer to another person's how-to question (`_how_to`).
+
+    Questions, sentences that introduce a list or code block and chatter are left out; so
+    are opinions without a PR or a figure. A PR no such sentence cites is said by the line
+    that cites it: a list line, the line before a code block, or the line a bare link
+    follows. `times` and `signals` are the messages' (see `summarizer.signals`)."""
+    facts = []
+    by_id = {m.id: m for m in item} if len(item) > 1 else {}
+    last_in_thread: dict[str, SourceMessage] = {}
+    previous: SourceMessage | None = None
+    for message, time, signal in zip(item, times, signals, strict=True):
+        before = last_in_thread.get(message.thread_id or "")
+        if message.thread_id:
+            last_in_thread[message.thread_id] = message
+        # What it answers: the message it replies to, the one before it in its thread, or,
+        # where nothing marks replies, the one before it in the item.
+        unmarked = message.thread_id is None and message.reply_to_id is None
+        asked = by_id.get(message.reply_to_id or "") or before or (previous if unmarked else None)
+        previous = message
+        if message.is_bot:
+            continue
+        if message.prs and by_id:
+            answered = _answered_statement(message, asked, by_id)
+            if answered is not None:
+                facts.append(answered)
+                continue
+        how_to = _how_to(asked, message, time) if asked is not None else None
+        if how_to is not None:
+            facts.append(how_to)
+            continue
+        shows = shows_something(message.text)  # a link, a day, a release somewhere in it
+        if not (shows or signal or _may_hold_a_fact(message)):
+            continue
+        # Reactions to a question or a poll are answers, not a sign of news (its first line
+        # asks; a link's preview on the lines after it may quote a question).
+        if signal and _asks(message.text.partition("\n")[0]):
+            signal = 0.0
+        found = [
+            fact
+            for sentence in statements(message.text)
+            if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
+        ]
+        if not found and shows:
+            shared = _shared_link(message, time, signal)
+            found = [shared] if shared is not None else []
+        if asked is not None and asked.author != message.author and _asks(asked.text):
+            for fact in found:
+                fact.answers = True
+        said = " ".join(f.text for f in found)
+        missing = [p for p in message.prs if p.raw not in said]
+        for line, cited in _pr_lines(message.text, missing).items():
+            fact = _fact(line, message, time, signal=signal, shows=shows, cited=cited)
+            if fact is not None:
+                found.append(fact)
+        facts += found
+    return facts
+
+
+def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | None:
+    """A link shared on its own, said with the title its preview gave it ("Shared
+    ana/loader: <url>"); None for anything else (a bare link, an image)."""
+    lines = [line.strip() for line in message.text.splitlines() if line.strip()]
+    link = _LINK_LINE_RE.fullmatch(lines[0]) if len(lines) > 1 else None
+    if link is None:
+        return None
+    title = lines[1].rstrip(".")
+    if "://" in title or _IMAGE_SIZE_RE.fullmatch(title) or not any(c.isalpha() for c in title):
+        return None
+    text = f'Shared "{title}": {link[1]}'
+    signal += text_gain(text)
+    return Fact(
+        text,
+        message,
+        prs=(),
+        figures=frozenset(),
+        words=words(text),
+        n_words=len(text.split()),
+        decision=False,
+        time=time,
+        gain=SIGNAL_WEIGHT * signal,
+        signal=signal,
+    )
+
+
+def _how_to(asked: SourceMessage, message: SourceMessage, time: float) -> Fact | None:
+    """Where `message` answers another person's "How do I ...?", the answer's first sentence
+    under what was asked ("How to set a timeout per query: `.all(timeout=2)` raises ...");
+    else None."""
+    if asked.author == message.author or "?" not in asked.text:
+        return None
+    question = _HOW_TO_RE.match(asked.text.lstrip())
+    if question is None or _VAGUE_RE.search(question["what"]):
+        return None  # "How do we proceed with that?" names nothing
+    said = next(iter(statements(message.text)), "")
+    answer = without_pointing_label(clean_sentence(said)) if said else ""
+    if (
+        not MIN_FACT_WORDS <= len(answer.split()) <= MAX_FACT_WORDS
+        or _WEAK_OPENER_RE.match(answer)
+        or _is_request(answer)
+    ):
+        return None  # an opinion or a request does not answer in substance
+    text = f"How to {question['what'].strip()}: {answer}"
+    prs = tuple(p for p in message.prs if p.raw in text)
+    return Fact(
+        text,
+        message,
+        prs=prs,
+        figures=frozenset(find_figures(text)),
+        words=words(text),
+        n_words=len(text.split()),
+        decision=True,  # a question settled
+        time=time,
+        gain=_gain(text, prs, frozenset(), True),
+        signal=0.0,
+    )
+
+
+def _answered_statement(
+    message: SourceMessage, asked: SourceMessage | None, by_id: Mapping[str, SourceMessage]
+) -> Fact | None:
+    """Where `message` gives the PRs of a statement its author made earlier in the item
+    ("Ad hoc checkpoints are in" - "which PR?" - "#8544, tracked under the epic"), the
+    statement's first sentence citing them, when it says more than the answer; else None.
+    `asked`: the message it answers (the one it replies to, or the one before it in its
+    thread); the statement is that one when it is the author's own reply target, or, when
+    that one is another person's question, what the question was asked about."""
+    if asked is None:
+        return None
+    if asked.author == message.author:
+        statement = asked if message.reply_to_id else None  # a thread goes on, not back
+    elif "?" in asked.text:
+        statement = by_id.get(asked.reply_to_id or asked.thread_id or "")
+    else:
+        return None
+    if statement is None or statement.author != message.author or statement.prs:
+        return None
+    time = message.created_at.timestamp()
+    for sentence in statements(statement.text):
+        fact = _fact(sentence, statement, time, signal=0.0, shows=False, cited=message.prs)
+        if fact is not None:
+            return fact if fact.n_words > own_words(message.text, message.prs) else None
+    return None
+
+
+def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMention, ...]]:
+    """The lines citing `mentions`, list markers and a closing colon removed, each with the
+    PRs it cites; a line that is only a link stands for the line before it."""
+    if not mentions:
+        return {}
+    found: dict[str, list[PRMention]] = {}
+    previous = ""
+    for raw_line in strip_code_blocks(text).splitlines():
+        line = without_list_mark(raw_line).strip().rstrip(":").strip()
+        asked: list[PRMention] = []
+        if "?" in line:
+            # "Could someone look at #8446? The init reused ...": the question says nothing
+            # of the PR, the rest of the line does (a line that only asks says nothing).
+            said = [s for s in sentences(line) if not s.endswith("?")]
+            asked = [p for p in mentions if p.raw in line and not any(p.raw in s for s in said)]
+            line = " ".join(said)
+            if not line:
+                continue
+        cited = [p for p in mentions if p.raw in line] + asked
+        if cited:
+            statement = line if own_words(line, cited) >= MIN_PR_FACT_WORDS else previous
+            if statement:
+                found.setdefault(statement, []).extend(cited)
+        elif len(line.split()) >= MIN_PR_FACT_WORDS:
+            previous = line
+    return {line: tuple(dict.fromkeys(cited)) for line, cited in found.items()}
+
+
+def _may_hold_a_fact(message: SourceMessage) -> bool:
+    """A cheap look at the whole message before its sentences are read: a fact needs a PR,
+    a figure or a decision, and most chat has none."""
+    return bool(message.prs or FIGURE_RE.search(message.text) or _is_decision(message.text))
+
+
+def statements(text: str, *, list_intros: bool = False) -> Iterable[str]:
+    """The message's prose sentences: no list lines, no code, nothing that introduces them
+    (unless `list_intros`: then such a sentence is kept, as a statement). A short message
+    is one statement and stays whole; in a longer one, a very short sentence ("Fix in
+    #12.") is kept with the one before it."""
+    kept: list[str] = []
+    links: list[str] = []  # a bare link reads best after what it is about
+    for line in chat_lines(text):
+        for sentence in (part for s in sentences(line) for part in _split(s)):
+            if _BARE_LINK_RE.fullmatch(sentence):
+                links.append(sentence.rstrip("."))
+                continue
+            leading = _LEADING_LINK_RE.match(sentence)
+            if leading and kept:
+                # "I made this: <url> Let me know": the link shows what came before it.
+                kept[-1] = f"{kept[-1].rstrip('.')} {leading.group(1)}"
+                sentence = sentence[leading.end() :]
+            elif leading and not _LINK_AS_SUBJECT_RE.match(sentence, leading.end()):
+                # "<url> here is the thread on force layouts": the link shows what follows.
+                links.append(leading.group(1))
+                sentence = capitalised(sentence[leading.end() :])
+            if list_intros and sentence.endswith(":"):
+                sentence = full_stop(sentence[:-1].rstrip())
+            if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
+                continue
+            if _SIGN_OFF_RE.fullmatch(sentence):
+                return _with_links(kept, links)  # what follows a sign-off is a signature
+            if is_review_chatter(sentence) or _asks_only(sentence):
+                continue
+            after_link = kept and not sentence.endswith(".") and _ENDS_WITH_LINK_RE.search(kept[-1])
+            if kept and len(sentence.split()) < (
+                SIGNAL_FACT_WORDS if after_link else MIN_FACT_WORDS
+            ):
+                # A short line after a link is its title ("DataFest 2019 - May 3rd & 4th").
+                kept[-1] = f"{kept[-1] if after_link else full_stop(kept[-1])} {sentence}"
+            else:
+                kept.append(sentence)
+    return _with_links(kept, links)
+
+
+def _split(sentence: str) -> list[str]:
+    """`sentence` split where chat left out a stop (`_LOWER_START_RE`, `_SENTENCE_GAP_RE`;
+    `_LINK_THEN_SUBJECT_RE` after a link)."""
+    if sentence.isascii() and ":" not in sentence and ";" not in sentence:
+        return _LOWER_START_RE.split(sentence)
+    if "://" in sentence:
+        sentence = _LINK_THEN_SUBJECT_RE.sub(r"\1\n", sentence)
+        return [p for part in sentence.split("\n") for p in _gap_split(part)]
+    return _gap_split(sentence)
+
+
+def _gap_split(sentence: str) -> list[str]:
+    """The slower pattern only where an emoji may be: without one they split alike."""
+    if EMOJI_START_RE.search(sentence) is None:
+        return _LOWER_START_RE.split(sentence)
+    return _SENTENCE_GAP_RE.split(sentence)
+
+
+def _asks(line: str) -> bool:
+    """Whether `line` holds a question mark outside its links ("pulls?q=" asks nothing)."""
+    return "?" in line and "?" in URL_RE.sub("", line)
+
+
+def _asks_only(sentence: str) -> bool:
+    """A sentence that opens with a request and cites and measures nothing ("Let me know
+    what you think.")."""
+    return bool(_ASKS_RE.match(sentence)) and not ("#" in sentence or FIGURE_RE.search(sentence))
+
+
+def _with_links(kept: list[str], links: list[str]) -> list[str]:
+    """The statements with the message's bare links after the last; a short message's
+    statements as one."""
+    if links and kept:
+        kept[-1] = f"{kept[-1].rstrip('.')} {' '.join(links)}"
+    if len(kept) > 1 and sum(len(k.split()) for k in kept) <= BULLET_WORDS:
+        return [" ".join(full_stop(k) for k in kept)]
+    return kept
+
+
+def _fact(
+    sentence: str,
+    message: SourceMessage,
+    time: float,
+    *,
+    signal: float,
+    shows: bool,
+    cited: tuple[PRMention, ...] = (),
+) -> Fact | None:
+    """The sentence as a fact, or None: too short or too long, nothing it cites, measures
+    or settles and no sign that people took it as news (`signal`: what people made of its
+    message, none for a question's, see `summarizer.signals`; `shows`: whether its message
+    has a link, a day or a release anywhere), or an opinion or a request without a PR or a
+    figure. `cited`: the PRs it stands for, where they are not written in it (a link on the
+    next line)."""
+    text = clean_sentence(sentence)
+    n_words = len(text.split())
+    prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
+    prs += tuple(p for p in cited if p not in prs)
+    # A release names its work item as a PR does: "v2.3.0 is out!" says enough.
+    released = shows and names_release(text)
+    if not (MIN_PR_FACT_WORDS if prs or released else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
+        return None
+    figures = frozenset(find_figures(text))
+    decision = released or _is_decision(text)
+    # The sentence's own link or day, and what people made of its message.
+    signal += text_gain(sentence) if shows else 0.0
+    if not prs and (_MEME_RE.match(text) or _TRUNCATED_RE.search(text)):
+        return None
+    if not prs and n_words < SIGNAL_FACT_WORDS and REPLY_OPENER_RE.match(text):
+        return None  # a short answer ("yes, 10 minutes or so"): its figure is no news
+    # What many people reacted to is news said briefly, whenever it happened (what they
+    # were asked to do is not).
+    strong = signal >= STRONG_SIGNAL and not says_to_the_reader(text)
+    if not (prs or figures) and (
+        not (
+            decision
+            or signal
+            and _words_but_links(text) >= (MIN_FACT_WORDS if strong else SIGNAL_FACT_WORDS)
+        )
+        or _WEAK_OPENER_RE.match(text)
+        or _is_request(text)
+        or not strong
+        and _is_of_the_moment(text)
+        and not _TOOK_EFFECT_RE.search(text)
+    ):
+        return None
+    gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal
+    return Fact(text, message, prs, figures, words(text), n_words, decision, time, gain, signal)
+
+
+def _words_but_links(text: str) -> int:
+    return sum(1 for word in text.split() if "://" not in word)
+
+
+def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision: bool) -> float:
+    # A recap listing many PRs repeats the week's other items: it leads only if nothing
+    # else can.
+    pr_gain = PR_GAIN if len(prs) <= RECAP_PRS else RECAP_PR_GAIN
+    value = pr_gain * len(prs) + FIGURE_GAIN * len(figures) + decision
+    weak = ANAPHORA_RE.match(text) or _is_request(text)
+    return value - WEAK_PENALTY * bool(weak)
+
+
+def own_words(text: str, prs: Sequence[PRMention]) -> int:
+    """How many words `text` says beside its citations of `prs`."""
+    for mention in prs:
+        text = text.replace(mention.raw, "")
+    return len(text.split())
