@@ -8,27 +8,9 @@ never timings, with `benchmarks/devset/floor.json`. Raise the floor with
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
-
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def quality() -> ModuleType:
-    return _load("devset_quality", ROOT / "benchmarks" / "quality.py")
 
 
 def test_checked_in_truth_matches_the_source(quality: ModuleType, tmp_path: Path) -> None:

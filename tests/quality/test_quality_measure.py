@@ -2,26 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 from datetime import date
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def quality() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "measure_quality", ROOT / "benchmarks" / "quality.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _case(quality: ModuleType) -> Any:

@@ -3,24 +3,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
-
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def scale() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("scale_table", ROOT / "benchmarks/scale_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 def _size(messages: int, ratio: float, draft_s: float, rss_mib: float) -> dict:
