@@ -76,6 +76,7 @@ _WEAK_OPENER_RE = re.compile(
 # 40 days", "monday mood: ...".
 _MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IGNORECASE)
 # Text a link's preview cut short ("... before we to… <url>"): half a sentence says nothing.
+# (Searched only where a "…" is: the search tries every word character.)
 _TRUNCATED_RE = re.compile(r"\w…(?:\s+<?https?://\S+)*$")
 # Said of the moment ("lunch is at noon today"): no news by the time a weekly summary is read.
 _is_of_the_moment = any_phrase(
@@ -105,7 +106,8 @@ _SENTENCE_GAP_RE = re.compile(
 # ... or after a link: "the study: <url> they check which ..." (a link ends no sentence of its
 # own: "see <url> for the numbers").
 _LINK_THEN_SUBJECT_RE = re.compile(r"(https?://[^\s>]+>?) (?=(?:i|we|they|he|she|it|this) )")
-# A letter's sign-off ("Best,") or an address on a line of its own.
+# A letter's sign-off ("Best,") or an address on a line of its own (tried only on a line
+# that ends with a comma or holds an "@").
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 # "How do I set a timeout per query?": what a how-to question asks how to do.
 _HOW_TO_RE = re.compile(
@@ -350,7 +352,7 @@ def statements(text: str, *, list_intros: bool = False) -> Iterable[str]:
                 sentence = full_stop(sentence[:-1].rstrip())
             if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
                 continue
-            if _SIGN_OFF_RE.fullmatch(sentence):
+            if (sentence.endswith(",") or "@" in sentence) and _SIGN_OFF_RE.fullmatch(sentence):
                 return _with_links(kept, links)  # what follows a sign-off is a signature
             if is_review_chatter(sentence) or _asks_only(sentence):
                 continue
@@ -431,7 +433,7 @@ def _fact(
     decision = released or _is_decision(text)
     # The sentence's own link or day, and what people made of its message.
     signal += text_gain(sentence) if shows else 0.0
-    if not prs and (_MEME_RE.match(text) or _TRUNCATED_RE.search(text)):
+    if not prs and (_MEME_RE.match(text) or "…" in text and _TRUNCATED_RE.search(text)):
         return None
     if not prs and n_words < SIGNAL_FACT_WORDS and REPLY_OPENER_RE.match(text):
         return None  # a short answer ("yes, 10 minutes or so"): its figure is no news
