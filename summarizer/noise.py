@@ -134,6 +134,7 @@ _FIRST_WORD_RE = re.compile(r"[\s!.,;)(~*_-]*([A-Za-z][\w']*)")
 _ACK_WORDS = frozenset(word for phrase in _ACK_PHRASES | _ACK_MULTI for word in phrase)
 _ACK_MAX_CHARS = 300  # twelve phrases with mentions and emoji fit well within this
 _LAUGH_RE = re.compile(r"(?:ha)+h?|(?:he)+|wo+|yay+|lo+l|o+k|k+")
+_LAUGH_STARTS = frozenset("hwylok")  # the letters `_LAUGH_RE` can start with
 _ACK_SPLIT_RE = re.compile(r"[\s!.,:;)(~*_-]+")
 # "@ana", "@Ana Ruiz" (a second word only when capitalised, like a name), "<@U123>".
 _MENTION_RE = re.compile(r"<[@#!][^<>\s]{1,80}>|@[\w'.-]{1,80}(?: [A-Z][\w'.-]{0,80})?")
@@ -177,7 +178,7 @@ def is_acknowledgement(text: str) -> bool:
         return False  # most messages: too long to be only thanks and emoji
     first = _FIRST_WORD_RE.match(text)
     word = first.group(1).lower()[:40] if first else ""
-    if word and word not in _ACK_WORDS and not _LAUGH_RE.fullmatch(word):
+    if word and word not in _ACK_WORDS and not _laughs(word):
         return False  # most messages: their first word already says something
     stripped = _EMOJI_RE.sub(" ", _MENTION_RE.sub(" ", text).lower())
     tokens = [t for t in _ACK_SPLIT_RE.split(stripped) if t and t not in "?"]
@@ -188,7 +189,7 @@ def _all_acknowledgements(tokens: list[str]) -> bool:
     """Whether `tokens` split into acknowledgement phrases (a dynamic programme: linear)."""
     if len(tokens) > _ACK_MAX_TOKENS:
         return False
-    if not all(t in _ACK_WORDS or _LAUGH_RE.fullmatch(t[:40]) for t in tokens):
+    if not all(t in _ACK_WORDS or _laughs(t[:40]) for t in tokens):
         return False  # a word no acknowledgement has: "so" in "so the loader is fixed"
     ok = [True] + [False] * len(tokens)
     for end in range(1, len(tokens) + 1):
@@ -203,7 +204,13 @@ def _all_acknowledgements(tokens: list[str]) -> bool:
 def _is_ack_phrase(phrase: tuple[str, ...]) -> bool:
     if phrase in _ACK_PHRASES or phrase in _ACK_MULTI:
         return True
-    return len(phrase) == 1 and bool(_LAUGH_RE.fullmatch(phrase[0][:40]))
+    return len(phrase) == 1 and _laughs(phrase[0][:40])
+
+
+def _laughs(word: str) -> bool:
+    """Whether a lower-case `word` is a laugh or a drawn-out "ok" ("haha", "lol", "kkk")."""
+    # (most words are not: their first letter tells, without the regex)
+    return word[:1] in _LAUGH_STARTS and _LAUGH_RE.fullmatch(word) is not None
 
 
 def is_review_chatter(text: str) -> bool:
