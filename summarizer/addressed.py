@@ -160,6 +160,10 @@ _CUES = (
 # A cue's first word is in the lower-cased text wherever the cue is in the normalised one,
 # if that text is ASCII (white space collapsed neither makes nor breaks a word).
 _CUE_WORDS = tuple(dict.fromkeys(cue.split()[0] for cue in _CUES))
+# For ASCII text, the cues as they are in the lower-cased text, with any white space between
+# their words: "you" is common, "you are now" is not.
+_ONE_WORD_CUES = tuple(cue for cue in _CUES if " " not in cue)
+_SPACED_CUES_RE = re.compile("|".join(r"\s+".join(cue.split()) for cue in _CUES if " " in cue))
 
 
 def is_addressed(text: str) -> bool:
@@ -168,5 +172,8 @@ def is_addressed(text: str) -> bool:
         lower = text[:MAX_CHECKED_CHARS].lower()
         if not holds_any(lower, _CUE_WORDS):
             return False  # most chat: no need to collapse its white space
+        if not (holds_any(lower, _ONE_WORD_CUES) or _SPACED_CUES_RE.search(lower)):
+            return False
+        return _ADDRESSED.search(_SPACES.sub(" ", lower)) is not None  # (`normalised`)
     plain = normalised(text)
     return holds_any(plain, _CUES) and _ADDRESSED.search(plain) is not None
