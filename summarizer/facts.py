@@ -197,7 +197,7 @@ def find_facts(
         if asked is not None and asked.author != message.author and _asks(asked.text):
             for fact in found:
                 fact.answers = True
-        said = " ".join(f.text for f in found)
+        said = " ".join(f.text for f in found) if message.prs else ""  # (most cite none)
         missing = [p for p in message.prs if p.raw not in said]
         for line, cited in _pr_lines(message.text, missing).items():
             fact = _fact(line, message, time, signal=signal, shows=shows, cited=cited)
@@ -424,7 +424,8 @@ def _fact(
     text = clean_sentence(sentence)
     n_words = len(text.split())
     prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
-    prs += tuple(p for p in cited if p not in prs)
+    if cited:
+        prs += tuple(p for p in cited if p not in prs)
     # A release names its work item as a PR does: "v2.3.0 is out!" says enough.
     released = shows and names_release(text)
     if not (MIN_PR_FACT_WORDS if prs or released else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
