@@ -48,8 +48,9 @@ def features(message: SourceMessage) -> set[str]:
     text = message.text.lower()
     if "://" in text:
         text = URL_RE.sub(" ", text)
-    words = set((_ASCII_WORD_RE if text.isascii() else _WORD_RE).findall(text))
-    words -= STOPWORDS
+    found = (_ASCII_WORD_RE if text.isascii() else _WORD_RE).findall(text)
+    # (a set's `-=` visits every stop word: a message has fewer words than the list)
+    words = {word for word in found if word not in STOPWORDS}
     if message.prs:
         words.update(f"pr:{mention.ref}" for mention in message.prs)
     return words
