@@ -169,11 +169,12 @@ _SPACED_CUES_RE = re.compile("|".join(r"\s+".join(cue.split()) for cue in _CUES 
 def is_addressed(text: str) -> bool:
     """Whether the message speaks to the summary or its writer (see the module's notes)."""
     if text.isascii():
+        # Most chat holds no cue at all, and "you" or "weekly" alone is none: such text is
+        # passed before its white space is collapsed.
         lower = text[:MAX_CHECKED_CHARS].lower()
-        if not holds_any(lower, _CUE_WORDS):
-            return False  # most chat: no need to collapse its white space
-        if not (holds_any(lower, _ONE_WORD_CUES) or _SPACED_CUES_RE.search(lower)):
+        if not holds_any(lower, _CUE_WORDS) or not (
+            holds_any(lower, _ONE_WORD_CUES) or _SPACED_CUES_RE.search(lower)
+        ):
             return False
-        return _ADDRESSED.search(_SPACES.sub(" ", lower)) is not None  # (`normalised`)
     plain = normalised(text)
     return holds_any(plain, _CUES) and _ADDRESSED.search(plain) is not None
