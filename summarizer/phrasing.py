@@ -417,7 +417,11 @@ _PLURALS = {
 
 def _pronouns(text: str) -> str:
     """Later first-person singular words in the sentence, in the third person."""
-    return _outside_quotes(lambda part: _PRONOUN_RE.sub(_their, part), text)
+    return _outside_quotes(_singular, text)
+
+
+def _singular(text: str) -> str:
+    return _PRONOUN_RE.sub(_their, text)
 
 
 def _their(match: re.Match[str]) -> str:
@@ -435,7 +439,7 @@ def plural_pronouns(text: str) -> str:
 def _plural_pronouns(text: str) -> str:
     if "I " in text:
         text = _I_BE_RE.sub(lambda m: f"they {_BE[m.group(1)]}", text)
-    return _PLURAL_RE.sub(lambda m: _PLURALS[m.group(0).lower()], _PRONOUN_RE.sub(_their, text))
+    return _PLURAL_RE.sub(lambda m: _PLURALS[m.group(0).lower()], _singular(text))
 
 
 def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:
