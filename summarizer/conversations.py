@@ -21,7 +21,8 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
 
     Messages of one thread, and a message with the one it replies to, are one conversation;
     so are a message outside any thread that opens as an answer (`answers_before`) and the
-    one before it in its channel, sent at most `INLINE_REPLY_WINDOW` earlier.
+    one before it in its channel, sent at most `INLINE_REPLY_WINDOW` earlier, and, where
+    the one it answers was asked by someone else of the author's post just before, that post.
     With `by_pr`, conversations that cite the same PR are merged as well, through messages
     that cite at most `MAX_LINKING_PRS` PRs (a status list citing many would glue the week's
     unrelated conversations into one), and only while the merged whole stays within
@@ -46,13 +47,15 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
 
     index = {m.id: i for i, m in enumerate(messages)}
     first_with: dict[str, int] = {}
-    last_in_channel: dict[str, int] = {}  # outside threads
+    last_in_channel: dict[str, tuple[int | None, int]] = {}  # outside threads: last two
     for i, message in enumerate(messages):
         if message.thread_id is None and message.reply_to_id is None:
-            before = last_in_channel.get(message.channel)
-            last_in_channel[message.channel] = i
+            earlier, before = last_in_channel.get(message.channel, (None, None))
+            last_in_channel[message.channel] = (before, i)
             if before is not None and _answers(message, messages[before]):
                 union(i, before)
+                if earlier is not None and _asked_of(messages[earlier], messages[before], message):
+                    union(before, earlier)
         if message.thread_id is not None:
             union(i, first_with.setdefault("thread:" + message.thread_id, i))
             if message.thread_id in index:
@@ -74,4 +77,13 @@ def _answers(message: SourceMessage, before: SourceMessage) -> bool:
     before it."""
     return message.created_at - before.created_at <= INLINE_REPLY_WINDOW and answers_before(
         message.text
+    )
+
+
+def _asked_of(post: SourceMessage, asked: SourceMessage, answer: SourceMessage) -> bool:
+    """Whether `asked`, sent just after `post`, was said to its author: the one who answers
+    it is the author of `post` ("A posts, B asks, A answers", where replies are unmarked)."""
+    return (
+        post.author_id == answer.author_id != asked.author_id
+        and asked.created_at - post.created_at <= INLINE_REPLY_WINDOW
     )

@@ -68,6 +68,22 @@ def test_an_unmarked_reply_that_opens_as_an_answer_goes_with_the_message_before_
     assert topic_of(grouped, own) == "other"
 
 
+def test_a_question_its_poster_answers_goes_with_the_post_where_replies_are_unmarked() -> None:
+    # A posts, B asks, A answers: B asked about A's post, though nothing marks it.
+    post = msg("hero run dashboards show MFU per rack now", minutes=0)
+    asked = msg("could the warning colour be less loud?", author="Ben Cho", minutes=4)
+    answered = msg("sure, adjusted in #8316", minutes=16)
+    # Had someone else answered, the question would say nothing of what it asked about.
+    other_post = msg("hero run checkpoints are on the new bucket", minutes=100)
+    other_asked = msg("could the bucket have a shorter name?", author="Ben Cho", minutes=104)
+    other_answered = msg("sure, renamed it", author="Cy Diaz", minutes=110)
+    grouped = group_by_topic(
+        [post, asked, answered, other_post, other_asked, other_answered], TOPICS
+    )
+    assert {topic_of(grouped, m) for m in (post, asked, answered)} == {"hero-run"}
+    assert topic_of(grouped, other_asked) == topic_of(grouped, other_answered) == "other"
+
+
 def test_a_filler_opens_news_of_ones_own_as_often_as_a_reply() -> None:
     crash = msg("hero run crashed at step 1200 on rack 3", minutes=0)
     filler = msg("ok the flaky upload test is fixed", author="Dee Fox", minutes=5)
