@@ -38,6 +38,7 @@ from summarizer.phrasing import (
     without_pointing_label,
 )
 from summarizer.prlinks import label, link, link_prs, with_refs
+from summarizer.pushes import commit_digests
 from summarizer.signals import social_gain
 from summarizer.text import (
     defuse_pings,
@@ -80,6 +81,7 @@ class Bullet:
     author: str | None
     words: frozenset[str] = field(default_factory=frozenset)
     recap: bool = False  # led by a sentence listing many PRs
+    pushed: bool = False  # commits an integration bot reports pushed (`summarizer.pushes`)
     picked: tuple[Fact, ...] = ()  # the sentences the bullet is written from
     said: tuple[Fact, ...] = ()  # every fact of the item, in the order they were said
 
@@ -130,13 +132,29 @@ class Bullet:
 
 def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
     """Every work item of a topic written as a bullet; stale statuses give way to newer.
+    Commits pushed outside any PR get a line per repository (`summarizer.pushes`).
     (`summarizer.items` shows them to other drafters as plain data.)"""
     written = []
     for members in conversations(messages, by_pr=True):
         bullet = _item_bullet(topic, [messages[i] for i in members])
         if bullet is not None:
             written.append(bullet)
-    return _drop_stale(written)
+    digests = [
+        Bullet(
+            topic=topic,
+            text=digest.text,
+            prs={},
+            figures=frozenset(),
+            people=digest.people,
+            sources=digest.sources,
+            signal=0.0,
+            time=digest.time,
+            author=None,
+            pushed=True,
+        )
+        for digest in commit_digests(messages)
+    ]
+    return _drop_stale(written) + digests
 
 
 def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> Bullet | None:

@@ -141,6 +141,7 @@ def _choose(candidates: Sequence[Bullet], budget: int) -> dict[str, list[Bullet]
             bullet.prs.keys() - covered_prs
             or bullet.figures - covered_figures
             or bullet.signal
+            or bullet.pushed
             or chat_only
             and _announces(bullet)
         )

@@ -23,7 +23,9 @@ _EVENT_RE = re.compile(
     r"\s{0,3}[:\-]?\s{0,3}#(?P<number>\d{1,7})\s{1,3}(?P<title>[^\n]{1,300})",
     re.IGNORECASE,
 )
-_COMMIT_RE = re.compile(r"^\s{0,8}[0-9a-f]{7,40}: (?P<message>[^\n]{1,500})$", re.MULTILINE)
+_COMMIT_RE = re.compile(
+    r"^\s{0,8}(?P<sha>[0-9a-f]{7,40}): (?P<message>[^\n]{1,500})$", re.MULTILINE
+)
 _MERGE_RE = re.compile(r"^Merge pull request #(?P<number>\d{1,7}) from \S{1,200}")
 _RESOLVES_RE = re.compile(
     r"[;,.]?\s{0,3}\b(?:resolves|resolved|fixes|fixed|closes|closed)\s{1,3}#(?P<number>\d{1,7})\b",
@@ -41,6 +43,15 @@ class IntegrationItem:
     person: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A commit a push post lists: its short hash, its message's first line, its author."""
+
+    sha: str
+    message: str
+    person: str | None = None
+
+
 def post_repo(text: str) -> str | None:
     """The repository an integration post opens with ("[org/repo]", "[repo:main]")."""
     match = _REPO_RE.match(text)
@@ -52,18 +63,25 @@ def integration_items(text: str) -> list[IntegrationItem]:
     found = [
         IntegrationItem(m["number"], m["title"].strip()) for m in _EVENT_RE.finditer(text[:20_000])
     ]
-    commits = [_split_credit(m["message"]) for m in _COMMIT_RE.finditer(text[:20_000])]
-    titles = [message for message, _ in commits if not _MERGE_RE.match(message)]
-    for message, person in commits:
-        merge = _MERGE_RE.match(message)
+    pushed = commits(text)
+    titles = [c.message for c in pushed if not _MERGE_RE.match(c.message)]
+    for commit in pushed:
+        merge = _MERGE_RE.match(commit.message)
         if merge:
             title = "; ".join(titles) or f"Merged pull request #{merge['number']}"
-            found.append(IntegrationItem(merge["number"], title, person))
+            found.append(IntegrationItem(merge["number"], title, commit.person))
             continue
-        for resolved in _RESOLVES_RE.finditer(message):
-            title = _RESOLVES_RE.sub("", message).strip(" ;,.")
-            found.append(IntegrationItem(resolved["number"], title, person))
+        for resolved in _RESOLVES_RE.finditer(commit.message):
+            title = _RESOLVES_RE.sub("", commit.message).strip(" ;,.")
+            found.append(IntegrationItem(resolved["number"], title, commit.person))
     return found
+
+
+def commits(text: str) -> list[Commit]:
+    """Every commit a push post lists, in order."""
+    return [
+        Commit(m["sha"], *_split_credit(m["message"])) for m in _COMMIT_RE.finditer(text[:20_000])
+    ]
 
 
 def _split_credit(message: str) -> tuple[str, str | None]:

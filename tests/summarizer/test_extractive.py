@@ -11,6 +11,7 @@ from factories import TOPICS, msg
 from summarizer.draft import format_title, make_draft, ordinal
 from summarizer.render import to_json, to_markdown
 from summarizer.text import visible_length
+from summarizer.types import SourceMessage
 from summarizer.voice import chat_voice
 
 
@@ -1058,3 +1059,45 @@ def test_a_lead_whose_first_sentence_reads_as_chat_keeps_its_pr_and_credit() -> 
     ).markdown
     assert "[#9161](" in markdown
     assert "baloo" in markdown
+
+
+def _push(repo: str, *commits: str, minutes: int) -> SourceMessage:
+    lines = "\n".join(f"{sha}: {message}" for sha, message in commits)
+    return msg(
+        f"[{repo}:main] {len(commits)} new commits:\n{lines}",
+        channel="data",
+        author="GitHub",
+        is_bot=True,
+        minutes=minutes,
+    )
+
+
+def test_commits_pushed_outside_any_pr_get_one_line_per_repository() -> None:
+    d = draft(
+        [
+            msg("The dedup pass now skips empty shards in #9160", channel="data", minutes=1),
+            _push("loader", ("1a2b3c4", "Retry reads on 503 - Ana Ruiz"), minutes=2),
+            _push(
+                "loader",
+                ("5d6e7f8", "Add a timeout test - Ben Cho"),
+                ("9a8b7c6", "Merge branch 'main' into retries - Ben Cho"),
+                ("0f1e2d3", "Bump the timeout to 30 s - Ana Ruiz"),
+                ("c0ffee1", "Log the retry count - Ana Ruiz"),
+                minutes=3,
+            ),
+            # A PR's own commits are said with the PR, not again as pushed work.
+            _push(
+                "loader",
+                ("abc1234", "Stream shards - Ana Ruiz"),
+                ("def5678", "Merge pull request #9170 from ana/stream - Ana Ruiz"),
+                minutes=4,
+            ),
+        ]
+    )
+    data = section(d, "data").markdown
+    assert (
+        '- 4 new commits to loader, the latest "Add a timeout test", "Bump the timeout to 30 s"'
+        ' and "Log the retry count" (Ana Ruiz, Ben Cho).'
+    ) in data.splitlines()
+    assert "Merge branch" not in data and data.count("Stream shards") == 1
+    assert "GitHub" not in section(d, "data").people

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from factories import msg
 
-from summarizer.integrations import integration_items, post_repo, reported_titles, titled
+from summarizer.integrations import (
+    commits,
+    integration_items,
+    post_repo,
+    reported_titles,
+    titled,
+)
 
 PUSH = (
     "[pyrallelsa:master] 3 new commits by hfaran and 1 other:\n"
@@ -51,3 +57,16 @@ def test_a_post_s_titles_are_given_to_the_refs_it_cites_and_to_no_other() -> Non
     assert titles == {"lab/main#12": "Fix the loader"}
     cited = msg("#12 is in, #13 next").prs
     assert [m.title for m in titled(cited, titles)] == ["Fix the loader", None]
+
+
+def test_a_push_post_lists_its_commits_with_their_authors() -> None:
+    post = (
+        "[loader:main] 2 new commits by Ana Ruiz:\n"
+        "9f31c2a: Retry reads on 503 - Ana Ruiz\n"
+        "4b7e0d1: Document the retry budget"
+    )
+    assert [(c.sha, c.message, c.person) for c in commits(post)] == [
+        ("9f31c2a", "Retry reads on 503", "Ana Ruiz"),
+        ("4b7e0d1", "Document the retry budget", None),
+    ]
+    assert integration_items(post) == []  # no PR or issue: said by `summarizer.pushes`

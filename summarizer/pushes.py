@@ -1,0 +1,71 @@
+"""Commits an integration bot reports pushed outside any PR or issue, one line per repository:
+"New commits to loader: "Retry on 503" and "Add a timeout test" (Ana Ruiz)."
+
+In a small project the week's work may be said nowhere else than in its push posts. A PR's or
+an issue's own commits are not repeated here: they are said with it (`summarizer.integrations`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from summarizer.integrations import Commit, commits, integration_items, post_repo
+from summarizer.text import defuse_pings
+from summarizer.types import SourceMessage
+
+SHOWN = 3  # a repository's newest this many commit messages are quoted; the rest counted
+
+
+@dataclass(frozen=True, slots=True)
+class Digest:
+    """One repository's pushed commits as a bullet's text, with who made them and where."""
+
+    text: str
+    people: list[str]
+    sources: list[str]  # the push posts' message ids
+    time: float  # the newest post's
+
+
+def commit_digests(messages: Sequence[SourceMessage]) -> list[Digest]:
+    """A line per repository for the commits the bot posts among `messages` report pushed
+    and no PR or issue post of them lists; merge commits are left out."""
+    in_items: set[str] = set()
+    pushed: dict[str, dict[str, tuple[Commit, SourceMessage]]] = {}  # repo -> message -> ...
+    for message in messages:
+        if not message.is_bot:
+            continue
+        listed = commits(message.text)
+        repo = post_repo(message.text)
+        if integration_items(message.text):
+            in_items.update(c.sha for c in listed)
+        elif repo is not None:
+            for commit in listed:
+                if not commit.message.startswith("Merge "):
+                    pushed.setdefault(repo, {}).setdefault(commit.message, (commit, message))
+    digests = []
+    for repo, by_message in pushed.items():
+        kept = [(c, m) for c, m in by_message.values() if c.sha not in in_items]
+        if kept:
+            digests.append(_digest(repo, kept))
+    return digests
+
+
+def _digest(repo: str, kept: Sequence[tuple[Commit, SourceMessage]]) -> Digest:
+    """`kept` (in the order they were pushed) as one line: the newest `SHOWN` quoted."""
+    shown = [f'"{c.message.rstrip(".")}"' for c, _ in kept[-SHOWN:]]
+    listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+    if len(kept) > len(shown):
+        said = f"{len(kept)} new commits to {repo}, the latest {listed}"
+    elif len(kept) > 1:
+        said = f"New commits to {repo}: {listed}"
+    else:
+        said = f"New commit to {repo}: {listed}"
+    people = list(dict.fromkeys(c.person for c, _ in kept if c.person))
+    credit = f" ({', '.join(people)})" if people else ""
+    return Digest(
+        text=f"- {defuse_pings(said)}{credit}.",
+        people=people,
+        sources=list(dict.fromkeys(m.id for _, m in kept)),
+        time=max(m.created_at.timestamp() for _, m in kept),
+    )
