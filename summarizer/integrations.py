@@ -3,7 +3,8 @@ resolved by a commit, and who did it.
 
 Integration posts are news: "[repo] Pull request merged: #12 Title", or a push post listing
 commits ("[repo:main] 2 new commits by Ana: / 1a2b3c4: Merge pull request #5 from ana/setup -
-Ana Ruiz"). The drafter credits the person a post names, never the bot.
+Ana Ruiz"; on Discord each hash is a link). The drafter credits the person a post names,
+never the bot.
 """
 
 from __future__ import annotations
@@ -23,8 +24,12 @@ _EVENT_RE = re.compile(
     r"\s{0,3}[:\-]?\s{0,3}#(?P<number>\d{1,7})\s{1,3}(?P<title>[^\n]{1,300})",
     re.IGNORECASE,
 )
+# A push post's commit line: Slack's "1a2b3c4: Fix it - Ana", or the linked hash GitHub's
+# Discord webhook writes ("[`1a2b3c4`](https://github.com/...) Fix it - Ana").
 _COMMIT_RE = re.compile(
-    r"^\s{0,8}(?P<sha>[0-9a-f]{7,40}): (?P<message>[^\n]{1,500})$", re.MULTILINE
+    r"^\s{0,8}(?:(?P<sha>[0-9a-f]{7,40}):|\[`(?P<linked>[0-9a-f]{7,40})`\]\([^()\s]{1,500}\))"
+    r" (?P<message>[^\n]{1,500})$",
+    re.MULTILINE,
 )
 _MERGE_RE = re.compile(r"^Merge pull request #(?P<number>\d{1,7}) from \S{1,200}")
 _RESOLVES_RE = re.compile(
@@ -80,7 +85,8 @@ def integration_items(text: str) -> list[IntegrationItem]:
 def commits(text: str) -> list[Commit]:
     """Every commit a push post lists, in order."""
     return [
-        Commit(m["sha"], *_split_credit(m["message"])) for m in _COMMIT_RE.finditer(text[:20_000])
+        Commit(m["sha"] or m["linked"], *_split_credit(m["message"]))
+        for m in _COMMIT_RE.finditer(text[:20_000])
     ]
 
 

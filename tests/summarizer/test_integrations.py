@@ -70,3 +70,16 @@ def test_a_push_post_lists_its_commits_with_their_authors() -> None:
         ("4b7e0d1", "Document the retry budget", None),
     ]
     assert integration_items(post) == []  # no PR or issue: said by `summarizer.pushes`
+
+
+def test_a_discord_push_post_s_linked_hashes_are_its_commits() -> None:
+    # GitHub's Discord webhook: the embed's title, then one line per commit, its hash linked.
+    post = (
+        "[loader:main] 2 new commits\n"
+        "[`9f31c2a`](https://github.com/acme/loader/commit/9f31c2a0d1) Retry reads on 503 - ana\n"
+        "[`77aa001`](https://github.com/acme/loader/commit/77aa0011b2) Merge pull request #41"
+        " from ana/retries - ana"
+    )
+    assert [(c.sha, c.message) for c in commits(post)][0] == ("9f31c2a", "Retry reads on 503")
+    [merged] = integration_items(post)
+    assert (merged.number, merged.title, merged.person) == ("41", "Retry reads on 503", "ana")
