@@ -238,6 +238,8 @@ def item_data(item: WorkItem) -> dict[str, Any]:
         data["facts"] = [{"id": f.message_id, "by": f.author, "text": f.text} for f in facts]
     else:  # a PR only a bot mentioned: its title is the fact, these messages its source
         data["sources"] = list(item.sources)
+        if not item.prs:  # commits a bot reported pushed: the line that lists them says it
+            data["said"] = item.bullet.removeprefix("- ")
     if item.prs:
         data["prs"] = [
             {k: v for k, v in (("ref", p.ref), ("url", p.url), ("title", p.title)) if v}

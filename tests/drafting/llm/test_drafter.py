@@ -20,11 +20,14 @@ from bot.core.review import ReviewWorkflow
 from bot.core.settings import change_setting
 from bot.drafting.github.client import GitHubClient
 from bot.drafting.llm.client import LLMClient
-from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE
+from bot.drafting.llm.drafter import DEFAULT_STYLE_EXAMPLE, item_data
 from bot.drafting.service import DraftingService
 from bot.ops.config import load_config
 from storage.drafts import list_drafts
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
+from summarizer.grouping import group_by_topic
+from summarizer.items import work_items
+from summarizer.types import SourceMessage, Topic
 from tests.drafting.helpers import draft_stored, week_for
 from tests.fakes.fakellm import FakeLLM, Reply, section_reply
 from tests.fakes.fakeport import FakePort
@@ -361,3 +364,19 @@ def test_sections_written_in_time_are_kept_when_another_hangs(week, tmp_path: Pa
     assert (sections["hero-run"].drafter, sections["hero-run"].markdown) == ("llm", GOOD)
     assert sections["data"].drafter == "extractive" and "98.7%" in sections["data"].markdown
     assert sections["data"].warnings == ["LLM draft not used: the week's time limit (1 s) ran out"]
+
+
+def test_the_model_sees_what_commits_pushed_outside_any_pr_say() -> None:
+    push = SourceMessage(
+        id="p1",
+        author="GitHub",
+        author_id="gh",
+        channel="general",
+        created_at=datetime(2026, 11, 17, 9, tzinfo=UTC),
+        text="[loader:main] 1 new commit by Ana Ruiz:\n1a2b3c4: Retry reads on 503 - Ana Ruiz",
+        is_bot=True,
+    )
+    topics = [Topic("other", "Other updates")]
+    [item] = work_items(group_by_topic([push], topics), topics)["other"]
+    data = item_data(item)
+    assert data["sources"] == ["p1"] and "Retry reads on 503" in data["said"]
