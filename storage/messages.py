@@ -225,6 +225,7 @@ def _message_upsert(session: Session) -> ReturningInsert[str, int]:
     new = stmt.excluded
     changed = or_(
         c.text.is_distinct_from(new.text),
+        c.preview.is_distinct_from(new.preview),
         c.edited_at.is_distinct_from(new.edited_at),
         c.reaction_count.is_distinct_from(new.reaction_count),
         c.reply_count.is_distinct_from(new.reply_count),
@@ -240,6 +241,7 @@ def _message_upsert(session: Session) -> ReturningInsert[str, int]:
         index_elements=["workspace_id", "platform_id"],
         set_={
             "text": new.text,
+            "preview": new.preview,
             "edited_at": new.edited_at,
             "reaction_count": new.reaction_count,
             "reply_count": new.reply_count,
@@ -330,6 +332,7 @@ def _message_row(
         "created_at": record.created_at,
         "edited_at": record.edited_at,
         "text": record.text,
+        "preview": record.preview,
         "reaction_count": record.reaction_count,
         "reply_count": record.reply_count,
         "permalink": record.permalink,

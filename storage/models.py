@@ -140,7 +140,8 @@ class Person(Base):
 
 class Message(Base):
     """One chat message. `thread_id` and `reply_to_id` hold platform message ids; `pinned`
-    says whether it is pinned in its channel now (a news signal for the drafter)."""
+    says whether it is pinned in its channel now (a news signal for the drafter);
+    `preview` is the text of the link previews under it (the linked pages' words)."""
 
     __tablename__ = "messages"
     __table_args__ = (
@@ -162,6 +163,7 @@ class Message(Base):
     reply_count: Mapped[int] = mapped_column(default=0)
     permalink: Mapped[str | None] = mapped_column(String(500))
     pinned: Mapped[bool] = mapped_column(default=False, server_default=false())
+    preview: Mapped[str] = mapped_column(Text, default="", server_default="")
 
     pr_refs: Mapped[list[PRRefRow]] = relationship(
         back_populates="message", cascade="all, delete-orphan", passive_deletes=True

@@ -150,6 +150,7 @@ def message_record(
     if edited_at is not None:
         check_time(edited_at, "the edit timestamp")
     text = clean_message_text(record.text)
+    preview = clean_message_text(record.preview) if record.preview else record.preview
     thread_id = record.thread_id
     if thread_id is not None:
         thread_id = clean_id(thread_id, "the thread id")
@@ -167,6 +168,7 @@ def message_record(
         platform_id is record.platform_id
         and author is record.author
         and text is record.text
+        and preview is record.preview
         and thread_id is record.thread_id
         and reply_to_id is record.reply_to_id
         and reactions is record.reaction_count
@@ -188,6 +190,7 @@ def message_record(
         permalink=link,
         pinned=pinned,
         reactions=record.reactions,
+        preview=preview,
     )
 
 

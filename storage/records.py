@@ -56,6 +56,9 @@ class MessageRecord:
 
     `text` is the readable text: the message content followed by the text of its
     attachments or embeds (integration posts often carry their PR numbers only there).
+    `preview` is the text of the link previews the platform unfurled under a member's
+    message (Slack's link attachments, Discord's embeds): the linked page's words, kept
+    apart from `text` because the member did not write them.
     `thread_id` names the conversation the message belongs to: Slack's `thread_ts`, or the
     Discord thread channel's id; None for a top-level message without replies.
     `reply_to_id` is the platform id of the message this one answers, when it says so.
@@ -76,6 +79,7 @@ class MessageRecord:
     permalink: str | None = None
     pinned: bool = False
     reactions: tuple[ReactionRecord, ...] = ()
+    preview: str = ""
 
 
 @dataclass(slots=True)

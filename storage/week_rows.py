@@ -62,7 +62,7 @@ def week_messages(
 ) -> WeekMessages:
     """The workspace's messages with `start <= created_at < end`, oldest first, as rows of
     `id, platform_id, thread_id, reply_to_id, created_at, text, reaction_count, reply_count,
-    permalink, author_id, channel_id, pinned` (`created_at` aware, in UTC), with the
+    permalink, author_id, channel_id, pinned, preview` (`created_at` aware, in UTC), with the
     authors and channels they name."""
     stmt = (
         select(
@@ -78,6 +78,7 @@ def week_messages(
             _messages.author_id,
             _messages.channel_id,
             _messages.pinned,
+            _messages.preview,
         )
         .where(_sent_between(workspace_id, start, end))
         .order_by(_messages.created_at, _messages.id)

@@ -25,7 +25,9 @@ class SourceMessage:
     """A stored chat message, ready for grouping and drafting (treat it as read-only).
 
     `channel` is the top-level channel name (a thread's parent). `thread_id` and
-    `reply_to_id` are platform message ids tying the message to its conversation.
+    `reply_to_id` are platform message ids tying the message to its conversation. `text` is
+    all there is to read: what its author wrote, then the text of the link previews under
+    it, which is also `preview` (the linked pages' words, not the author's).
     """
 
     id: str
@@ -43,6 +45,7 @@ class SourceMessage:
     permalink: str | None = None
     thread_title: str | None = None  # the thread's name, where the platform names threads
     pinned: bool = False  # pinned in its channel: a news signal
+    preview: str = ""
 
 
 @dataclass(frozen=True, slots=True)

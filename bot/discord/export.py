@@ -2,8 +2,8 @@
 
 Each file becomes one `ImportBatch`. System messages (joins, pins, "started a thread", boosts)
 are left out, and the readable text of a message is its content followed by the text of its
-embeds, with any raw Discord markup (`<@123>`, `<#456>`, `<:emoji:789>`, `<t:…>`) turned
-into words.
+embeds (a member's embeds, the link previews, kept apart), with any raw Discord markup
+(`<@123>`, `<#456>`, `<:emoji:789>`, `<t:…>`) turned into words.
 
 A file up to `WHOLE_FILE_BYTES` is parsed at once with `json`, the fastest way to read it.
 Larger files are streamed (`ijson`): the header first, then one quick pass for the threads
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -437,7 +437,8 @@ class _MessageConverter:
         self.people: dict[tuple[Any, ...], PersonRecord] = {}
 
     def convert(self, raw: Any) -> MessageRecord | None:
-        """The record for one message, or None for a system message or one without text."""
+        """The record for one message, or None for a system message or one without text or
+        preview."""
         if not isinstance(raw, dict):
             raise _BadMessage("is not an object")
         kind = raw.get("type", "Default")
@@ -446,14 +447,16 @@ class _MessageConverter:
         message_id = _snowflake(raw.get("id"))
         if message_id is None:
             raise _BadMessage("has no 'id'")
-        text = self.text(raw)
-        if not text:
+        author = self.person(raw.get("author"))
+        text, preview = self.text_and_preview(raw, not author.is_bot)
+        if not text and not preview:
             return None  # attachments or stickers only
         return MessageRecord(
             platform_id=message_id,
-            author=self.person(raw.get("author")),
+            author=author,
             created_at=_timestamp(raw.get("timestamp"), "timestamp"),
             text=text,
+            preview=preview,
             thread_id=self.thread_of(message_id),
             reply_to_id=self.reply_target(raw) if kind in REPLY_TYPES else None,
             edited_at=_optional_timestamp(raw.get("timestampEdited"), "timestampEdited"),
@@ -517,16 +520,21 @@ class _MessageConverter:
             self.people[key] = person
         return person
 
-    def text(self, raw: dict[str, Any]) -> str:
+    def text_and_preview(self, raw: dict[str, Any], by_a_member: bool) -> tuple[str, str]:
+        """The message's readable text and, apart, its link previews (`embed_texts`)."""
         content = raw.get("content") or ""
         if not isinstance(content, str):
             raise _BadMessage("has a 'content' that is not text")
         parts = [content] if content.strip() else []
-        for embed in raw.get("embeds") or ():
-            parts.extend(embed_lines(embed))
-        text = "\n".join(parts).strip()
+        own, previews = embed_texts(raw.get("embeds") or (), by_a_member)
+        mentions = raw.get("mentions") or ()
+        return self.readable(parts + own, mentions), self.readable(previews, mentions)
+
+    def readable(self, lines: list[str], mentions: Any) -> str:
+        """Lines joined, with their raw Discord markup turned into words."""
+        text = "\n".join(lines).strip()
         if "<" in text:
-            text = self.resolve_markup(text, raw.get("mentions") or ())
+            text = self.resolve_markup(text, mentions)
         return text
 
     def resolve_markup(self, text: str, mentions: Any) -> str:
@@ -583,6 +591,15 @@ def embed_lines(embed: Any) -> list[str]:
         elif _has_text(name) or _has_text(value):
             lines.append(name if _has_text(name) else value)
     return lines
+
+
+def embed_texts(embeds: Iterable[Any], by_a_member: bool) -> tuple[list[str], list[str]]:
+    """The lines of a message's embeds (`embed_lines`), as those of its text and those of
+    its link previews. A member's embeds are the previews Discord unfurled under their links,
+    words they did not write; a bot's or a webhook's are its own post (integration posts
+    carry their PR numbers only there)."""
+    lines = [line for embed in embeds for line in embed_lines(embed)]
+    return ([], lines) if by_a_member else (lines, [])
 
 
 def _has_text(value: Any) -> bool:

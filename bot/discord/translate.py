@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.discord.export import embed_lines
+from bot.discord.export import embed_texts
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
 PLATFORM = "discord"
@@ -37,23 +37,25 @@ def channel_of(channel: discord.abc.Snowflake) -> ChannelRecord:
 def record_of(message: discord.Message) -> MessageRecord | None:
     """The neutral record of a member's message; None for system messages and empty ones.
 
-    Mentions are resolved to display names (`clean_content`), embeds add their text.
+    Mentions are resolved to display names (`clean_content`), embeds add their text: to
+    `preview` for a member's message, to `text` for a bot's or a webhook's (`embed_texts`).
     `pinned` comes with every message Discord sends, a pin or unpin included (as an edit).
     """
     if message.type not in (discord.MessageType.default, discord.MessageType.reply):
         return None
-    parts = [message.clean_content]
-    for embed in message.embeds:
-        parts.extend(embed_lines(embed.to_dict()))
-    text = "\n".join(p.strip() for p in parts if p and p.strip())
-    if not text:
-        return None
     author = message.author
+    by_a_member = not author.bot and message.webhook_id is None
+    embeds = (embed.to_dict() for embed in message.embeds)
+    own, previews = embed_texts(embeds, by_a_member)
+    text, preview = _joined([message.clean_content, *own]), _joined(previews)
+    if not text and not preview:
+        return None
     return MessageRecord(
         platform_id=str(message.id),
         author=PersonRecord(str(author.id), author.display_name, author.bot),
         created_at=message.created_at,
         text=text,
+        preview=preview,
         thread_id=_thread_of(message),
         reply_to_id=_reply_to(message),
         edited_at=message.edited_at,
@@ -69,6 +71,10 @@ def reactor_of(payload: discord.RawReactionActionEvent) -> PersonRecord | None:
     if member is None:
         return None
     return PersonRecord(str(member.id), member.display_name, member.bot)
+
+
+def _joined(parts: list[str]) -> str:
+    return "\n".join(p.strip() for p in parts if p and p.strip())
 
 
 def _thread_of(message: discord.Message) -> str | None:

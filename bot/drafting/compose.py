@@ -86,9 +86,14 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
         author_id,
         channel_id,
         pinned,
+        preview,
     ) in week_rows.rows:
         author, author_platform_id, is_bot = people[author_id]
         channel, thread_title = channels[channel_id]
+        if preview:  # (a member's link with its preview, or the preview alone)
+            text = f"{text}\n{preview}" if text else preview
+        if forgotten:
+            text, preview = unnamed(text), unnamed(preview)
         messages.append(
             SourceMessage(
                 platform_id,
@@ -96,7 +101,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
                 author_platform_id,
                 channel,
                 created_at,
-                unnamed(text) if forgotten else text,
+                text,
                 is_bot,
                 thread_id,
                 reply_to_id,
@@ -106,6 +111,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
                 permalink,
                 thread_title,
                 pinned,
+                preview,
             )
         )
     return messages

@@ -2,7 +2,7 @@
 
 `SlackConverter` turns one raw Slack message (as exported, or as the Events API and
 `conversations.history` deliver it) into a `MessageRecord`: markup resolved to names and
-labels, attachment text kept, system messages left out.
+labels, attachment text kept (a member's link previews apart), system messages left out.
 """
 
 from __future__ import annotations
@@ -80,20 +80,22 @@ class SlackConverter:
     def convert(
         self, raw: dict[str, Any], ts: str, created_at: datetime, channel: ChannelRecord
     ) -> MessageRecord | None:
-        """The neutral record for one raw message, or None for system messages and empty text."""
+        """The neutral record for one raw message, or None for system messages and empty ones."""
         subtype = raw.get("subtype")
         if isinstance(subtype, str) and subtype in SYSTEM_SUBTYPES:
             return None
-        text = self._full_text(raw)
-        if not text:
+        author = self._author(raw)
+        text, preview = self._text_and_preview(raw, _by_a_member(raw, author))
+        if not text and not preview:
             return None
         thread_ts = raw.get("thread_ts")
         is_root = thread_ts is None or str(thread_ts) == ts
         return MessageRecord(
             platform_id=f"{channel.platform_id}:{ts}",
-            author=self._author(raw),
+            author=author,
             created_at=created_at,
             text=text,
+            preview=preview,
             thread_id=f"{channel.platform_id}:{thread_ts}" if thread_ts is not None else None,
             reply_to_id=None,
             edited_at=_edited_at(raw),
@@ -129,14 +131,17 @@ class SlackConverter:
             return self.people.get(user_id) or _unknown_person(user_id, raw)
         return _bot_person(raw)
 
-    def _full_text(self, raw: dict[str, Any]) -> str:
-        parts = [self.resolve(_message_body(raw))]
+    def _text_and_preview(self, raw: dict[str, Any], by_a_member: bool) -> tuple[str, str]:
+        """The message's text (its body and attachments) and, apart, the link previews
+        Slack unfurled under a member's message."""
+        text = [self.resolve(_message_body(raw))]
+        preview: list[str] = []
         attachments = raw.get("attachments")
-        if isinstance(attachments, list):
-            for attachment in attachments:
-                if isinstance(attachment, dict):
-                    parts.extend(self.resolve(part) for part in _attachment_parts(attachment))
-        return "\n".join(part.strip() for part in parts if part.strip())
+        for attachment in attachments if isinstance(attachments, list) else ():
+            if isinstance(attachment, dict):
+                parts = preview if by_a_member and _is_link_unfurl(attachment) else text
+                parts.extend(self.resolve(part) for part in _attachment_parts(attachment))
+        return _joined(text), _joined(preview)
 
     def resolve(self, text: str) -> str:
         """Slack markup resolved to readable text and the HTML entities Slack escapes undone."""
@@ -192,6 +197,23 @@ def _message_body(raw: dict[str, Any]) -> str:
             return text
     text = raw.get("text")
     return text if isinstance(text, str) else ""
+
+
+def _by_a_member(raw: dict[str, Any], author: PersonRecord) -> bool:
+    """Whether a person wrote the message: an integration's post (a bot author, a `bot_id`)
+    carries its own news, PR numbers included, in its attachments."""
+    return not author.is_bot and not raw.get("bot_id")
+
+
+def _is_link_unfurl(attachment: dict[str, Any]) -> bool:
+    """Whether Slack made the attachment from a link in the message: a page's preview, not
+    a quoted Slack message (`is_msg_unfurl`)."""
+    from_link = bool(attachment.get("from_url") or attachment.get("original_url"))
+    return from_link and not attachment.get("is_msg_unfurl")
+
+
+def _joined(parts: list[str]) -> str:
+    return "\n".join(part.strip() for part in parts if part.strip())
 
 
 def _attachment_parts(attachment: dict[str, Any]) -> Iterator[str]:

@@ -205,8 +205,10 @@ def test_testarchive_details(testarchive: list[ImportBatch]) -> None:
     # <url|label> markup resolves to the label; a bare GitHub PR link stays a URL.
     share = messages["C0JL6CGQ2:1459052866.000012"]
     assert share.text == "@Hermione Granger uploaded a file: 100 cities"
-    assert messages["C0JGLMMNX:1454894941.000009"].text.startswith(
-        "@Harry Potter: https://github.com/mesos-magellan/enrique/pull/3\n"
+    # A member's link unfurl (the PR page's title) is the preview, not the member's words.
+    shared_pr = messages["C0JGLMMNX:1454894941.000009"]
+    assert shared_pr.text == "@Harry Potter: https://github.com/mesos-magellan/enrique/pull/3"
+    assert shared_pr.preview.startswith(
         "Add Problem abstract base class by hfaran · Pull Request #3"
     )
     # file_comment has no `user`: the commenter is comment.user, the text the comment.
@@ -292,11 +294,13 @@ def test_houston_message_details(houston: list[ImportBatch]) -> None:
     assert edited.edited_at == datetime(2016, 2, 20, 18, 27, 25, tzinfo=UTC)
     assert edited.text.startswith("Hey @everyone : there’s a community organized GitHub workshop")
 
-    preview = messages["C061A2UGJ:1433866058.000003"]
-    assert preview.text == (
+    unfurled = messages["C061A2UGJ:1433866058.000003"]
+    assert unfurled.text == (
         "working with census data?  http://opendata.stackexchange.com/ is a great place to ask "
-        "questions\nOpen Data Stack Exchange\n"
-        "Q&A for developers and researchers interested in open data"
+        "questions"
+    )
+    assert unfurled.preview == (
+        "Open Data Stack Exchange\nQ&A for developers and researchers interested in open data"
     )
     assert messages["C061A2UGJ:1438645480.000002"].text.startswith("@channel the next data jam")
 

@@ -112,3 +112,30 @@ def test_messages_stored_before_0010_are_not_pinned(database_url: str) -> None:
     columns = {c["name"] for c in inspect(engine).get_columns("messages")}
     assert "pinned" not in columns and "text" in columns
     engine.dispose()
+
+
+def test_messages_stored_before_0013_have_no_preview(database_url: str) -> None:
+    """0013 adds `preview` to messages already stored (empty: their previews stay in their
+    text until a re-import); down drops it again."""
+    engine = make_engine(database_url)
+    cfg = alembic_config()
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "0012")
+        for statement in (
+            "INSERT INTO workspaces (id, platform, platform_id, name) VALUES (1, 's', 'T1', 'L')",
+            "INSERT INTO channels (id, workspace_id, platform_id, name) VALUES (1, 1, 'C1', 'g')",
+            "INSERT INTO people (id, workspace_id, platform_id, display_name, is_bot) "
+            "VALUES (1, 1, 'U1', 'Ana', false)",
+            "INSERT INTO messages (id, workspace_id, channel_id, author_id, platform_id, "
+            "created_at, text, reaction_count, reply_count) "
+            "VALUES (1, 1, 1, 1, 'C1:1.0', '2026-11-17 09:00:00+00:00', 'hi <url>\nTitle', 0, 0)",
+        ):
+            connection.execute(text(statement))
+        command.upgrade(cfg, "0013")
+        row = connection.execute(text("SELECT text, preview FROM messages")).one()
+        assert tuple(row) == ("hi <url>\nTitle", "")
+        command.downgrade(cfg, "0012")
+    columns = {c["name"] for c in inspect(engine).get_columns("messages")}
+    assert "preview" not in columns and "text" in columns
+    engine.dispose()

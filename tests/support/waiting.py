@@ -26,6 +26,13 @@ def stored(sessions) -> dict[str, str]:  # noqa: ANN001 (a sessionmaker)
         return dict(session.execute(select(Message.platform_id, Message.text)).all())
 
 
+def stored_previews(sessions) -> dict[str, tuple[str, str]]:  # noqa: ANN001 (a sessionmaker)
+    """The stored messages' text and link-preview text by platform id."""
+    with sessions() as session:
+        rows = session.execute(select(Message.platform_id, Message.text, Message.preview))
+        return {platform_id: (text, preview) for platform_id, text, preview in rows}
+
+
 def submissions(sessions) -> list[tuple[str, str, str | None]]:  # noqa: ANN001 (a sessionmaker)
     """Every stored news submission as (who sent it, its text, the message's platform id),
     oldest first."""
