@@ -141,6 +141,7 @@ def _choose(candidates: Sequence[Bullet], budget: int) -> dict[str, list[Bullet]
             bullet.prs.keys() - covered_prs
             or bullet.figures - covered_figures
             or bullet.signal
+            and not _only_pasted(bullet)
             or bullet.pushed
             or chat_only
             and _announces(bullet)
@@ -152,6 +153,12 @@ def _choose(candidates: Sequence[Bullet], budget: int) -> dict[str, list[Bullet]
         if used + 40 > budget:
             break  # not even the shortest bullet fits
     return chosen
+
+
+def _only_pasted(bullet: Bullet) -> bool:
+    """Whether all the bullet says is a link pasted on its own that nobody took up: news
+    only while the draft is short, as a message that shows nothing new is."""
+    return bool(bullet.picked) and all(fact.pasted for fact in bullet.picked)
 
 
 def _announces(bullet: Bullet) -> bool:

@@ -23,6 +23,7 @@ from summarizer.phrasing import (
     clean_sentence,
     without_pointing_label,
 )
+from summarizer.previews import with_titles, written
 from summarizer.signals import names_release, shows_something, text_gain
 from summarizer.text import (
     URL_RE,
@@ -119,7 +120,8 @@ _VAGUE_RE = re.compile(r"\b(?:that|this|it|these|those)\b", re.IGNORECASE)
 # A link on a line of its own, and the preview a chat app shows for an image.
 _LINK_LINE_RE = re.compile(r"<?(https?://[^\s>]+)>?")
 _IMAGE_SIZE_RE = re.compile(r"\d+x\d+px image")
-_BARE_LINK_RE = re.compile(r"<?https?://\S+>?\.?")
+# (also a link named by its page's title, `summarizer.previews`: '"Title" (<url>)')
+_BARE_LINK_RE = re.compile(r'(?:"[^"\n]+" \()?<?https?://\S+?>?\)?\.?')
 _LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
 # "<url> is a great place to ask": the link is the sentence's subject.
 _LINK_AS_SUBJECT_RE = re.compile(
@@ -143,6 +145,7 @@ class Fact:
     gain: float  # what leading a bullet with it is worth (`_gain`)
     signal: float  # its own and its message's signs of news (`summarizer.signals`)
     answers: bool = False  # said in answer to another person's question
+    pasted: bool = False  # a link pasted on its own that nobody took up (`_shared_link`)
 
 
 def find_facts(
@@ -186,9 +189,15 @@ def find_facts(
         # asks; a link's preview on the lines after it may quote a question).
         if signal and _asks(message.text.partition("\n")[0]):
             signal = 0.0
+        # What the author wrote, not the blurb of the page they linked (`summarizer.previews`).
+        own = (
+            with_titles(message, announced=_is_decision(written(message)))
+            if message.preview
+            else message.text
+        )
         found = [
             fact
-            for sentence in statements(message.text)
+            for sentence in statements(own)
             if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
         ]
         if not found and shows:
@@ -218,6 +227,7 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | N
     if "://" in title or _IMAGE_SIZE_RE.fullmatch(title) or not any(c.isalpha() for c in title):
         return None
     text = f'Shared "{title}": {link[1]}'
+    taken_up = signal > 0  # reactions, replies, a pin
     signal += text_gain(text)
     return Fact(
         text,
@@ -230,6 +240,7 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | N
         time=time,
         gain=SIGNAL_WEIGHT * signal,
         signal=signal,
+        pasted=not taken_up,
     )
 
 
@@ -398,11 +409,20 @@ def _asks_only(sentence: str) -> bool:
 
 def _with_links(kept: list[str], links: list[str]) -> list[str]:
     """The statements with the message's bare links after the last; a short message's
-    statements as one."""
+    statements as one, after the exclamations it opens with ("Sorry for the radio
+    silence!"), which stay apart."""
     if links and kept:
         kept[-1] = f"{kept[-1].rstrip('.')} {' '.join(links)}"
-    if len(kept) > 1 and sum(len(k.split()) for k in kept) <= BULLET_WORDS:
-        return [" ".join(full_stop(k) for k in kept)]
+    opening = 0
+    while (
+        opening < len(kept) - 1
+        and kept[opening].endswith("!")
+        and _WEAK_OPENER_RE.match(kept[opening])
+    ):
+        opening += 1
+    rest = kept[opening:]
+    if len(rest) > 1 and sum(len(k.split()) for k in rest) <= BULLET_WORDS:
+        return [*kept[:opening], " ".join(full_stop(k) for k in rest)]
     return kept
 
 

@@ -83,6 +83,7 @@ def _one_share(earlier: SourceMessage, later: SourceMessage) -> SourceMessage:
     return replace(
         earlier,
         text=f"{said} {link.text.strip()}",
+        preview=link.preview,  # (the text still ends with it)
         prs=earlier.prs + tuple(p for p in later.prs if p not in earlier.prs),
         reactions=earlier.reactions + later.reactions,
         replies=earlier.replies + later.replies,

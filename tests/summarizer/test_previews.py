@@ -1,0 +1,113 @@
+"""A link's preview is the page's words: drafts say what the member wrote and name the page
+they linked by its title."""
+
+from __future__ import annotations
+
+from factories import msg
+from test_extractive import draft
+
+from summarizer.link_comments import joined_link_comments
+from summarizer.previews import page_title, with_titles, written
+
+PAGE = "https://example.org/"
+PREVIEW = "DataFest 2019 - May 3rd & 4th\nWe're excited to announce our next main event"
+
+
+def shared(words: str, preview: str = PREVIEW, **kw):
+    """A member's message as the drafter gets it: their words, then the preview."""
+    return msg(f"{words}\n{preview}", preview=preview, **kw)
+
+
+def test_the_page_s_blurb_is_not_said_as_the_member_s_words() -> None:
+    d = draft([shared(f"We've been hard at work on the launch of {PAGE}", author="Javi Ruiz")])
+    text = "\n".join(s.markdown for s in d.sections)
+    assert f'the launch of "DataFest 2019 - May 3rd & 4th" (<{PAGE}>)' in text
+    assert "excited" not in text
+
+
+def test_what_the_member_wrote_is_the_text_without_its_preview() -> None:
+    message = shared(f"launch of {PAGE}")
+    assert written(message) == f"launch of {PAGE}"
+    assert written(msg("no preview here")) == "no preview here"
+
+
+def test_a_page_is_named_once_and_only_by_a_title() -> None:
+    named = shared(f"The DataFest 2019 - May 3rd & 4th site is up: {PAGE}")
+    blurb = shared(f"see {PAGE}", preview="A long first line that is a blurb of the page " * 2)
+    two_links = shared(f"{PAGE} and https://example.com/")
+    untitled = msg(f"see {PAGE}")
+    template = shared(f"see {PAGE}", preview="{{metaTag.description}}")
+    question = shared(f"see {PAGE}", preview="Where would they all fit? | News site")
+    alone = shared(PAGE)  # said as a share ('shared "DataFest ..."'), not as a sentence
+    for message in (named, blurb, two_links, untitled, template, question, alone):
+        assert with_titles(message) == written(message)
+    assert page_title(blurb) is None and page_title(template) is None
+
+
+def test_an_apology_opening_a_short_message_does_not_hide_its_news() -> None:
+    launch = shared(
+        f"Hey everyone! Sorry for the radio silence! We've been hard at work on the launch "
+        f"of {PAGE}",
+        author="Javi Ruiz",
+    )
+    text = "\n".join(s.markdown for s in draft([launch]).sections)
+    assert '"DataFest 2019 - May 3rd & 4th"' in text and "Sorry" not in text
+
+
+def test_a_link_pasted_alone_that_nobody_took_up_fills_only_a_short_draft() -> None:
+    """Past half the draft's room, such a link is left out; one people reacted to is not."""
+    long_reports = [
+        msg(
+            f"We finished the {channel} migration this week and it is 2.5x faster on the big "
+            "boxes, with the plan for the next month, what went wrong last week, who looks at "
+            "which part, and where the notes and slides are kept for anyone who missed the "
+            f"call on Tuesday evening: https://example.org/{channel}",
+            channel=channel,
+            author=author,
+            minutes=minutes,
+        )
+        for channel, author, minutes in (
+            ("hero-run", "Ben Cho", 0),
+            ("iris", "Lu Wen", 5),
+            ("general", "Sam Roe", 10),
+        )
+    ]
+    notes = [
+        msg(
+            f"Notes from the meetup on loader number {n}, with the slides and the recording of "
+            f"the talk that followed it: https://example.org/notes/{n}",
+            channel="data",
+            author=f"Member {n}",
+            minutes=60 * (n + 1),
+        )
+        for n in range(12)
+    ]
+    pasted = shared("https://example.org/fun", "Fun page", channel="data", author="Kofi Mensah")
+    liked = shared("https://example.org/jam", "Jam repo", channel="data", reactions=4)
+    text = "\n".join(s.markdown for s in draft([*long_reports, *notes, pasted, liked]).sections)
+    assert '"Jam repo"' in text and "Notes from the meetup" in text
+    assert "Fun page" not in text
+
+
+def test_an_announced_page_says_what_is_announced() -> None:
+    """An event's page says what the event is: an announcement quotes its first sentence."""
+    event = shared(
+        f"announced the March meetup {PAGE}",
+        preview="Lab Meetup\nLightning&nbsp;talks, then a tour of plotting in Python. Doors at 6.",
+        author="Javi Ruiz",
+    )
+    text = "\n".join(s.markdown for s in draft([event]).sections)
+    assert (
+        f'Javi Ruiz announced the March meetup "Lab Meetup" (<{PAGE}>): "Lightning talks, '
+        'then a tour of plotting in Python"' in text
+    )
+    assert "Doors" not in text
+
+
+def test_a_comment_sent_apart_from_its_link_keeps_the_link_s_preview() -> None:
+    comment = msg("slides from the tokenizer talk on Thursday", minutes=1, channel="data")
+    link = shared(PAGE, minutes=2, channel="data")
+    [share] = joined_link_comments([comment, link])
+    assert share.preview == PREVIEW and share.text.endswith(PREVIEW)
+    title = PREVIEW.splitlines()[0]
+    assert with_titles(share) == f'slides from the tokenizer talk on Thursday "{title}" (<{PAGE}>)'
