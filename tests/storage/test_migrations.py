@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect, text
+from sqlalchemy import Connection, inspect, text
 
 from storage.db import alembic_config, is_current, make_engine, migrate
 from storage.models import Base
@@ -88,6 +88,26 @@ def test_sections_never_edited_keep_their_text_as_drafted(database_url: str) -> 
     engine.dispose()
 
 
+def _store_one_message(connection: Connection, message_text: str) -> None:
+    """A workspace, channel and member with one message, in the columns every revision
+    since 0001 has."""
+    for statement in (
+        "INSERT INTO workspaces (id, platform, platform_id, name) VALUES (1, 's', 'T1', 'L')",
+        "INSERT INTO channels (id, workspace_id, platform_id, name) VALUES (1, 1, 'C1', 'g')",
+        "INSERT INTO people (id, workspace_id, platform_id, display_name, is_bot) "
+        "VALUES (1, 1, 'U1', 'Ana', false)",
+    ):
+        connection.execute(text(statement))
+    connection.execute(
+        text(
+            "INSERT INTO messages (id, workspace_id, channel_id, author_id, platform_id, "
+            "created_at, text, reaction_count, reply_count) "
+            "VALUES (1, 1, 1, 1, 'C1:1.0', '2026-11-17 09:00:00+00:00', :text, 0, 0)"
+        ),
+        {"text": message_text},
+    )
+
+
 def test_messages_stored_before_0010_are_not_pinned(database_url: str) -> None:
     """0010 adds `pinned` to messages already stored (as not pinned); down drops it again."""
     engine = make_engine(database_url)
@@ -95,16 +115,7 @@ def test_messages_stored_before_0010_are_not_pinned(database_url: str) -> None:
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "0009")
-        for statement in (
-            "INSERT INTO workspaces (id, platform, platform_id, name) VALUES (1, 's', 'T1', 'L')",
-            "INSERT INTO channels (id, workspace_id, platform_id, name) VALUES (1, 1, 'C1', 'g')",
-            "INSERT INTO people (id, workspace_id, platform_id, display_name, is_bot) "
-            "VALUES (1, 1, 'U1', 'Ana', false)",
-            "INSERT INTO messages (id, workspace_id, channel_id, author_id, platform_id, "
-            "created_at, text, reaction_count, reply_count) "
-            "VALUES (1, 1, 1, 1, 'C1:1.0', '2026-11-17 09:00:00+00:00', 'hi', 0, 0)",
-        ):
-            connection.execute(text(statement))
+        _store_one_message(connection, "hi")
         command.upgrade(cfg, "0010")
         # false: PostgreSQL says False, SQLite keeps booleans as 0 and 1
         assert connection.execute(text("SELECT pinned FROM messages")).scalar_one() == 0
@@ -122,16 +133,7 @@ def test_messages_stored_before_0013_have_no_preview(database_url: str) -> None:
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "0012")
-        for statement in (
-            "INSERT INTO workspaces (id, platform, platform_id, name) VALUES (1, 's', 'T1', 'L')",
-            "INSERT INTO channels (id, workspace_id, platform_id, name) VALUES (1, 1, 'C1', 'g')",
-            "INSERT INTO people (id, workspace_id, platform_id, display_name, is_bot) "
-            "VALUES (1, 1, 'U1', 'Ana', false)",
-            "INSERT INTO messages (id, workspace_id, channel_id, author_id, platform_id, "
-            "created_at, text, reaction_count, reply_count) "
-            "VALUES (1, 1, 1, 1, 'C1:1.0', '2026-11-17 09:00:00+00:00', 'hi <url>\nTitle', 0, 0)",
-        ):
-            connection.execute(text(statement))
+        _store_one_message(connection, "hi <url>\nTitle")
         command.upgrade(cfg, "0013")
         row = connection.execute(text("SELECT text, preview FROM messages")).one()
         assert tuple(row) == ("hi <url>\nTitle", "")
