@@ -23,7 +23,7 @@ from summarizer.phrasing import (
     clean_sentence,
     without_pointing_label,
 )
-from summarizer.previews import with_titles, written
+from summarizer.previews import LINK_RE, page_title, with_titles, written
 from summarizer.signals import names_release, shows_something, text_gain
 from summarizer.text import (
     URL_RE,
@@ -117,8 +117,7 @@ _HOW_TO_RE = re.compile(
     re.IGNORECASE,
 )
 _VAGUE_RE = re.compile(r"\b(?:that|this|it|these|those)\b", re.IGNORECASE)
-# A link on a line of its own, and the preview a chat app shows for an image.
-_LINK_LINE_RE = re.compile(r"<?(https?://[^\s>]+)>?")
+# The preview a chat app shows for an image.
 _IMAGE_SIZE_RE = re.compile(r"\d+x\d+px image")
 # (also a link named by its page's title, `summarizer.previews`: '"Title" (<url>)')
 _BARE_LINK_RE = re.compile(r'(?:"[^"\n]+" \()?<?https?://\S+?>?\)?\.?')
@@ -220,11 +219,17 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | N
     """A link shared on its own, said with the title its preview gave it ("Shared
     ana/loader: <url>"); None for anything else (a bare link, an image)."""
     lines = [line.strip() for line in message.text.splitlines() if line.strip()]
-    link = _LINK_LINE_RE.fullmatch(lines[0]) if len(lines) > 1 else None
+    link = LINK_RE.fullmatch(lines[0]) if len(lines) > 1 else None
     if link is None:
         return None
-    title = lines[1].rstrip(".")
-    if "://" in title or _IMAGE_SIZE_RE.fullmatch(title) or not any(c.isalpha() for c in title):
+    # (a message stored before previews were kept apart has its preview in its text)
+    title = page_title(message) if message.preview else lines[1].rstrip(".")
+    if (
+        title is None
+        or "://" in title
+        or _IMAGE_SIZE_RE.fullmatch(title)
+        or not any(c.isalpha() for c in title)
+    ):
         return None
     text = f'Shared "{title}": {link[1]}'
     taken_up = signal > 0  # reactions, replies, a pin

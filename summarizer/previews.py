@@ -17,7 +17,8 @@ from summarizer.types import SourceMessage
 MAX_TITLE_WORDS = 12  # a page's title is a name; a longer first line is its blurb
 MAX_BLURB_WORDS = 25  # what a page says of itself, quoted: its first sentence, if short
 
-_LINK_RE = re.compile(r"<?(https?://[^\s>]+)>?")
+# A link as chat writes it, bare or in angle brackets.
+LINK_RE = re.compile(r"<?(https?://[^\s>]+)>?")
 # What a quoted name cannot hold: a sentence's end ("Where would they fit? | Al Jazeera"),
 # a quote of its own, or a page template left unfilled ("{{metaTag.description}}").
 _NOT_A_NAME_RE = re.compile(r"[.!?]\s|[\"“”]|\{\{")
@@ -70,13 +71,12 @@ def with_titles(message: SourceMessage, *, announced: bool = False) -> str:
     sentence, quoted: there the page says what the announcement is."""
     said = written(message)
     title = page_title(message)
-    links = _LINK_RE.findall(said)
+    links = list(LINK_RE.finditer(said))
     if title is None or len(links) != 1 or title.casefold() in said.casefold():
         return said
-    if _LINK_RE.fullmatch(said.strip()):
+    [link] = links
+    if link[0] == said.strip():
         return said  # a link alone is a share (`summarizer.facts`), not a sentence
-    link = _LINK_RE.search(said)
-    assert link is not None
     said = f'{said[: link.start()]}"{title}" (<{link[1]}>){said[link.end() :]}'
     blurb = page_blurb(message) if announced else None
     return f'{said.rstrip(".")}: "{blurb}".' if blurb else said

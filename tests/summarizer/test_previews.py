@@ -111,3 +111,9 @@ def test_a_comment_sent_apart_from_its_link_keeps_the_link_s_preview() -> None:
     assert share.preview == PREVIEW and share.text.endswith(PREVIEW)
     title = PREVIEW.splitlines()[0]
     assert with_titles(share) == f'slides from the tokenizer talk on Thursday "{title}" (<{PAGE}>)'
+
+
+def test_a_link_pasted_with_an_unfilled_page_template_is_not_shared_by_it() -> None:
+    dashboard = shared("https://example.org/dash", "{{metaTag.description}}", channel="data")
+    text = "\n".join(s.markdown for s in draft([dashboard]).sections)
+    assert "{{" not in text
