@@ -22,8 +22,9 @@ _GREETING_RE = re.compile(
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
     re.IGNORECASE,
 )
-# Where a sentence's first clause ends: it says the gist, what follows elaborates.
-_CLAUSE_RE = re.compile(r"[:;] ")
+# Where a sentence's first clause ends: it says the gist, what follows elaborates or says
+# what they plan ("I maintain the plugin, and I'm here to keep it in step with 3.2").
+_CLAUSE_RE = re.compile(r"[:;] |,? (?:and|but) (?=(?:i|we|they)\b)|, so | [—–] ", re.IGNORECASE)
 
 
 def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
@@ -69,23 +70,27 @@ def introduction(message: SourceMessage) -> str:
                 if named_alone
                 else f"{name} introduced themselves: {tidy(about[0])}"
             )
-    parts = [full_stop(tidy(lead))]
-    n_words = len(lead.split())
-    for said in about[1:]:
+    lead = full_stop(tidy(lead))
+    more = _more_about(about[1:], INTRO_WORDS - len(lead.split()))
+    return f"{lead} {more}" if more else lead
+
+
+def _more_about(said: Sequence[str], room: int) -> str:
+    """The first of the sentences after the lead that says more about the newcomer, cut to
+    its first clause, if it fits in `room` words; else ""."""
+    for sentence in said:
         # "Curious how you handle ...": said to the community, not about the newcomer.
-        sentence = "; ".join(c for c in said.split("; ") if not says_to_the_reader(c))
+        sentence = "; ".join(c for c in sentence.split("; ") if not says_to_the_reader(c))
         if not sentence:
             continue
-        if n_words + len(sentence.split()) > INTRO_WORDS:
-            # "My research is on X and Y: how ..." -> "Their research is on X and Y."
-            sentence = _CLAUSE_RE.split(sentence, 1)[0].rstrip(",")
-            if n_words + len(sentence.split()) > INTRO_WORDS:
-                break
+        # "My research is on X and Y: how ..." -> "Their research is on X and Y."
+        sentence = _CLAUSE_RE.split(sentence, 1)[0].rstrip(",")
+        if len(sentence.split()) > room:
+            return ""
         if opens_without_subject(sentence):  # "Got hooked on UEFI" -> "They got hooked ..."
             sentence = f"They {sentence[0].lower()}{sentence[1:]}"
-        parts.append(full_stop(tidy(sentence)))
-        n_words += len(sentence.split())
-    return " ".join(parts)
+        return full_stop(tidy(sentence))
+    return ""
 
 
 def self_description(message: SourceMessage) -> list[str]:

@@ -194,6 +194,20 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "Olá! Sou a Lucia, estudante de engenharia em Porto Alegre.",
             "- Lucia Ferreira, estudante de engenharia em Porto Alegre.",
         ),
+        (  # what they work on, not what they plan: the sentence ends at "and I'd"
+            "Dara Okoye",
+            "Hi! I'm Dara, a backend engineer at a clinic network in Abuja. Our scheduling "
+            "API runs on the framework, and I'd like to help with the ORM docs, the "
+            "migration guide in particular.",
+            "- Dara Okoye, a backend engineer at a clinic network in Abuja. Their scheduling "
+            "API runs on the framework.",
+        ),
+        (  # one sentence after who they are, however short the next
+            "Sam Oduya",
+            "I'm Sam, a student in Kampala. My thesis is on async servers. I also run a "
+            "small meetup. I like to cook.",
+            "- Sam Oduya, a student in Kampala. Their thesis is on async servers.",
+        ),
         (  # a name that is also a word names nobody in lower case
             "Will Berg",
             "I will mostly lurk, I work on compilers at Acme in Lyon.",
