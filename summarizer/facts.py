@@ -26,6 +26,7 @@ from summarizer.phrasing import (
 from summarizer.previews import LINK_RE, page_title, with_titles, written
 from summarizer.signals import names_release, shows_something, text_gain
 from summarizer.text import (
+    LOWER_START_RE,
     URL_RE,
     any_phrase,
     chat_lines,
@@ -95,14 +96,10 @@ _ASKS_RE = re.compile(
     r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
     re.IGNORECASE,
 )
-# Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
-# one sentence).
-_LOWER_START_RE = re.compile(
-    r"\s(?<=[a-z0-9)\]][.!?]\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
-)
-# ... or with an emoji where the stop would be: "there was a footgun 😬 The lm head got ...".
+# Chat also starts sentences with an emoji where the stop would be: "there was a footgun 😬
+# The lm head got ...".
 _SENTENCE_GAP_RE = re.compile(
-    rf"{_LOWER_START_RE.pattern}|(?<=\w) ?(?:{EMOJI_RE.pattern})+ (?=[A-Z`])"
+    rf"{LOWER_START_RE.pattern}|(?<=\w) ?(?:{EMOJI_RE.pattern})+ (?=[A-Z`])"
 )
 # ... or after a link: "the study: <url> they check which ..." (a link ends no sentence of its
 # own: "see <url> for the numbers").
@@ -384,10 +381,10 @@ def statements(text: str, *, list_intros: bool = False) -> Iterable[str]:
 
 
 def _split(sentence: str) -> list[str]:
-    """`sentence` split where chat left out a stop (`_LOWER_START_RE`, `_SENTENCE_GAP_RE`;
+    """`sentence` split where chat left out a stop (`LOWER_START_RE`, `_SENTENCE_GAP_RE`;
     `_LINK_THEN_SUBJECT_RE` after a link)."""
     if sentence.isascii() and ":" not in sentence and ";" not in sentence:
-        return _LOWER_START_RE.split(sentence)
+        return LOWER_START_RE.split(sentence)
     if "://" in sentence:
         sentence = _LINK_THEN_SUBJECT_RE.sub(r"\1\n", sentence)
         return [p for part in sentence.split("\n") for p in _gap_split(part)]
@@ -397,7 +394,7 @@ def _split(sentence: str) -> list[str]:
 def _gap_split(sentence: str) -> list[str]:
     """The slower pattern only where an emoji may be: without one they split alike."""
     if EMOJI_START_RE.search(sentence) is None:
-        return _LOWER_START_RE.split(sentence)
+        return LOWER_START_RE.split(sentence)
     return _SENTENCE_GAP_RE.split(sentence)
 
 

@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from summarizer.newsletter import tidy
 from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import clean_sentence, is_fallback, opens_without_subject, third_person
-from summarizer.text import chat_lines, defuse_pings, full_stop, says_to_the_reader, sentences
+from summarizer.text import (
+    LOWER_START_RE,
+    chat_lines,
+    defuse_pings,
+    full_stop,
+    says_to_the_reader,
+    sentences,
+)
 from summarizer.types import Section, SourceMessage, Topic
 from summarizer.voice import EMOJI_RE
 
@@ -98,7 +105,8 @@ def self_description(message: SourceMessage) -> list[str]:
     about = [
         clean_sentence(s)
         for line in chat_lines(_GREETING_RE.sub("", _without_emoji(message.text), 1))
-        for s in sentences(line)
+        for part in sentences(line)
+        for s in LOWER_START_RE.split(part)  # "PhD student at USC. mostly lurking for now"
         if not is_acknowledgement(s)
     ]
     # "Hola!", "¡Hola a todos!", "Hi all 👋": greetings in any language are short and name

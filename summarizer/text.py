@@ -11,6 +11,11 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
 # that the regex engine skips straight to it instead of trying every character.
 _SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)")
+# Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
+# one sentence).
+LOWER_START_RE = re.compile(
+    r"\s(?<=[A-Za-z0-9)\]][.!?]\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
+)
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")
 LIST_HEADING_WORDS = 3

@@ -208,6 +208,12 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "small meetup. I like to cook.",
             "- Sam Oduya, a student in Kampala. Their thesis is on async servers.",
         ),
+        (  # chat's sentence after "USC." starts in lower case: still a sentence of its own
+            "Jo Park",
+            "hey all, Jo here, PhD student at USC. mostly going to lurk for now, but I'm "
+            "really into the data side and keen to follow the big runs",
+            "- Jo Park, PhD student at USC. Mostly going to lurk for now.",
+        ),
         (  # a name that is also a word names nobody in lower case
             "Will Berg",
             "I will mostly lurk, I work on compilers at Acme in Lyon.",
