@@ -68,14 +68,17 @@ def integration_items(text: str) -> list[IntegrationItem]:
     found = [
         IntegrationItem(m["number"], m["title"].strip()) for m in _EVENT_RE.finditer(text[:20_000])
     ]
-    pushed = commits(text)
-    titles = [c.message for c in pushed if not _MERGE_RE.match(c.message)]
-    for commit in pushed:
+    # A merged PR's title: the first clause of the first of its commits (those since the
+    # post's previous merge); the rest are its steps ("Implement get_package_cls and test").
+    opening = ""
+    for commit in commits(text):
         merge = _MERGE_RE.match(commit.message)
         if merge:
-            title = "; ".join(titles) or f"Merged pull request #{merge['number']}"
+            title = opening or f"Merged pull request #{merge['number']}"
             found.append(IntegrationItem(merge["number"], title, commit.person))
+            opening = ""
             continue
+        opening = opening or commit.message.split("; ", 1)[0]
         for resolved in _RESOLVES_RE.finditer(commit.message):
             title = _RESOLVES_RE.sub("", commit.message).strip(" ;,.")
             found.append(IntegrationItem(resolved["number"], title, commit.person))
