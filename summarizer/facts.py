@@ -60,6 +60,7 @@ _is_decision = any_phrase((
     "enabled", "disabled", "reverted", "upgraded", "migrated", "deprecated", "removed",
     "replaced", "launched", "started", "resolved", "filed", "opened", "closed", "validated",
     "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",
+    "created",
     r"now (?:\w+s|runs|has|is|uses)",
     # what a community announces: events, talks, openings
     "announced", "posted", "scheduled", "presenting", "presented", "showed", "hiring",

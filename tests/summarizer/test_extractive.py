@@ -612,6 +612,20 @@ def test_a_chat_only_week_gets_its_announcements_not_nothing() -> None:
     assert "comfy" not in text
 
 
+def test_something_created_is_news_in_a_week_of_chat() -> None:
+    d = draft(
+        [
+            msg(
+                "@Bo Li: Created an issue for a setup script so the tool installs in one step",
+                channel="data",
+            ),
+            msg("what should the script do?", channel="data", author="Bo Li"),
+        ]
+    )
+    text = "\n".join(s.markdown for s in d.sections)
+    assert "created an issue for a setup script" in text
+
+
 def test_bullets_read_as_a_newsletter_not_as_pasted_chat() -> None:
     d = draft(
         [
