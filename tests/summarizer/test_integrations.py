@@ -28,15 +28,15 @@ def test_a_merge_commit_reports_its_pr_with_the_push_s_other_commits_as_its_titl
 
 def test_a_merged_pr_is_titled_by_its_own_first_commit_not_by_all_the_push_s() -> None:
     post = (
-        "[enrique:master] 5 new commits by hfaran and 1 other:\n"
-        "9c4f0fc: Implementation for package downloading; yet to be used - hfaran\n"
-        " a62a009: Use pull instead of up in GitClone - hfaran\n"
-        " ae5d8f2: Merge pull request #21 from acme/package - Hamza Faran\n"
-        " 635621e: Add a coverage badge - hfaran\n"
-        " b4234d2: Merge pull request #22 from acme/badge - Hamza Faran"
+        "[loader:main] 5 new commits by ana and 1 other:\n"
+        "9c4f0fc: Download packages from a mirror; not wired in yet - ana\n"
+        " a62a009: Retry a download once on a reset connection - ana\n"
+        " ae5d8f2: Merge pull request #21 from acme/packages - Ana Ruiz\n"
+        " 635621e: Add a coverage badge - bo\n"
+        " b4234d2: Merge pull request #22 from acme/badge - Ana Ruiz"
     )
     assert [(m.number, m.title) for m in integration_items(post)] == [
-        ("21", "Implementation for package downloading"),
+        ("21", "Download packages from a mirror"),
         ("22", "Add a coverage badge"),
     ]
 
