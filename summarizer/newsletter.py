@@ -36,7 +36,8 @@ _FILE_NOTICE_RE = re.compile(
 # "@Ana Ruiz: here's the layout": who a reply is addressed to is not part of the news.
 _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
+# A stop ends a sentence, but not the "vs." or "e.g." of one ("full vs. save-dots").
+_SENTENCE_RE = re.compile(r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)\s+")
 _SPACES_RE = re.compile(r"\s{2,}")
 _CLAUSE_END_RE = re.compile(r"[.!?;\n]")
 MIN_CLAUSE_WORDS = 3

@@ -1135,3 +1135,13 @@ def test_commits_pushed_outside_any_pr_get_one_line_per_repository() -> None:
     ) in data.splitlines()
     assert "Merge branch" not in data and data.count("Stream shards") == 1
     assert "GitHub" not in section(d, "data").people
+
+
+def test_a_vs_or_e_g_inside_a_sentence_does_not_end_it() -> None:
+    line = drafted_alone(
+        "Sweep for the week is in #412: 12 arms over batch (4 / 8 / 16), remat (full vs. "
+        "save-dots) and capacity (1.0 / 1.25). Each arm is a 300-step run on one node, e.g. "
+        "the baseline."
+    )
+    assert "remat (full vs. save-dots) and capacity (1.0 / 1.25)." in line
+    assert "e.g. the baseline" in line
