@@ -575,6 +575,7 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # Inside a line: an ellipsis or a colon right before a bolded speaker label ("tweak them:
 # **Ana**: ..."), where a quote was cut or the list or code it announced was dropped.
 _CUT_INSIDE = re.compile(r"(?:…|\.\.\.|:)\s+\*\*[^*\n]+\*\*:")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
 
 
 def cut_sentences(markdown: str) -> list[str]:
@@ -604,9 +605,16 @@ def cut_sentences(markdown: str) -> list[str]:
         wrapped = continues and not _LIST_ITEM.match(following)  # judged on its last line
         end = stripped.rstrip(_CLOSERS).rstrip()
         ends_cut = end.endswith(_ELLIPSIS) or not end.endswith(_TERMINAL)
-        if (ends_cut and not wrapped) or _CUT_INSIDE.search(line):
+        if (ends_cut and not wrapped) or _CUT_INSIDE.search(line) or _unclosed(stripped):
             cut.append(stripped)
     return cut
+
+
+def _unclosed(line: str) -> bool:
+    """Whether a bracket opened in `line`'s prose is never closed ("remat policy (full vs.
+    Every arm is ..."): the rest of its sentence was dropped. Code spans are not prose."""
+    prose = _CODE_SPAN.sub("", line)
+    return prose.count("(") > prose.count(")")
 
 
 # --- report ------------------------------------------------------------------------------

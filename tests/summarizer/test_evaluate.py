@@ -375,6 +375,7 @@ def test_cut_sentences() -> None:
         "- **Cy** said to tweak them: **Dee**: looks right.\n"
         "- **Eve** asked whether it works\n"
         "- **Fay** shipped it (finally!)\n"
+        "- Gil swept remat (full vs. Every arm ran `f(x` on one node.\n"
         "A paragraph wrapped\nover two lines ends here.\n"
         "```\nno punctuation in code\n```\n"
         "| a | b |\n> quoted\n"
@@ -384,6 +385,7 @@ def test_cut_sentences() -> None:
         "- **Bo** introduced himself: I work on genomic models and…",
         "- **Cy** said to tweak them: **Dee**: looks right.",
         "- **Eve** asked whether it works",
+        "- Gil swept remat (full vs. Every arm ran `f(x` on one node.",
         "Ends with dots...",
     ]
     assert cut_sentences("") == []
