@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
+from summarizer.addresses import with_addresses
 from summarizer.conversations import conversations
 from summarizer.link_comments import joined_link_comments
 from summarizer.noise import is_noise
@@ -309,7 +310,10 @@ def group_by_topic(
         raise ValueError("at least one topic is needed")
     kept = quoted_replies(
         joined_link_comments(
-            sorted((m for m in messages if not is_noise(m)), key=lambda m: m.created_at)
+            sorted(
+                (m for m in with_addresses(messages) if not is_noise(m)),
+                key=lambda m: m.created_at,
+            )
         )
     )
     scorer = TopicScorer(topics)

@@ -1145,3 +1145,23 @@ def test_a_vs_or_e_g_inside_a_sentence_does_not_end_it() -> None:
     )
     assert "remat (full vs. save-dots) and capacity (1.0 / 1.25)." in line
     assert "e.g. the baseline" in line
+
+
+def test_an_address_without_a_colon_is_not_read_as_the_subject() -> None:
+    d = draft(
+        [
+            msg("Morning all, the loader notes are in the wiki now", author="Bo Li"),
+            replace(
+                msg(
+                    "@Bo Li Fixed the shard index in #77, reads are 3x faster on the big split",
+                    channel="data",
+                ),
+                reactions=2,
+            ),
+            msg("@Bo Li merged the eval config in #78 for the held-out split", channel="data"),
+        ]
+    )
+    text = section(d, "data").markdown
+    # "@Bo Li Fixed ..." is Ana telling Bo: Bo is not who fixed it.
+    assert "Ana Ruiz fixed the shard index" in text and "Bo Li Fixed" not in text
+    assert "Bo Li merged the eval config" in text  # said of Bo, not to Bo

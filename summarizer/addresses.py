@@ -1,0 +1,38 @@
+"""A message that opens by addressing someone without a colon.
+
+Slack and Discord show a mention as the person's name, so "@Neeraj Tandon Check out this
+meetup" is an address followed by what was said; only the week's names tell where the name
+ends. Such an address gets its colon, so it reads as one ("@Neeraj Tandon: Check out ...")
+and is left out of what the message says, as any "@Name:" is (`summarizer.newsletter`).
+"@Tim Abram uploaded a file" and "@Tim Abram just pushed a table" say something of the
+person: what follows the name is not a new sentence, and they stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from summarizer.types import SourceMessage
+
+MAX_NAME_WORDS = 4
+
+
+def with_addresses(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
+    """`messages`, each that opens with "@" and one of the week's authors' names followed
+    by a capitalised word given a colon after the name."""
+    names = {message.author for message in messages}
+    return [
+        _addressed(message, names) if message.text.startswith("@") else message
+        for message in messages
+    ]
+
+
+def _addressed(message: SourceMessage, names: set[str]) -> SourceMessage:
+    words = message.text[1:].split(" ", MAX_NAME_WORDS)
+    for n in range(min(MAX_NAME_WORDS, len(words) - 1), 0, -1):
+        name = " ".join(words[:n])
+        if name in names and words[n][:1].isupper():
+            said = message.text[len(name) + 2 :]
+            return replace(message, text=f"@{name}: {said}")
+    return message
