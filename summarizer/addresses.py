@@ -32,7 +32,8 @@ def _addressed(message: SourceMessage, names: set[str]) -> SourceMessage:
     words = message.text[1:].split(" ", MAX_NAME_WORDS)
     for n in range(min(MAX_NAME_WORDS, len(words) - 1), 0, -1):
         name = " ".join(words[:n])
-        if name in names and words[n][:1].isupper():
-            said = message.text[len(name) + 2 :]
-            return replace(message, text=f"@{name}: {said}")
+        if name in names:  # the longest name that matches ("Bo Li", not "Bo")
+            if not words[n][:1].isupper():
+                return message  # "@Bo Li merged ...": said of Bo
+            return replace(message, text=f"@{name}: {message.text[len(name) + 2 :]}")
     return message

@@ -1165,3 +1165,9 @@ def test_an_address_without_a_colon_is_not_read_as_the_subject() -> None:
     # "@Bo Li Fixed ..." is Ana telling Bo: Bo is not who fixed it.
     assert "Ana Ruiz fixed the shard index" in text and "Bo Li Fixed" not in text
     assert "Bo Li merged the eval config" in text  # said of Bo, not to Bo
+
+
+def test_the_longest_name_decides_whether_a_message_is_an_address() -> None:
+    said_of_bo = msg("@Bo Li merged the eval config in #78 for the held-out split", channel="data")
+    d = draft([msg("Morning", author="Bo"), msg("Hi", author="Bo Li"), said_of_bo])
+    assert "Bo Li merged the eval config" in section(d, "data").markdown
