@@ -49,6 +49,9 @@ ANAPHORA_RE = re.compile(
 )
 # What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
 _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
+# The verbs whose past ends in "-eed" are those ending in "-ee"; other words that do are not
+# in the past ("need", "speed", "feed").
+_PAST_OF_EE_VERBS = frozenset(["agreed", "disagreed", "freed", "guaranteed", "decreed"])
 _IRREGULAR_PAST = frozenset(
     [
         "found",
@@ -293,7 +296,10 @@ def done_by_a_pr(sentence: str) -> bool:
 
 
 def _is_past(word: str) -> bool:
-    """Whether a lower-case `word` reads as a verb in the past tense ("fixed", "found")."""
+    """Whether a lower-case `word` reads as a verb in the past tense ("fixed", "found"; not
+    "need" or "speed", whose "-ed" is not an ending)."""
+    if word.endswith("eed"):
+        return word in _PAST_OF_EE_VERBS
     return bool(_PAST_RE.match(word)) or word in _IRREGULAR_PAST
 
 

@@ -41,6 +41,10 @@ from summarizer.phrasing import (
         ("Fixed in lab/repo#405, so re-run", "Ana: Fixed in lab/repo#405, so re-run"),
         ("Fixed, the cert had expired", "Ana: Fixed, the cert had expired"),
         ("Merged via https://x.io/o/r/pull/7", "Ana: Merged via https://x.io/o/r/pull/7"),
+        # "-eed" is not the past's ending unless the verb ends in "-ee".
+        ("Need a second reviewer on #77", "Ana: Need a second reviewer on #77"),
+        ("Speed went from 3 to 5 tok/s", "Ana: Speed went from 3 to 5 tok/s"),
+        ("Agreed to take the review", "Ana agreed to take the review"),
     ],
 )
 def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
