@@ -255,7 +255,28 @@ def opens_without_subject(sentence: str) -> bool:
     if lower in _ADVERBS:  # "Just published a post on ..."
         head, _, rest = rest.partition(" ")
         lower = head.translate(_APOSTROPHES).lower()
-    return _is_past(lower) and not _is_noun_phrase(rest) and not _BY_A_PR_RE.match(rest)
+    return (
+        _is_past(lower)
+        and not _is_noun_phrase(rest)
+        and not _BY_A_PR_RE.match(rest)
+        and not _is_label(rest)
+    )
+
+
+# A few words that hold no article, preposition or pronoun, then a citation or the end:
+# what an adjective heads ("Detailed latency numbers (#12)"), not a verb's object.
+_SHORT_LABEL_RE = re.compile(r"^(?:[\w+-]+ ){0,2}[\w+-]+(?=\s*(?:\(|:(?!//)|[.!]?$))")
+_FUNCTION_WORDS = frozenset(
+    ["the", "a", "an", "it", "this", "that", "my", "our", "their", "them", "its", "his", "her"]
+    + ["in", "on", "to", "into", "for", "from", "with", "by", "of", "at", "up", "out", "off"]
+    + ["and", "back", "down", "over", "all", "some"]
+)
+
+
+def _is_label(rest: str) -> bool:
+    """Whether what follows a word in "-ed" is a short label rather than an object."""
+    match = _SHORT_LABEL_RE.match(rest)
+    return match is not None and not any(w.lower() in _FUNCTION_WORDS for w in match[0].split())
 
 
 def points_back(text: str) -> bool:

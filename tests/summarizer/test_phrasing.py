@@ -45,6 +45,15 @@ from summarizer.phrasing import (
         ("Need a second reviewer on #77", "Ana: Need a second reviewer on #77"),
         ("Speed went from 3 to 5 tok/s", "Ana: Speed went from 3 to 5 tok/s"),
         ("Agreed to take the review", "Ana agreed to take the review"),
+        # A word in "-ed" before a short label is an adjective, not a verb with no subject.
+        (
+            "Detailed latency numbers (#12): p99 halved",
+            "Ana: Detailed latency numbers (#12): p99 halved",
+        ),
+        (
+            "Opened https://x.io/o/r/pull/7 with notes",
+            "Ana opened https://x.io/o/r/pull/7 with notes",
+        ),
     ],
 )
 def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
