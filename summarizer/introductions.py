@@ -79,25 +79,41 @@ def introduction(message: SourceMessage) -> str:
             )
     lead = full_stop(tidy(lead))
     more = _more_about(about[1:], INTRO_WORDS - len(lead.split()))
-    return f"{lead} {more}" if more else lead
+    if not more:
+        return lead
+    joined = _joined(lead, more, name)
+    if joined:
+        return joined
+    if opens_without_subject(more):  # "Got hooked on UEFI" -> "They got hooked ..."
+        more = f"They {more[0].lower()}{more[1:]}"
+    return f"{lead} {full_stop(tidy(more))}"
 
 
 def _more_about(said: Sequence[str], room: int) -> str:
     """The first of the sentences after the lead that says more about the newcomer, cut to
-    its first clause, if it fits in `room` words; else ""."""
+    its first clause, as they said it, if it fits in `room` words; else ""."""
     for sentence in said:
         # "Curious how you handle ...": said to the community, not about the newcomer.
         sentence = "; ".join(c for c in sentence.split("; ") if not says_to_the_reader(c))
         if not sentence:
             continue
-        # "My research is on X and Y: how ..." -> "Their research is on X and Y."
+        # "My research is on X and Y: how ..." -> "My research is on X and Y."
         sentence = _CLAUSE_RE.split(sentence, 1)[0].rstrip(",")
-        if len(sentence.split()) > room:
-            return ""
-        if opens_without_subject(sentence):  # "Got hooked on UEFI" -> "They got hooked ..."
-            sentence = f"They {sentence[0].lower()}{sentence[1:]}"
-        return full_stop(tidy(sentence))
+        return sentence if len(sentence.split()) <= room else ""
     return ""
+
+
+def _joined(lead: str, more: str, name: str) -> str | None:
+    """ "Ana Ruiz, a data engineer in Lagos." and "I work on X" as one sentence, "Ana Ruiz
+    (data engineer in Lagos) works on X."; None unless the lead is the name and who they
+    are, and the other sentence can say what they do with the name as its subject."""
+    who = re.fullmatch(rf"{re.escape(name)}, (?:an? )?(?P<who>[^()]+?)\.", lead)
+    if who is None:
+        return None
+    clause = third_person(more, name)
+    if is_fallback(clause, name) or not clause.startswith(f"{name} "):
+        return None  # ("Ana Ruiz's thesis is on X" says it of the thesis)
+    return full_stop(tidy(f"{name} ({who['who']}) {clause.removeprefix(name + ' ')}"))
 
 
 def self_description(message: SourceMessage) -> list[str]:

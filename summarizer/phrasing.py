@@ -388,7 +388,8 @@ def _is_noun_phrase(rest: str) -> bool:
 
 
 def _verb_agree(rest: str) -> str:
-    """The first verb of `rest` agreeing with a singular subject ("Ana", "Ana's team")."""
+    """The first verb of `rest` agreeing with a singular subject ("Ana", "Ana's team"), and
+    an auxiliary that shares it after "and" ("... and have been running" -> "and has")."""
     words = rest.split(" ")
     for index, word in enumerate(words):
         bare = word.translate(_APOSTROPHES).lower()
@@ -399,6 +400,10 @@ def _verb_agree(rest: str) -> str:
         elif bare.isalpha() and not _is_past(bare):
             words[index] = _add_s(word)
         break
+    for index in range(1, len(words)):
+        bare = words[index].translate(_APOSTROPHES).lower()
+        if words[index - 1] == "and" and bare in _THIRD_PERSON:
+            words[index] = _THIRD_PERSON[bare]
     return " ".join(words)
 
 

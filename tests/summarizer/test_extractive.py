@@ -160,14 +160,21 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "Carlos Aspillaga",
             "¡Hola a todos! 👋 I'm Carlos, from CENIA in Chile 🇨🇱. I work on language "
             "models for low-resource languages. Any good first issues you'd recommend? 🙂",
-            "- Carlos Aspillaga, from CENIA in Chile. They work on language models for "
+            "- Carlos Aspillaga (from CENIA in Chile) works on language models for "
             "low-resource languages.",
         ),
         (
             "Rick Liu",
             "I'm Rick, from Berkeley. I co-wrote a scheduler a while back; mostly here to "
             "see how you run things. Curious how you handle data mixing.",
-            "- Rick Liu, from Berkeley. They co-wrote a scheduler a while back.",
+            "- Rick Liu (from Berkeley) co-wrote a scheduler a while back.",
+        ),
+        (  # who they are in brackets, what they do with them as its subject
+            "Noor Haddad",
+            "Hi! I'm Noor, a data engineer in Amman. I build ingestion tools and have been "
+            "porting them to Rust.",
+            "- Noor Haddad (data engineer in Amman) builds ingestion tools and has been "
+            "porting them to Rust.",
         ),
         (
             "Ines Duarte",

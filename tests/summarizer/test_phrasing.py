@@ -29,6 +29,7 @@ from summarizer.phrasing import (
         ("#9206 logs reward variance", "Ana's #9206 logs reward variance"),
         ("My thesis is on optimizers", "Ana's thesis is on optimizers"),
         ("I fixed the cache and I merged #14", "Ana fixed the cache and merged #14"),
+        ("I run the cluster and have a backlog", "Ana runs the cluster and has a backlog"),
         ("I think so and I guess", "Ana thinks so and they guess"),
         ("I drew the map with Tim and I.", "Ana drew the map with Tim and them."),
         ("Fixed the cache so it is warm", "Ana fixed the cache so it is warm"),
