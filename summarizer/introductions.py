@@ -31,6 +31,7 @@ _GREETING_RE = re.compile(
 )
 # Where a sentence's first clause ends: it says the gist, what follows elaborates or says
 # what they plan ("I maintain the plugin, and I'm here to keep it in step with 3.2").
+_ARTICLE_RE = re.compile(r"^(?:an?|the) ")
 _CLAUSE_RE = re.compile(r"[:;] |,? (?:and|but) (?=(?:i|we|they)\b)|, so | [—–] ", re.IGNORECASE)
 
 
@@ -79,14 +80,24 @@ def introduction(message: SourceMessage) -> str:
             )
     lead = full_stop(tidy(lead))
     more = _more_about(about[1:], INTRO_WORDS - len(lead.split()))
-    if not more:
-        return lead
-    joined = _joined(lead, more, name)
+    joined = _joined(lead, more, name) if more else None
     if joined:
         return joined
+    lead = _with_verb(lead, name)
+    if not more:
+        return lead
     if opens_without_subject(more):  # "Got hooked on UEFI" -> "They got hooked ..."
         more = f"They {more[0].lower()}{more[1:]}"
     return f"{lead} {full_stop(tidy(more))}"
+
+
+def _with_verb(lead: str, name: str) -> str:
+    """ "Ana Ruiz, a data engineer in Lagos." as a sentence: "Ana Ruiz is a data engineer
+    in Lagos." (a lead with no article, "Ana Ruiz, data engineer", stays as it is)."""
+    who = _appositive(lead, name)
+    if who is None or not (_ARTICLE_RE.match(who) or who.startswith("from ")):
+        return lead
+    return f"{name} is {who}."
 
 
 def _more_about(said: Sequence[str], room: int) -> str:
@@ -107,13 +118,20 @@ def _joined(lead: str, more: str, name: str) -> str | None:
     """ "Ana Ruiz, a data engineer in Lagos." and "I work on X" as one sentence, "Ana Ruiz
     (data engineer in Lagos) works on X."; None unless the lead is the name and who they
     are, and the other sentence can say what they do with the name as its subject."""
-    who = re.fullmatch(rf"{re.escape(name)}, (?:an? )?(?P<who>[^()]+?)\.", lead)
-    if who is None:
+    who = _appositive(lead, name)
+    if who is None or "(" in who:
         return None
     clause = third_person(more, name)
     if is_fallback(clause, name) or not clause.startswith(f"{name} "):
         return None  # ("Ana Ruiz's thesis is on X" says it of the thesis)
-    return full_stop(tidy(f"{name} ({who['who']}) {clause.removeprefix(name + ' ')}"))
+    who = _ARTICLE_RE.sub("", who)
+    return full_stop(tidy(f"{name} ({who}) {clause.removeprefix(name + ' ')}"))
+
+
+def _appositive(lead: str, name: str) -> str | None:
+    """Who the newcomer is, where the lead is just "<name>, <who they are>."."""
+    match = re.fullmatch(rf"{re.escape(name)}, (?P<who>[^.!?]+)\.", lead)
+    return match["who"] if match else None
 
 
 def self_description(message: SourceMessage) -> list[str]:

@@ -148,7 +148,7 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
     lines = intro.markdown.splitlines()
     assert lines == [
         "- Priya Raman works on protein language models at Helix Bio.",
-        "- Tom Weber, a PhD student in Lyon working on scaling laws.",
+        "- Tom Weber is a PhD student in Lyon working on scaling laws.",
     ]
     assert intro.people == ["Priya Raman", "Tom Weber"]
 
@@ -181,7 +181,7 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "Hi all! I'm Ines, a PhD student in Porto. My research is on proof search and on "
             "program synthesis: how models pick a tactic, and where that choice goes wrong in "
             "ways that are hard to see from the outside.",
-            "- Ines Duarte, a PhD student in Porto. Their research is on proof search and on "
+            "- Ines Duarte is a PhD student in Porto. Their research is on proof search and on "
             "program synthesis.",
         ),
         (
@@ -206,14 +206,14 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "Hi! I'm Dara, a backend engineer at a clinic network in Abuja. Our scheduling "
             "API runs on the framework, and I'd like to help with the ORM docs, the "
             "migration guide in particular.",
-            "- Dara Okoye, a backend engineer at a clinic network in Abuja. Their scheduling "
+            "- Dara Okoye is a backend engineer at a clinic network in Abuja. Their scheduling "
             "API runs on the framework.",
         ),
         (  # one sentence after who they are, however short the next
             "Sam Oduya",
             "I'm Sam, a student in Kampala. My thesis is on async servers. I also run a "
             "small meetup. I like to cook.",
-            "- Sam Oduya, a student in Kampala. Their thesis is on async servers.",
+            "- Sam Oduya is a student in Kampala. Their thesis is on async servers.",
         ),
         (  # chat's sentence after "USC." starts in lower case: still a sentence of its own
             "Jo Park",
