@@ -14,6 +14,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from summarizer.bullets import Bullet, bullets, credited, pr_title, says_little
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
@@ -21,7 +22,7 @@ from summarizer.grouping import INTRODUCTIONS
 from summarizer.introductions import introductions
 from summarizer.newsletter import capitalised, clean_sentences, voiced
 from summarizer.prlinks import label, link, link_prs
-from summarizer.text import defuse_pings, full_stop, visible_length
+from summarizer.text import defuse_pings, full_stop, listed, visible_length
 from summarizer.types import PRMention, Section, SourceMessage, Topic
 
 COMPACT_WORDS = 30  # an item the budget left out is said in one sentence this short
@@ -266,7 +267,7 @@ def _citing(bullet: Bullet, prs: Mapping[str, PRMention]) -> list[Fact]:
 
 
 def _section(topic: Topic, bullets: Sequence[Bullet]) -> Section:
-    ordered = sorted(bullets, key=lambda b: (-b.value, b.time))
+    ordered = _links_together(sorted(bullets, key=lambda b: (-b.value, b.time)))
     cited: dict[str, None] = {}
     people: dict[str, None] = {}
     sources: dict[str, None] = {}
@@ -282,6 +283,33 @@ def _section(topic: Topic, bullets: Sequence[Bullet]) -> Section:
         people=list(people),
         sources=list(sources),
     )
+
+
+# A bullet that only says a person shared a link (`summarizer.facts._shared_link`).
+_SHARED_RE = re.compile(r'^- (?P<author>[^"\n]+?) shared (?P<title>"[^"\n]+"): (?P<link><\S+>)\.$')
+
+
+def _links_together(bullets: Sequence[Bullet]) -> list[Bullet]:
+    """The links one person shared on their own said in one line, where the first of them
+    stood: 'Ana Ruiz shared "Tide tables" (<url>) and "Knot atlas" (<url>).'"""
+    shares: dict[str, list[tuple[int, re.Match[str]]]] = {}
+    for index, bullet in enumerate(bullets):
+        if (match := _SHARED_RE.match(bullet.markdown)) is not None:
+            shares.setdefault(match["author"], []).append((index, match))
+    together = {index: bullet for index, bullet in enumerate(bullets)}
+    for author, group in shares.items():
+        if len(group) < 2:
+            continue
+        (first, _), *rest = group
+        links = [f"{match['title']} ({match['link']})" for _, match in group]
+        together[first] = replace(
+            bullets[first],
+            text=f"- {author} shared {listed(links)}.",
+            sources=[source for index, _ in group for source in bullets[index].sources],
+        )
+        for index, _ in rest:
+            del together[index]
+    return list(together.values())
 
 
 def add_merged(

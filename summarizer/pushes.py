@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from summarizer.integrations import Commit, commits, integration_items, post_repo
-from summarizer.text import defuse_pings
+from summarizer.text import defuse_pings, listed
 from summarizer.types import SourceMessage
 
 SHOWN = 3  # a repository's newest this many commit messages are quoted; the rest counted
@@ -54,13 +54,12 @@ def commit_digests(messages: Sequence[SourceMessage]) -> list[Digest]:
 def _digest(repo: str, kept: Sequence[tuple[Commit, SourceMessage]]) -> Digest:
     """`kept` (in the order they were pushed) as one line: the newest `SHOWN` quoted."""
     shown = [f'"{c.message.rstrip(".")}"' for c, _ in kept[-SHOWN:]]
-    listed = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
     if len(kept) > len(shown):
-        said = f"{len(kept)} new commits to {repo}, the latest {listed}"
+        said = f"{len(kept)} new commits to {repo}, the latest {listed(shown)}"
     elif len(kept) > 1:
-        said = f"New commits to {repo}: {listed}"
+        said = f"New commits to {repo}: {listed(shown)}"
     else:
-        said = f"New commit to {repo}: {listed}"
+        said = f"New commit to {repo}: {listed(shown)}"
     people = list(dict.fromkeys(c.person for c, _ in kept if c.person))
     credit = f" ({', '.join(people)})" if people else ""
     return Digest(

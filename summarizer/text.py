@@ -119,6 +119,8 @@ def without_list_mark(line: str) -> str:
 
 def words(text: str) -> frozenset[str]:
     """Lower-case words, for near-duplicate comparison."""
+    if "://" in text:
+        text = URL_RE.sub(" ", text)
     return frozenset(_WORD_RE.findall(text.lower()))
 
 
@@ -182,6 +184,11 @@ def defuse_pings(text: str) -> str:
 
 _CLOSING = ".!?"
 _URL_END_RE = re.compile(r"(?<!\]\()https?://[^\s()]+$")
+
+
+def listed(items: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]
 
 
 def full_stop(text: str) -> str:

@@ -117,3 +117,24 @@ def test_a_link_pasted_with_an_unfilled_page_template_is_not_shared_by_it() -> N
     dashboard = shared("https://example.org/dash", "{{metaTag.description}}", channel="data")
     text = "\n".join(s.markdown for s in draft([dashboard]).sections)
     assert "{{" not in text
+
+
+def test_the_links_one_person_pasted_are_said_in_one_line() -> None:
+    links = [
+        shared(f"https://example.org/{slug}", title, channel="data", author=author, minutes=n)
+        for n, (slug, title, author) in enumerate(
+            [
+                ("maps", "Hand-drawn maps", "Kofi Mensah"),
+                ("type", "Type specimens", "Lu Wen"),
+                ("tides", "Tide tables", "Kofi Mensah"),
+                ("knots", "Knot atlas", "Kofi Mensah"),
+            ]
+        )
+    ]
+    lines = "\n".join(s.markdown for s in draft(links).sections).splitlines()
+    assert (
+        '- Kofi Mensah shared "Hand-drawn maps" (<https://example.org/maps>), "Tide tables" '
+        '(<https://example.org/tides>) and "Knot atlas" (<https://example.org/knots>).'
+    ) in lines
+    assert '- Lu Wen shared "Type specimens": <https://example.org/type>.' in lines
+    assert len(lines) == 2
