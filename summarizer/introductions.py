@@ -31,8 +31,9 @@ _GREETING_RE = re.compile(
 )
 # Where a sentence's first clause ends: it says the gist, what follows elaborates or says
 # what they plan ("I maintain the plugin, and I'm here to keep it in step with 3.2").
-_ARTICLE_RE = re.compile(r"^(?:an?|the) ")
 _CLAUSE_RE = re.compile(r"[:;] |,? (?:and|but) (?=(?:i|we|they)\b)|, so | [—–] ", re.IGNORECASE)
+# "a data engineer" after a name needs "is"; "data engineer" in brackets needs no article.
+_ARTICLE_RE = re.compile(r"^(?:an?|the) ")
 
 
 def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:

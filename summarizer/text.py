@@ -118,7 +118,8 @@ def without_list_mark(line: str) -> str:
 
 
 def words(text: str) -> frozenset[str]:
-    """Lower-case words, for near-duplicate comparison."""
+    """Lower-case words, for near-duplicate comparison (links left out: two messages are
+    not alike for both linking to one site)."""
     if "://" in text:
         text = URL_RE.sub(" ", text)
     return frozenset(_WORD_RE.findall(text.lower()))
