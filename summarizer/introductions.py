@@ -120,7 +120,7 @@ def _joined(lead: str, more: str, name: str) -> str | None:
     (data engineer in Lagos) works on X."; None unless the lead is the name and who they
     are, and the other sentence can say what they do with the name as its subject."""
     who = _appositive(lead, name)
-    if who is None or "(" in who:
+    if who is None or "(" in who or "(" in name:  # ("Ben (he/him)": brackets in brackets)
         return None
     clause = third_person(more, name)
     if is_fallback(clause, name) or not clause.startswith(f"{name} "):

@@ -176,6 +176,11 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
             "- Noor Haddad (data engineer in Amman) builds ingestion tools and has been "
             "porting them to Rust.",
         ),
+        (  # a name with brackets of its own gets no second pair
+            "Ben (he/him)",
+            "Hi, I'm Ben, a dev in Rome. I write compilers.",
+            "- Ben (he/him) is a dev in Rome. They write compilers.",
+        ),
         (
             "Ines Duarte",
             "Hi all! I'm Ines, a PhD student in Porto. My research is on proof search and on "
