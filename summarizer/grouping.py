@@ -21,6 +21,7 @@ from fnmatch import fnmatch
 from summarizer.addresses import with_addresses
 from summarizer.conversations import conversations
 from summarizer.link_comments import joined_link_comments
+from summarizer.names import with_plain_names
 from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
 from summarizer.termmodel import TermModel, features
@@ -311,7 +312,7 @@ def group_by_topic(
     kept = quoted_replies(
         joined_link_comments(
             sorted(
-                (m for m in with_addresses(messages) if not is_noise(m)),
+                (m for m in with_plain_names(with_addresses(messages)) if not is_noise(m)),
                 key=lambda m: m.created_at,
             )
         )

@@ -1183,3 +1183,17 @@ def test_the_longest_name_decides_whether_a_message_is_an_address() -> None:
     said_of_bo = msg("@Bo Li merged the eval config in #78 for the held-out split", channel="data")
     d = draft([msg("Morning", author="Bo"), msg("Hi", author="Bo Li"), said_of_bo])
     assert "Bo Li merged the eval config" in section(d, "data").markdown
+
+
+def test_a_member_whose_name_carries_emoji_is_drafted_by_their_name() -> None:
+    d = draft(
+        [
+            msg("I shipped the new loader in #81: 2.5x faster on the big shards", author="Ana 🌸"),
+            msg("Merged the cache fix in #82, cold start is 9 s now", author="Kofi :coffee:"),
+            msg("I'm Mei, a data engineer in Taipei. I build ingestion tools.", author="Mei ✨"),
+        ]
+    )
+    text = "\n".join(s.markdown for s in d.sections)
+    assert "Ana shipped the new loader" in text and "Kofi merged the cache fix" in text
+    assert "Mei (data engineer in Taipei) builds ingestion tools." in text
+    assert not chat_voice(text).chat

@@ -1,0 +1,34 @@
+"""Members' display names as a newsletter prints them.
+
+Discord and Slack names often carry emoji ("Ana 🌸", "Kofi :coffee:"). In a bullet they read
+as chat, and the voice check (`summarizer.voice`) then left out every sentence that named
+such a member, so nothing they did was drafted. Their emoji are decoration, not part of the
+name: they are left out, and a name that is only emoji stays as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from summarizer.types import SourceMessage
+from summarizer.voice import EMOJI_RE, EMOJI_START_RE
+
+_SPACES_RE = re.compile(r"\s+")
+
+
+def plain_name(name: str) -> str:
+    """`name` without its emoji ("Ana 🌸" -> "Ana"); as it is if nothing else is left."""
+    if EMOJI_START_RE.search(name) is None:
+        return name  # (most names: one cheap look)
+    plain = _SPACES_RE.sub(" ", EMOJI_RE.sub(" ", name)).strip()
+    return plain if any(c.isalnum() for c in plain) else name
+
+
+def with_plain_names(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
+    """`messages`, each whose author's name carries emoji with the name without them."""
+    names = {m.author: plain_name(m.author) for m in messages}
+    return [
+        m if names[m.author] == m.author else replace(m, author=names[m.author]) for m in messages
+    ]
