@@ -3,7 +3,8 @@
 Discord and Slack names often carry emoji ("Ana 🌸", "Kofi :coffee:"). In a bullet they read
 as chat, and the voice check (`summarizer.voice`) then left out every sentence that named
 such a member, so nothing they did was drafted. Their emoji are decoration, not part of the
-name: they are left out, and a name that is only emoji stays as it is.
+name: they are left out, and a name that is only emoji stays as it is. So are the pronouns
+a name may carry in brackets ("Ben (he/him)"), which made a credit "(..., Ben (he/him))".
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ from summarizer.types import SourceMessage
 from summarizer.voice import EMOJI_RE, EMOJI_START_RE
 
 _SPACES_RE = re.compile(r"\s+")
+_PRONOUNS_RE = re.compile(
+    r"[(\[]\s*(?:he|she|they|xe|ze|it|any)(?:\s*/\s*[a-z]+)+\s*[)\]]", re.IGNORECASE
+)
 
 
 def plain_name(name: str) -> str:
-    """`name` without its emoji ("Ana 🌸" -> "Ana"); as it is if nothing else is left."""
-    if EMOJI_START_RE.search(name) is None:
+    """`name` without its emoji and pronouns ("Ana 🌸" -> "Ana", "Ben (he/him)" -> "Ben");
+    as it is if nothing else is left."""
+    if EMOJI_START_RE.search(name) is None and "/" not in name:
         return name  # (most names: one cheap look)
-    plain = _SPACES_RE.sub(" ", EMOJI_RE.sub(" ", name)).strip()
+    plain = _SPACES_RE.sub(" ", _PRONOUNS_RE.sub(" ", EMOJI_RE.sub(" ", name))).strip()
     return plain if any(c.isalnum() for c in plain) else name
 
 
