@@ -110,7 +110,8 @@ _LINK_THEN_SUBJECT_RE = re.compile(r"(https?://[^\s>]+>?) (?=(?:i|we|they|he|she
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 # "How do I set a timeout per query?": what a how-to question asks how to do.
 _HOW_TO_RE = re.compile(
-    r"(?:how (?:do|can|should|would|could) (?:i|we|you|one)|is there a (?:good )?way to|"
+    r"(?:(?:does |do )?(?:anyone|anybody|someone|you) know |any idea )?"
+    r"(?:how (?:do|can|should|would|could) (?:i|we|you|one)|how to|is there a (?:good )?way to|"
     r"what(?:'s| is) the (?:best|right) way to) (?P<what>[^?\n]{3,120})\?",
     re.IGNORECASE,
 )

@@ -484,8 +484,16 @@ def test_a_short_release_announcement_is_news() -> None:
     assert line == "- v2.3.0 is out! Changelog: <https://example.org/changelog> (Ana Ruiz)."
 
 
-def test_a_how_to_question_answered_in_substance_is_an_item() -> None:
-    asked = msg("How do I pin the loader to one shard? I tried --shard 3", channel="data", id="q")
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I pin the loader to one shard? I tried --shard 3",
+        "does anyone know how to pin the loader to one shard?",
+        "Any idea how to pin the loader to one shard?",
+    ],
+)
+def test_a_how_to_question_answered_in_substance_is_an_item(question: str) -> None:
+    asked = msg(question, channel="data", id="q")
     answer = msg(
         "That works: --shard pins the reader, and --no-prefetch keeps it from reading ahead",
         channel="data",
