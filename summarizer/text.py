@@ -19,6 +19,13 @@ LOWER_START_RE = re.compile(
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")
 LIST_HEADING_WORDS = 3
+# A list said in one line: this many items, each this short.
+MIN_INLINE_ITEMS = 2
+MAX_INLINE_ITEMS = 6
+INLINE_ITEM_WORDS = 8
+_BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
+# An item that cites a PR, holds a link or labels a value ("Chat: step 257") keeps its line.
+_OWN_LINE_RE = re.compile(r"#\d|:")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+")
 # Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices
 # ("@Ana Ruiz uploaded a file: plot.png"; one that goes on "and commented: ..." is prose).
@@ -64,12 +71,41 @@ def chat_lines(text: str) -> list[str]:
         text = _EMOJI_CODE_RE.sub("", text)
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
     lines = [line for line in lines if line]
+    if len(lines) > 2:
+        lines = _short_lists_inline(lines)
     following = [*lines[1:], ""] if lines else []
     return [
         line
         for line, after in zip(lines, following, strict=True)
         if not _NOT_PROSE_RE.match(line) and not _heads_a_list(line, after)
     ]
+
+
+def _short_lists_inline(lines: list[str]) -> list[str]:
+    """A heading ending in a colon over a few short items that cite nothing, as one line:
+    "Highlights:" over "- new plugin API", "- 40% faster startup" -> "Highlights: new plugin
+    API and 40% faster startup." (`_OWN_LINE_RE`: a list that cites PRs or links is read
+    line by line)."""
+    result: list[str] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        items: list[str] = []
+        if line.endswith(":") and not _LIST_MARK_RE.match(line):
+            for item in lines[at + 1 : at + 2 + MAX_INLINE_ITEMS]:
+                if not _BULLET_RE.match(item):
+                    break
+                items.append(_BULLET_RE.sub("", item).rstrip(".;,"))
+        if MIN_INLINE_ITEMS <= len(items) <= MAX_INLINE_ITEMS and all(
+            len(item.split()) <= INLINE_ITEM_WORDS and not _OWN_LINE_RE.search(item)
+            for item in items
+        ):
+            result.append(f"{line} {listed(items)}.")
+            at += 1 + len(items)
+        else:
+            result.append(line)
+            at += 1
+    return result
 
 
 def _heads_a_list(line: str, after: str) -> bool:

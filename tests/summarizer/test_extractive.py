@@ -1207,3 +1207,22 @@ def test_a_member_whose_name_carries_emoji_or_pronouns_is_drafted_by_their_name(
     assert "Jo released v1.2 of the plotting lib" in text  # pronouns are not the name
     assert "Mei (data engineer in Taipei) builds ingestion tools." in text
     assert not chat_voice(text).chat
+
+
+def test_a_short_list_under_a_heading_is_said_in_one_line() -> None:
+    release = replace(
+        msg(
+            "v2.0 is out!\n\nHighlights:\n- new plugin API\n- 40% faster startup\n"
+            "- dropped Python 3.8\n\nNotes: https://example.org/notes",
+            channel="data",
+        ),
+        reactions=6,
+    )
+    status = msg(
+        "Weekly status:\n- finished the docs migration\n- started on the theme switcher",
+        channel="data",
+        author="Tom Weber",
+    )
+    text = section(draft([release, status]), "data").markdown
+    assert "Highlights: new plugin API, 40% faster startup and dropped Python 3.8." in text
+    assert "Weekly status: finished the docs migration and started on the theme switcher" in text
