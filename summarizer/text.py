@@ -33,6 +33,12 @@ _NOT_PROSE_RE = re.compile(
     r"^\s*(?:[-*•+]\s|\d{1,2}[.)]\s|#\d{1,2}\s|>|\|"
     r"|(?:\S+ ){1,4}(?:uploaded|shared) a file\b(?!.*\band commented\b))"
 )
+# What Discord's markdown strikes out, hides or puts in small print: "~~old~~", "||spoiler||"
+# and a line of subtext ("-# ping me if it breaks"), an aside.
+_HIDDEN_RE = re.compile(
+    r"~~(?=\S)[^~\n]{1,200}(?<=\S)~~|\|\|(?=\S)[^|\n]{1,200}(?<=\S)\|\||^-# [^\n]*",
+    re.MULTILINE,
+)
 # Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
 _EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")
 _MASS_MENTION_RE = re.compile(
@@ -62,9 +68,11 @@ def strip_code_blocks(text: str) -> str:
 
 def chat_lines(text: str) -> list[str]:
     """The prose lines of a chat message, ready to split into sentences: code blocks, list
-    items, quotes and file-upload notices left out; HTML entities decoded; emoji codes and
-    mass mentions ("@here", "<!channel>") removed."""
+    items, quotes and file-upload notices left out; HTML entities decoded; emoji codes,
+    struck-out and spoiler text and mass mentions ("@here", "<!channel>") removed."""
     text = html.unescape(strip_code_blocks(text))
+    if "~~" in text or "||" in text or "-# " in text:
+        text = _HIDDEN_RE.sub("", text)
     if "@" in text or "<!" in text:
         text = _MASS_MENTION_RE.sub("", text)
     if ":" in text:

@@ -1226,3 +1226,17 @@ def test_a_short_list_under_a_heading_is_said_in_one_line() -> None:
     text = section(draft([release, status]), "data").markdown
     assert "Highlights: new plugin API, 40% faster startup and dropped Python 3.8." in text
     assert "Weekly status: finished the docs migration and started on the theme switcher" in text
+
+
+def test_struck_out_hidden_and_small_print_text_is_not_drafted() -> None:
+    d = draft(
+        [
+            msg("Shipped the ~~old~~ new parser in #41, parsing is 3x faster ||finally||"),
+            msg("Released 1.4 today with the new exporter\n-# ping me if something breaks"),
+            msg("Merged #42: parse time went from ~8.5 s to ~200 ms when x || y is set"),
+        ]
+    )
+    text = "\n".join(s.markdown for s in d.sections)
+    assert "shipped the new parser in" in text and "finally" not in text and "~~" not in text
+    assert "ping" not in text
+    assert "from ~8.5 s to ~200 ms when x || y is set" in text  # not markup
