@@ -39,7 +39,7 @@ from summarizer.phrasing import (
 )
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.pushes import commit_digests
-from summarizer.signals import social_gain
+from summarizer.signals import is_announcement, shows_something, social_gain
 from summarizer.text import (
     defuse_pings,
     full_stop,
@@ -50,6 +50,7 @@ from summarizer.text import (
 )
 from summarizer.types import PRMention, SourceMessage
 
+MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
 MAX_TRAILING_PRS = 8
 MIN_TITLED = 2  # from this many further PRs with titles on, the titles say them
@@ -136,9 +137,7 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
     (`summarizer.items` shows them to other drafters as plain data.)"""
     written = []
     for members in conversations(messages, by_pr=True):
-        bullet = _item_bullet(topic, [messages[i] for i in members])
-        if bullet is not None:
-            written.append(bullet)
+        written += _item_bullets(topic, [messages[i] for i in members])
     digests = [
         Bullet(
             topic=topic,
@@ -157,14 +156,70 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
     return _drop_stale(written) + digests
 
 
-def _item_bullet(topic: str, item: Sequence[SourceMessage]) -> Bullet | None:
+def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
+    """The item as a bullet; an announcement of several paragraphs (`_by_paragraph`) as
+    one bullet per paragraph that says something of its own."""
     mentions = _mentions(item)
     times = [m.created_at.timestamp() for m in item]
     signals = [0.0 if m.is_bot else social_gain(m) for m in item]
     facts = find_facts(item, times, signals)
     time = max(times)
     if not facts:
-        return _bot_bullet(topic, item, mentions, time)
+        bullet = _bot_bullet(topic, item, mentions, time)
+        return [bullet] if bullet is not None else []
+    if (
+        len(item) > 1
+        or item[0].text.count("\n\n") < MIN_PARAGRAPHS - 1
+        or not is_announcement(item[0])
+    ):
+        return [_item_bullet(topic, item, facts, mentions, time)]
+    groups = [g for g in _by_paragraph(item[0].text, facts) if any(_says(f) for f in g)]
+    if len(groups) < 2:
+        return [_item_bullet(topic, item, facts, mentions, time)]
+    later = {ref for group in groups[1:] for f in group for ref in (p.ref for p in f.prs)}
+    return [
+        _item_bullet(
+            topic,
+            item,
+            group,
+            {ref: m for ref, m in mentions.items() if ref not in later}
+            if n == 0
+            else {p.ref: mentions.get(p.ref, p) for f in group for p in f.prs},
+            time,
+        )
+        for n, group in enumerate(groups)
+    ]
+
+
+def _by_paragraph(text: str, facts: Sequence[Fact]) -> list[list[Fact]]:
+    """The facts of one message grouped by the paragraph they are said in, a paragraph
+    that opens by pointing back ("It's a 535B MoE") kept with the one before it."""
+    paragraphs = [words(p) for p in text.split("\n\n")]
+    groups: list[list[Fact]] = []
+    last = -1
+    for fact in facts:
+        at = max(range(len(paragraphs)), key=lambda i: len(fact.words & paragraphs[i]))
+        if groups and (at == last or points_back(fact.text)):
+            groups[-1].append(fact)
+        else:
+            groups.append([fact])
+        last = at
+    return groups
+
+
+def _says(fact: Fact) -> bool:
+    """Whether a fact says something of its own: a PR, a figure, something done, or a link,
+    a day or a release (`shows_something`)."""
+    return bool(fact.prs or fact.figures or fact.decision) or shows_something(fact.text)
+
+
+def _item_bullet(
+    topic: str,
+    item: Sequence[SourceMessage],
+    facts: Sequence[Fact],
+    mentions: dict[str, PRMention],
+    time: float,
+) -> Bullet:
     picked = _pick(facts)
     lead = picked[0]
     if len(picked) == 1:  # most items (a busy week has tens of thousands: no copies)

@@ -25,7 +25,9 @@ _OPENER_RE = re.compile(
     r"|(?:hey |hi )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"
     r"(?:,|\s+[—–-])\s*"
     # a welcome before the news: "Welcome Amy! The export path needs eyes"
-    r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+)+",
+    r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+"
+    # the order of a list of news: "Second, the roadmap is public" ("First PR here" is news)
+    r"|(?:first|second|third|fourth)(?:ly)?,\s*|(?:finally|lastly),\s*)+",
     re.IGNORECASE,
 )
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space

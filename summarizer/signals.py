@@ -63,10 +63,16 @@ def social_gain(message: SourceMessage) -> float:
     gain = math.log1p(message.reactions) + math.log1p(message.replies)
     if message.pinned:
         gain += PIN_GAIN
-    text = message.text
-    if "@" in text or "<!" in text:
-        gain += ANNOUNCEMENT_GAIN * bool(_ANNOUNCEMENT_RE.search(text))
-    return gain
+    return gain + ANNOUNCEMENT_GAIN * _to_everyone(message.text)
+
+
+def is_announcement(message: SourceMessage) -> bool:
+    """Whether the message was pinned or said to the whole channel."""
+    return message.pinned or _to_everyone(message.text)
+
+
+def _to_everyone(text: str) -> bool:
+    return ("@" in text or "<!" in text) and _ANNOUNCEMENT_RE.search(text) is not None
 
 
 def text_gain(text: str) -> float:

@@ -1240,3 +1240,29 @@ def test_struck_out_hidden_and_small_print_text_is_not_drafted() -> None:
     assert "shipped the new parser in" in text and "finally" not in text and "~~" not in text
     assert "ping" not in text
     assert "from ~8.5 s to ~200 ms when x || y is set" in text  # not markup
+
+
+def test_an_announcement_of_several_paragraphs_is_a_bullet_per_piece_of_news() -> None:
+    post = replace(
+        msg(
+            "Hi everyone! A few updates from the steering committee.\n\n"
+            "First, we've decided to move the community call to Thursdays at 16:00 UTC, "
+            "starting January 15.\n\n"
+            "Second, the 2027 roadmap is public: https://example.org/roadmap. It covers the "
+            "plugin system and the docs.\n\n"
+            "Finally, Carlos takes over as release manager from the 2.1 release.",
+            channel="data",
+            author="Maya Chen",
+        ),
+        pinned=True,
+        reactions=12,
+    )
+    lines = section(draft([post]), "data").markdown.splitlines()
+    assert len(lines) == 3
+    assert any(
+        line.startswith("- Maya Chen's team has decided to move the community call")
+        for line in lines
+    )
+    assert any("roadmap is public" in line for line in lines)
+    assert any("Carlos takes over as release manager" in line for line in lines)
+    assert not any("steering committee" in line or "Second," in line for line in lines)
