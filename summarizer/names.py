@@ -32,8 +32,10 @@ def plain_name(name: str) -> str:
 
 
 def with_plain_names(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
-    """`messages`, each whose author's name carries emoji with the name without them."""
-    names = {m.author: plain_name(m.author) for m in messages}
-    return [
-        m if names[m.author] == m.author else replace(m, author=names[m.author]) for m in messages
-    ]
+    """`messages`, each whose author's name carries emoji or pronouns with the name
+    without them."""
+    plain = {name: plain_name(name) for name in {m.author for m in messages}}
+    changed = {name: to for name, to in plain.items() if to != name}
+    if not changed:
+        return list(messages)  # (most weeks)
+    return [replace(m, author=changed[m.author]) if m.author in changed else m for m in messages]

@@ -79,7 +79,7 @@ def chat_lines(text: str) -> list[str]:
         text = _EMOJI_CODE_RE.sub("", text)
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
     lines = [line for line in lines if line]
-    if len(lines) > 2:
+    if len(lines) > 2 and ":\n" in text:  # (a heading ending in a colon, then a line)
         lines = _short_lists_inline(lines)
     following = [*lines[1:], ""] if lines else []
     return [
