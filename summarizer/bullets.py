@@ -176,24 +176,20 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     groups = [g for g in _by_paragraph(item[0].text, facts) if any(_says(f) for f in g)]
     if len(groups) < 2:
         return [_item_bullet(topic, item, facts, mentions, time)]
-    later = {ref for group in groups[1:] for f in group for ref in (p.ref for p in f.prs)}
-    return [
+    # Each later paragraph cites its own PRs; the first, all the others.
+    later = {p.ref for group in groups[1:] for f in group for p in f.prs}
+    first = {ref: m for ref, m in mentions.items() if ref not in later}
+    return [_item_bullet(topic, item, groups[0], first, time)] + [
         _item_bullet(
-            topic,
-            item,
-            group,
-            {ref: m for ref, m in mentions.items() if ref not in later}
-            if n == 0
-            else {p.ref: mentions.get(p.ref, p) for f in group for p in f.prs},
-            time,
+            topic, item, group, {p.ref: mentions[p.ref] for f in group for p in f.prs}, time
         )
-        for n, group in enumerate(groups)
+        for group in groups[1:]
     ]
 
 
 def _by_paragraph(text: str, facts: Sequence[Fact]) -> list[list[Fact]]:
     """The facts of one message grouped by the paragraph they are said in, a paragraph
-    that opens by pointing back ("It's a 535B MoE") kept with the one before it."""
+    that opens by pointing back ("It covers the plugin system") kept with the one before."""
     paragraphs = [words(p) for p in text.split("\n\n")]
     groups: list[list[Fact]] = []
     last = -1
