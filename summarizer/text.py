@@ -24,7 +24,7 @@ MIN_INLINE_ITEMS = 2
 MAX_INLINE_ITEMS = 6
 INLINE_ITEM_WORDS = 8
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
-# An item that cites a PR, holds a link or labels a value ("Chat: step 257") keeps its line.
+# An item that cites a PR, holds a link or labels a value ("Size: 2 GiB") keeps its line.
 _OWN_LINE_RE = re.compile(r"#\d|:")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+")
 # Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices

@@ -157,11 +157,10 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
     ("author", "text", "line"),
     [
         (
-            "Carlos Aspillaga",
-            "¡Hola a todos! 👋 I'm Carlos, from CENIA in Chile 🇨🇱. I work on language "
-            "models for low-resource languages. Any good first issues you'd recommend? 🙂",
-            "- Carlos Aspillaga (from CENIA in Chile) works on language models for "
-            "low-resource languages.",
+            "Rafael Souza",
+            "¡Hola a todos! 👋 I'm Rafael, from UFMG in Brazil 🇧🇷. I work on speech "
+            "models for Indigenous languages. Any good first issues you'd recommend? 🙂",
+            "- Rafael Souza (from UFMG in Brazil) works on speech models for Indigenous languages.",
         ),
         (
             "Rick Liu",
@@ -1250,7 +1249,7 @@ def test_an_announcement_of_several_paragraphs_is_a_bullet_per_piece_of_news() -
             "starting January 15.\n\n"
             "Second, the 2027 roadmap is public: https://example.org/roadmap. It covers the "
             "plugin system and the docs.\n\n"
-            "Finally, Carlos takes over as release manager from the 2.1 release.",
+            "Finally, Dario takes over as release manager from the 2.1 release.",
             channel="data",
             author="Maya Chen",
         ),
@@ -1264,5 +1263,5 @@ def test_an_announcement_of_several_paragraphs_is_a_bullet_per_piece_of_news() -
         for line in lines
     )
     assert any("roadmap is public" in line for line in lines)
-    assert any("Carlos takes over as release manager" in line for line in lines)
+    assert any("Dario takes over as release manager" in line for line in lines)
     assert not any("steering committee" in line or "Second," in line for line in lines)
