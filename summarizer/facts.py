@@ -108,6 +108,8 @@ _LINK_THEN_SUBJECT_RE = re.compile(r"(https?://[^\s>]+>?) (?=(?:i|we|they|he|she
 # A letter's sign-off ("Best,") or an address on a line of its own (tried only on a line
 # that ends with a comma or holds an "@").
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
+# A list's heading this short says what its items are ("Plan for next week:").
+HEADING_WORDS = 6
 # "How do I set a timeout per query?": what a how-to question asks how to do.
 _HOW_TO_RE = re.compile(
     r"(?:(?:does |do )?(?:anyone|anybody|someone|you) know |any idea )?"
@@ -310,13 +312,21 @@ def _answered_statement(
 
 def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMention, ...]]:
     """The lines citing `mentions`, list markers and a closing colon removed, each with the
-    PRs it cites; a line that is only a link stands for the line before it."""
+    PRs it cites; a line that is only a link stands for the line before it, and a list's
+    first item citing one is said under the list's short heading ("Plan for next week:
+    land the cache rework (#12)")."""
     if not mentions:
         return {}
     found: dict[str, list[PRMention]] = {}
     previous = ""
+    heading = ""
     for raw_line in strip_code_blocks(text).splitlines():
-        line = without_list_mark(raw_line).strip().rstrip(":").strip()
+        listed = without_list_mark(raw_line)
+        item = listed != raw_line
+        if not item:
+            short = raw_line.strip()
+            heading = short if short.endswith(":") and len(short.split()) <= HEADING_WORDS else ""
+        line = listed.strip().rstrip(":").strip()
         asked: list[PRMention] = []
         if "?" in line:
             # "Could someone look at #8446? The init reused ...": the question says nothing
@@ -329,6 +339,8 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
         cited = [p for p in mentions if p.raw in line] + asked
         if cited:
             statement = line if own_words(line, cited) >= MIN_PR_FACT_WORDS else previous
+            if statement and item and heading and ":" not in statement:
+                statement, heading = f"{heading} {statement}", ""
             if statement:
                 found.setdefault(statement, []).extend(cited)
         elif len(line.split()) >= MIN_PR_FACT_WORDS:

@@ -1265,3 +1265,14 @@ def test_an_announcement_of_several_paragraphs_is_a_bullet_per_piece_of_news() -
     assert any("roadmap is public" in line for line in lines)
     assert any("Dario takes over as release manager" in line for line in lines)
     assert not any("steering committee" in line or "Second," in line for line in lines)
+
+
+def test_a_list_of_prs_is_said_under_its_heading() -> None:
+    plan = msg(
+        "Loader plan for next week:\n1. land the cache rework (#12)\n2. gang-aware retries\n"
+        "3. shard-level quota alerts, building on #13",
+        channel="data",
+    )
+    text = section(draft([plan]), "data").markdown
+    assert text.startswith("- Loader plan for next week: land the cache rework ([#12]")
+    assert text.count("plan for next week") == 1
