@@ -169,8 +169,8 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
         return [bullet] if bullet is not None else []
     if (
         len(item) > 1
+        or not is_announcement(item[0])  # (the cheap tests first: most items are neither)
         or item[0].text.count("\n\n") < MIN_PARAGRAPHS - 1
-        or not is_announcement(item[0])
     ):
         return [_item_bullet(topic, item, facts, mentions, time)]
     groups = [g for g in _by_paragraph(item[0].text, facts) if any(_says(f) for f in g)]

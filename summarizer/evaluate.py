@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from summarizer.figures import find_figures
 from summarizer.prrefs import normalise, parse_pr_refs
 from summarizer.render import QUIET_WEEK
+from summarizer.voice import CODE_SPAN_RE
 
 __all__ = [
     "Evaluation",
@@ -575,7 +576,6 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # Inside a line: an ellipsis or a colon right before a bolded speaker label ("tweak them:
 # **Ana**: ..."), where a quote was cut or the list or code it announced was dropped.
 _CUT_INSIDE = re.compile(r"(?:…|\.\.\.|:)\s+\*\*[^*\n]+\*\*:")
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
 
 
 def cut_sentences(markdown: str) -> list[str]:
@@ -613,7 +613,7 @@ def cut_sentences(markdown: str) -> list[str]:
 def _unclosed(line: str) -> bool:
     """Whether a bracket opened in `line`'s prose is never closed ("remat policy (full vs.
     Every arm is ..."): the rest of its sentence was dropped. Code spans are not prose."""
-    prose = _CODE_SPAN.sub("", line)
+    prose = CODE_SPAN_RE.sub("", line)
     return prose.count("(") > prose.count(")")
 
 

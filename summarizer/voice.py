@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 _LIST_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+•]|\d{1,3}[.)])\s+")
-_CODE_SPAN_RE = re.compile(r"`[^`\n]{0,400}`")
+CODE_SPAN_RE = re.compile(r"`[^`\n]{0,400}`")
 _LINK_RE = re.compile(r"\[([^\]\n]{0,400})\]\([^)\s]{0,2000}(?:\s\"[^\"\n]{0,400}\")?\)")
 _URL_RE = re.compile(r"\bhttps?://\S{1,2000}")
 # Quoted words are someone's words, shown as such: "…", “…”, and '…' between word edges.
@@ -109,7 +109,7 @@ def markers(item: str) -> tuple[str, ...]:
     if _PASTE_RE.search(item):
         found.append("paste")
     text = _URL_RE.sub("URL", _LINK_RE.sub(r"\1", item))
-    text = _CODE_SPAN_RE.sub("Code", text)
+    text = CODE_SPAN_RE.sub("Code", text)
     unquoted = QUOTE_RE.sub("Quote", text)
     if _FIRST_PERSON_RE.search(unquoted):
         found.append("first person")
