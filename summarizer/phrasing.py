@@ -218,11 +218,43 @@ def third_person(sentence: str, author: str) -> str:
         return f"{name}'s team's {plural_pronouns(rest)}"
     if head.startswith("#"):
         return f"{name}'s {sentence}"
+    shared = _shared(sentence, name)
+    if shared is not None:
+        return shared
     if opens_without_subject(sentence):
         return f"{name} {_lower_first(plural_pronouns(sentence))}"
     if _is_gerund_clause(lower, rest):
         return f"{name} is {_lower_first(_pronouns(sentence))}"
     return f"{name}: {sentence}"
+
+
+# A sentence that holds a link out to its reader ("Check out this talk <url>", "Here's the
+# layout: <url>", "Thought you'd enjoy this <url>", "This is a good intro: <url>"): in a
+# summary, its author shared what it links.
+_PRESENTS_RE = re.compile(
+    r"^(?:(?:do |please )?(?:check out|have a look at|take a look at|look at)"
+    r"|here(?:'s| is| are)"
+    r"|(?:i )?thought you(?:'d| would| might)(?: all)? (?:enjoy|like)"
+    r"|(?:this|that|it)(?:'s| is)(?= (?:an?|the|some) ))\s+(?=\S)",
+    re.IGNORECASE,
+)
+_DEICTIC_RE = re.compile(r"^(?P<word>this|that|these|those)\s+", re.IGNORECASE)
+
+
+def _shared(sentence: str, name: str) -> str | None:
+    """ "Check out this talk <url>" by Ana -> "Ana shared a talk <url>"; None unless the
+    sentence presents a link to its reader."""
+    match = _PRESENTS_RE.match(sentence.translate(_APOSTROPHES))
+    if match is None or "://" not in sentence:
+        return None
+    what = sentence[match.end() :]
+    deictic = _DEICTIC_RE.match(what)
+    if deictic is not None:
+        what = what[deictic.end() :]
+        noun = what[:1].isalpha() and "://" not in what.split(" ", 1)[0]
+        if deictic["word"].lower() in ("this", "that") and noun:
+            what = ("an " if what[0].lower() in "aeiou" else "a ") + what
+    return f"{name} shared {what}"
 
 
 # "That works: `.all(timeout=2)` raises after 2 s": a label pointing back at the message it

@@ -245,7 +245,7 @@ def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(
     [
         (
             "https://forum.example.org/t/412 here is a long thread on force layouts in d3",
-            "- Here is a long thread on force layouts in d3 <https://forum.example.org/t/412>",
+            "- Ana Ruiz shared a long thread on force layouts in d3 <https://forum.example.org/t/412>",
         ),
         (
             "https://qa.example.org/ is a great place to ask questions about open data",
@@ -475,6 +475,15 @@ def test_a_link_shared_alone_is_said_with_its_preview_title() -> None:
     d = draft([msg(text, channel="data") for text in (repo, image, bare)])
     assert section(d, "data").markdown == (
         '- Ana Ruiz shared "lab/jam-2026": <https://git.example.org/lab/jam-2026>.'
+    )
+
+
+def test_a_link_held_out_to_the_reader_is_said_as_shared() -> None:
+    line = drafted_alone(
+        "Check out this talk on tiling maps in the browser https://example.org/tiles"
+    )
+    assert line == (
+        "- Ana Ruiz shared a talk on tiling maps in the browser <https://example.org/tiles>."
     )
 
 

@@ -55,6 +55,16 @@ from summarizer.phrasing import (
             "Opened https://x.io/o/r/pull/7 with notes",
             "Ana opened https://x.io/o/r/pull/7 with notes",
         ),
+        # A link held out to the reader: its author shared what it links.
+        (
+            "Check out this talk on map tiles <https://x.io/t>",
+            "Ana shared a talk on map tiles <https://x.io/t>",
+        ),
+        ("Here's the notebook: https://x.io/nb", "Ana shared the notebook: https://x.io/nb"),
+        ("Thought you'd enjoy this https://x.io/a", "Ana shared https://x.io/a"),
+        ("This is an honest review: https://x.io/r", "Ana shared an honest review: https://x.io/r"),
+        ("Here is the plan for Friday", "Ana: Here is the plan for Friday"),
+        ("This is a blocker for the release", "Ana: This is a blocker for the release"),
     ],
 )
 def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
