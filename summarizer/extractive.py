@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from summarizer.bullets import Bullet, bullets, credited, pr_title, says_little
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
-from summarizer.grouping import INTRODUCTIONS
+from summarizer.grouping import introductions_topic
 from summarizer.introductions import introductions
 from summarizer.newsletter import capitalised, clean_sentences, voiced
 from summarizer.prlinks import label, link, link_prs
@@ -55,11 +55,12 @@ def draft_sections(
     sections: dict[str, Section] = {}
     remaining = max_chars
     candidates: list[Bullet] = []
+    intro = introductions_topic(topics)
     for topic in topics:
         messages = grouped.get(topic.id) or []
         if not messages:
             continue
-        if topic.id == INTRODUCTIONS:
+        if topic is intro:
             sections[topic.id] = introductions(topic, messages)
             remaining -= visible_length(sections[topic.id].markdown)
         else:
@@ -68,7 +69,7 @@ def draft_sections(
     chosen = _choose(candidates, int(FULL_SHARE * min(remaining, _news_budget(candidates))))
     _cover_the_rest(candidates, chosen, max(MIN_SHORT_LINES, max_chars // CHARS_PER_SHORT_LINE))
     for topic in topics:
-        if topic.id == INTRODUCTIONS or topic.id not in chosen:
+        if topic is intro or topic.id not in chosen:
             continue
         sections[topic.id] = _section(topic, chosen[topic.id])
     return [sections[t.id] for t in topics if t.id in sections and sections[t.id].markdown]

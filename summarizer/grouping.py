@@ -48,6 +48,9 @@ LEARNT_CAP = 2.0
 EARLIER_PR_WEIGHT = 2.5  # a PR earlier drafts cited under one topic: as good as a channel
 EARLIER_PERSON_WEIGHT = 1.0  # a person's earlier topics: more than this week's alone
 INTRODUCTIONS = "introductions"
+# The introductions topic however an admin names it: "intros", "Introduce yourself",
+# "Newcomers", "New members", a #welcome channel.
+_INTRODUCTIONS_RE = re.compile(r"\b(?:intro\w*|newcomers?|new members?|welcome)\b")
 INTRO_SCORE = 3
 MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
 
@@ -248,6 +251,24 @@ def _touches(paths: Sequence[str], globs: Sequence[str]) -> bool:
     )
 
 
+def introductions_topic(topics: Sequence[Topic]) -> Topic | None:
+    """The topic newcomers introduce themselves under: the one with the id "introductions",
+    or else the first whose id, title or a channel names it ("intros", "Newcomers",
+    #welcome); None where there is none (the catch-all never is)."""
+    named = next((t for t in topics if t.id == INTRODUCTIONS), None)
+    return named or next(
+        (
+            topic
+            for topic in topics[:-1]
+            if any(
+                _INTRODUCTIONS_RE.search(_spaced(name))
+                for name in (topic.id, topic.title, *topic.channels)
+            )
+        ),
+        None,
+    )
+
+
 def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] = ()) -> bool:
     """A newcomer saying who they are: in an introductions channel, any statement about
     themselves; elsewhere, enough signs of one (a greeting, "I'm a ...", their own name,
@@ -319,7 +340,7 @@ def group_by_topic(
     )
     scorer = TopicScorer(topics)
     catch_all = topics[-1].id
-    intro_topic = next((t for t in topics if t.id == INTRODUCTIONS), None)
+    intro_topic = introductions_topic(topics)
     intro_channels = intro_topic.channels if intro_topic else ()
 
     grouped: dict[str, list[SourceMessage]] = {t.id: [] for t in topics}
@@ -392,7 +413,8 @@ def _assign(
     by_author = _shares(first, lambda m: m.author_id, messages, n_topics)
     by_channel = _shares(first, lambda m: m.channel, messages, n_topics)
     topic_ids = [topic.id for topic in scorer.topics]
-    earlier = _Earlier(priors, topic_ids)
+    intro = introductions_topic(scorer.topics)
+    earlier = _Earlier(priors, topic_ids, intro.id if intro else None)
     decided: dict[int, str] = {}
     for root, scores in evidence.items():
         if (strength[root] < WEAK_EVIDENCE or _undecided(scores)) and (
@@ -451,8 +473,10 @@ class _Earlier:
     """Earlier weeks' placements of PRs and people, as shares per topic of this week (an
     introduction says who someone is, not what they work on: it is left out)."""
 
-    def __init__(self, priors: TopicPriors, topic_ids: Sequence[str]) -> None:
-        self.index = {topic: t for t, topic in enumerate(topic_ids) if topic != INTRODUCTIONS}
+    def __init__(
+        self, priors: TopicPriors, topic_ids: Sequence[str], introductions: str | None
+    ) -> None:
+        self.index = {topic: t for t, topic in enumerate(topic_ids) if topic != introductions}
         self.none = [0.0] * len(topic_ids)
         self.prs = {ref: self._shares(row) for ref, row in priors.prs.items()}
         self.people = {name: self._shares(row) for name, row in priors.people.items()}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from summarizer.bullets import bullets
-from summarizer.grouping import INTRODUCTIONS
+from summarizer.grouping import introductions_topic
 from summarizer.introductions import introduction, self_description
 from summarizer.text import defuse_pings
 from summarizer.types import PRMention, SourceMessage, Topic
@@ -54,9 +54,10 @@ def work_items(
     """Each topic's work items (topic id -> items, most valuable first), for the topics
     that have messages. `grouped` is `summarizer.grouping.group_by_topic`'s answer."""
     items: dict[str, list[WorkItem]] = {}
+    intro = introductions_topic(topics)
     for topic in topics:
         messages = grouped.get(topic.id) or []
-        if topic.id == INTRODUCTIONS:
+        if topic is intro:
             found = _introductions(topic.id, messages)
         else:
             found = [_item(topic.id, bullet) for bullet in bullets(topic.id, messages)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import date
 
 import pytest
 from factories import TOPICS, msg
@@ -11,13 +12,11 @@ from factories import TOPICS, msg
 from summarizer.draft import format_title, make_draft, ordinal
 from summarizer.render import to_json, to_markdown
 from summarizer.text import visible_length
-from summarizer.types import SourceMessage
+from summarizer.types import SourceMessage, Topic
 from summarizer.voice import chat_voice
 
 
 def draft(messages, max_chars: int = 12000):
-    from datetime import date
-
     return make_draft(
         messages,
         TOPICS,
@@ -151,6 +150,37 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
         "- Tom Weber is a PhD student in Lyon working on scaling laws.",
     ]
     assert intro.people == ["Priya Raman", "Tom Weber"]
+
+
+@pytest.mark.parametrize(
+    "intro_topic",
+    [
+        Topic("intros", "Intros"),
+        Topic("people", "Newcomers"),
+        Topic("hello", "Say hello", channels=("welcome",)),
+    ],
+)
+def test_an_introductions_topic_under_another_name_lists_its_newcomers(
+    intro_topic: Topic,
+) -> None:
+    topics = [t for t in TOPICS if t.id != "introductions"]
+    topics.insert(-1, intro_topic)
+    said = msg(
+        "Hi all! I'm Oluwaseun, a sound engineer in Ibadan. I build audio tooling.",
+        channel="general",
+        author="Oluwaseun Adeyemi",
+    )
+    d = make_draft(
+        [said],
+        topics,
+        workspace="Lab",
+        week_start=date(2026, 11, 16),
+        title="Lab: Week of November 16th summary",
+        max_chars=12000,
+    )
+    assert section(d, intro_topic.id).markdown == (
+        "- Oluwaseun Adeyemi (sound engineer in Ibadan) builds audio tooling."
+    )
 
 
 @pytest.mark.parametrize(

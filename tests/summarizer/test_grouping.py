@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from factories import TOPICS, msg
 
-from summarizer.grouping import TopicPriors, group_by_topic
+from summarizer.grouping import TopicPriors, group_by_topic, introductions_topic
 from summarizer.types import Topic
 
 
@@ -117,6 +117,16 @@ def test_self_introductions_are_recognised_anywhere() -> None:
     grouped = group_by_topic([intro, in_channel, welcome, hello], TOPICS)
     assert grouped["introductions"] == [intro, in_channel]
     assert all(welcome not in ms for ms in grouped.values())
+
+
+def test_the_introductions_topic_is_found_by_its_name_or_channel() -> None:
+    data, other = Topic("data", "Data", channels=("data",)), Topic("other", "Other updates")
+    welcome = Topic("hello", "Say hello", channels=("welcome",))
+    assert introductions_topic([data, welcome, other]) is welcome
+    assert introductions_topic([data, Topic("intros", "Intros"), other]).id == "intros"
+    assert introductions_topic([data, other]) is None
+    # The catch-all (last) is never it, whatever its title.
+    assert introductions_topic([data, Topic("other", "Welcome and other news")]) is None
 
 
 def test_a_question_or_an_update_in_the_first_person_is_no_introduction() -> None:
