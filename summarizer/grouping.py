@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
 from summarizer.addresses import with_addresses
 from summarizer.conversations import conversations
 from summarizer.link_comments import joined_link_comments
-from summarizer.names import with_plain_names
+from summarizer.names import channel_key, with_plain_names
 from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
 from summarizer.termmodel import TermModel, features
@@ -87,7 +87,7 @@ class TopicScorer:
 
     def __init__(self, topics: Sequence[Topic]) -> None:
         self.topics = list(topics)
-        self.channels = [frozenset(t.channels) for t in self.topics]
+        self.channels = [frozenset(map(channel_key, t.channels)) for t in self.topics]
         self.labels = [frozenset(label.lower() for label in t.labels) for t in self.topics]
         self.paths = [t.paths for t in self.topics]
         self._channel_topics: dict[str, list[int]] = {}
@@ -137,7 +137,8 @@ class TopicScorer:
         one with the keyword "k8s")."""
         found = self._channel_topics.get(channel)
         if found is None:
-            found = [i for i, channels in enumerate(self.channels) if channel in channels]
+            key = channel_key(channel)
+            found = [i for i, channels in enumerate(self.channels) if key in channels]
             if not found:
                 named = self._named_topics(channel)
                 found = named if len(named) == 1 else []
@@ -269,14 +270,15 @@ def introductions_topic(topics: Sequence[Topic]) -> Topic | None:
     )
 
 
-def is_self_introduction(message: SourceMessage, intro_channels: Sequence[str] = ()) -> bool:
-    """A newcomer saying who they are: in an introductions channel, any statement about
-    themselves; elsewhere, enough signs of one (a greeting, "I'm a ...", their own name,
-    "new here", what they work on) and no PR (that is work talk)."""
+def is_self_introduction(message: SourceMessage, intro_channels: Collection[str] = ()) -> bool:
+    """A newcomer saying who they are: in an introductions channel (`intro_channels`, as
+    `channel_key` writes them), any statement about themselves; elsewhere, enough signs of
+    one (a greeting, "I'm a ...", their own name, "new here", what they work on) and no PR
+    (that is work talk)."""
     if message.is_bot or message.reply_to_id:
         return False
     head = message.text[:400]
-    if message.channel in intro_channels:
+    if channel_key(message.channel) in intro_channels:
         # Newcomers introduce themselves in many ways ("Ximena here. I run ..."); what is a
         # statement about oneself, not a reply, a welcome or a question, counts.
         return (
@@ -341,14 +343,14 @@ def group_by_topic(
     scorer = TopicScorer(topics)
     catch_all = topics[-1].id
     intro_topic = introductions_topic(topics)
-    intro_channels = intro_topic.channels if intro_topic else ()
+    intro_channels = frozenset(map(channel_key, intro_topic.channels if intro_topic else ()))
 
     grouped: dict[str, list[SourceMessage]] = {t.id: [] for t in topics}
     rest: list[SourceMessage] = []
     for message in kept:
         if intro_topic is not None and is_self_introduction(message, intro_channels):
             grouped[intro_topic.id].append(message)
-        elif intro_topic is not None and message.channel in intro_channels:
+        elif intro_topic is not None and channel_key(message.channel) in intro_channels:
             continue  # welcomes and small talk under an introduction
         else:
             rest.append(message)

@@ -1,10 +1,13 @@
-"""Members' display names as a newsletter prints them.
+"""Members' display names as a newsletter prints them, and channel names as admins write them.
 
 Discord and Slack names often carry emoji ("Ana 🌸", "Kofi :coffee:"). In a bullet they read
 as chat, and the voice check (`summarizer.voice`) then left out every sentence that named
 such a member, so nothing they did was drafted. Their emoji are decoration, not part of the
 name: they are left out, and a name that is only emoji stays as it is. So are the pronouns
 a name may carry in brackets ("Ben (he/him)"), which made a credit "(..., Ben (he/him))".
+
+Discord servers decorate channel names the same way ("👋・introductions", "🦀┃uefi-rs"); an
+admin's config names the channel plainly, and `channel_key` lets the two meet.
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from summarizer.types import SourceMessage
 from summarizer.voice import EMOJI_RE, EMOJI_START_RE
 
 _SPACES_RE = re.compile(r"\s+")
+_CHANNEL_EDGES_RE = re.compile(r"^[\W_]+|[\W_]+$")  # emoji, "・", "┃", "#" around the name
 _PRONOUNS_RE = re.compile(
     r"[(\[]\s*(?:he|she|they|xe|ze|it|any)(?:\s*/\s*[a-z]+)+\s*[)\]]", re.IGNORECASE
 )
@@ -39,3 +44,10 @@ def with_plain_names(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     if not changed:
         return list(messages)  # (most weeks)
     return [replace(m, author=changed[m.author]) if m.author in changed else m for m in messages]
+
+
+@lru_cache(maxsize=4096)  # (a week has few channels and many messages in each)
+def channel_key(name: str) -> str:
+    """A channel's name as an admin writes it: lower case, without what decorates it
+    ("👋・introductions" -> "introductions", "🦀┃uefi-rs" -> "uefi-rs", "#Data" -> "data")."""
+    return _CHANNEL_EDGES_RE.sub("", name.casefold())

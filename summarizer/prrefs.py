@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from summarizer.names import channel_key
+
 __all__ = [
     "PRRef",
     "channel_repository",
@@ -212,11 +214,12 @@ def channel_repository(
     """The repository a channel is named for, or None: a channel called as one of
     `repo_aliases` ("#uefi-rs" for ``{"uefi-rs": "rust-osdev/uefi-rs"}``), or as the name
     part of one of their repositories or of `default_repo`. A bare "#N" said there means
-    that repository's PR, whatever the default."""
-    found = _lookup_alias(channel, repo_aliases)
+    that repository's PR, whatever the default. The channel's decoration ("🦀┃uefi-rs")
+    is not part of its name (`channel_key`)."""
+    folded = channel_key(channel)
+    found = _lookup_alias(folded, repo_aliases)
     if found is not None:
         return found
-    folded = channel.casefold()
     repos = [*(repo_aliases or {}).values(), *([default_repo] if default_repo else [])]
     return next((repo for repo in repos if _repo_name(repo) == folded), None)
 

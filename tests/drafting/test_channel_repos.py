@@ -57,3 +57,11 @@ def test_a_channel_is_named_for_an_alias_or_a_repository_s_name() -> None:
     assert channel_repository("core", "kern/core", aliases) == "kern/core"
     assert channel_repository("general", "kern/core", aliases) is None
     assert channel_repository("general") is None
+
+
+def test_a_decorated_channel_name_is_its_plain_name() -> None:
+    """Discord servers put emoji and separators around names; the admin writes them plain."""
+    aliases = {"boot-fw": "kern/boot-fw"}
+    assert channel_repository("🥾┃boot-fw", "kern/core", aliases) == "kern/boot-fw"
+    assert channel_repository("「core」", "kern/core", aliases) == "kern/core"
+    assert channel_repository("🥾┃boot-fw-talk", "kern/core", aliases) is None

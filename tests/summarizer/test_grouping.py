@@ -129,6 +129,25 @@ def test_the_introductions_topic_is_found_by_its_name_or_channel() -> None:
     assert introductions_topic([data, Topic("other", "Welcome and other news")]) is None
 
 
+def test_a_decorated_channel_is_the_channel_the_config_names() -> None:
+    """ "👋・introductions" is the admin's "introductions", "📊┃data" their "data"."""
+    newcomer = msg(
+        "Hey, I'm Tove, I make maps for a rowing club.",
+        channel="👋・introductions",
+        author="Tove Lind",
+    )
+    welcome = msg(
+        "welcome Tove! maps are always welcome here",
+        channel="👋・introductions",
+        author="Ana Ruiz",
+        reply_to_id=newcomer.id,
+    )
+    shard = msg("the shard index is rebuilt", channel="📊┃data")
+    grouped = group_by_topic([newcomer, welcome, shard], TOPICS)
+    assert grouped["introductions"] == [newcomer]
+    assert grouped["data"] == [shard]
+
+
 def test_a_question_or_an_update_in_the_first_person_is_no_introduction() -> None:
     question = msg(
         "Hi. I am interested in binary formats for time series data, HDF5 or pandas?",
