@@ -57,8 +57,8 @@ MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says so
 _GREETING_RE = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening))\b", re.IGNORECASE
 )
-_SELF_RE = re.compile(  # "I'm Mei" names oneself; "I'm starting" does not
-    r"\b(?:i'?m an? |i am an? |my name is|about myself|i'?m (?-i:[A-Z])|i am (?-i:[A-Z]))",
+_SELF_RE = re.compile(  # "I'm Mei" names oneself; "I'm starting", "my name is missing" do not
+    r"\b(?:i'?m an? |i am an? |about myself|(?:i'?m|i am|my name is) (?-i:[A-Z]))",
     re.IGNORECASE,
 )
 _NEWCOMER_RE = re.compile(
@@ -76,27 +76,35 @@ _FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
 _WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
 _ABOUT_RE = re.compile(
     r"\b(?:work(?:ing)? (?:on|at|in)|research|phd|student|engineer|scientist|interested in|"
-    r"joined|new here|excited to|background in|based in|from)\b",
+    r"joined|excited to|background in|based in|from)\b",
     re.IGNORECASE,
 )
 
 
 class TopicScorer:
     """All topics compiled into two regexes (keywords, patterns), so a message is scanned
-    twice in all rather than twice per topic."""
+    twice in all rather than twice per topic.
+
+    The introductions topic gets no evidence here: what goes there is a newcomer saying who
+    they are (`is_self_introduction`), not any message with its words ("I'm new here and
+    can't find the RSVP list" is a question)."""
 
     def __init__(self, topics: Sequence[Topic]) -> None:
         self.topics = list(topics)
-        self.channels = [frozenset(map(channel_key, t.channels)) for t in self.topics]
-        self.labels = [frozenset(label.lower() for label in t.labels) for t in self.topics]
-        self.paths = [t.paths for t in self.topics]
+        intro = introductions_topic(topics)
+        # (the catch-all has no name; a channel named for introductions places nothing)
+        self._named = [t for t in self.topics[:-1] if t is not intro]
+        scored = [Topic(t.id, t.title) if t is intro else t for t in self.topics]
+        self.channels = [frozenset(map(channel_key, t.channels)) for t in scored]
+        self.labels = [frozenset(label.lower() for label in t.labels) for t in scored]
+        self.paths = [t.paths for t in scored]
         self._channel_topics: dict[str, list[int]] = {}
         # Each keyword stands for the first topic that has it: the one whose alternative
         # the regex tries first.
         self._keyword_topic: dict[str, int] = {}
         keywords: list[str] = []
         pattern_groups = []
-        for index, topic in enumerate(self.topics):
+        for index, topic in enumerate(scored):
             # Longest first, so "hero run" wins over "hero". Keywords are matched against
             # lower-cased text: much faster than a case-insensitive regex.
             for word in sorted({k.lower() for k in topic.keywords}, key=len, reverse=True):
@@ -149,8 +157,9 @@ class TopicScorer:
         name = f" {_spaced(channel)} "
         return [
             index
-            for index, topic in enumerate(self.topics[:-1])  # the catch-all has no name
-            if any(
+            for index, topic in enumerate(self.topics)
+            if any(named is topic for named in self._named)
+            and any(
                 f" {_spaced(word)} " in name
                 for word in (topic.id, *topic.channels, *topic.keywords)
                 if _spaced(word)

@@ -148,6 +148,25 @@ def test_a_decorated_channel_is_the_channel_the_config_names() -> None:
     assert grouped["data"] == [shard]
 
 
+def test_only_a_newcomer_saying_who_they_are_goes_under_introductions() -> None:
+    """The admin's words for the topic, or a channel named like it, place nothing there."""
+    topics = [
+        *TOPICS[:3],
+        Topic("introductions", "Introductions", ("introductions",), ("new here", "hello")),
+        TOPICS[-1],
+    ]
+    keyword = msg("the hello-world template for the scheduler is new here", channel="general")
+    channel = msg("lunch poll for the offsite is up", channel="introductions-and-chat")
+    missing = msg(
+        "my name is missing from the rota, who keeps it? I'm back from leave",
+        channel="general",
+        author="Sam Lee",
+    )
+    grouped = group_by_topic([keyword, channel, missing], topics)
+    assert grouped["introductions"] == []
+    assert topic_of(grouped, keyword) == "iris"
+
+
 def test_a_question_or_an_update_in_the_first_person_is_no_introduction() -> None:
     question = msg(
         "Hi. I am interested in binary formats for time series data, HDF5 or pandas?",
