@@ -1,10 +1,11 @@
 """Find GitHub pull-request and issue references in chat text.
 
 Chat mixes real references (``#8077``, ``openxla/xla#47283``, ``MarinSkyRL#423``, PR links,
-"PR 123") with look-alikes that must not count: channel names (``#2026-planning``), hex
-colours (``#1a2b3c``), HTML entities (``&#8077;``), URL fragments, Markdown headings, Discord
-and Slack mentions, and anything inside code. `parse_pr_refs` finds the real ones in a single
-left-to-right pass of one compiled regex, so it stays linear in the length of the message.
+"PR 123", GitHub's "GH-123") with look-alikes that must not count: channel names
+(``#2026-planning``), hex colours (``#1a2b3c``), HTML entities (``&#8077;``), URL fragments,
+Markdown headings, Discord and Slack mentions, and anything inside code. `parse_pr_refs`
+finds the real ones in a single left-to-right pass of one compiled regex, so it stays linear
+in the length of the message.
 
 Every construct that can *contain* a look-alike (code, link markup, mentions, URLs) is an
 alternative of that regex. Because the scanner takes the leftmost match, such a construct is
@@ -47,9 +48,10 @@ class PRRef:
 
 # A PR number: 1-7 digits without a leading zero, so "#0", "#007" and 8-digit ids never match.
 _NUM = r"[1-9][0-9]{0,6}"
-# What may follow a reference: anything but a word character or "-". "#8077." and "(#8077)"
-# count; "#8077-fix", "#2026-planning", "#1a2b3c" and "#12345678" do not.
-_END = r"(?![\w-])"
+# What may follow a reference: anything but a word character or "-" (unless another
+# reference follows it: "#54-#56"). "#8077." and "(#8077)" count; "#8077-fix",
+# "#2026-planning", "#1a2b3c" and "#12345678" do not.
+_END = r"(?!\w|-(?!\#\d))"
 # A repo name or keyword must start a token: not glued to a word, a path ("a/b/c#1", "./x#1"),
 # a file name ("page.html#12"), or a channel name ("#hero-run#2").
 _START = r"(?<![\w./#-])"
@@ -92,7 +94,7 @@ _URL_CHARS = r"(?:[^\s<>()\[\]{}|\"'`]|\([^\s<>()]*\))"
 # of a text is passed over after one test instead of one per alternative.
 _SCAN = re.compile(
     rf"""
-    (?=[`~<\[\#]|(?i:https?://|www\.|github\.com/|p[ru])|{_START}[A-Za-z0-9][A-Za-z0-9_.-]*+[/\#])
+    (?=[`~<\[\#]|(?i:https?://|www\.|github\.com/|p[ru]|gh-)|{_START}[A-Za-z0-9][A-Za-z0-9_.-]*+[/\#])
     (?:
     # Fenced code (``` or ~~~, also mid-line as chat clients allow); unclosed runs to the end.
       (?P<fence>(?P<fence_mark>`{{3,}}|~{{3,}})[\s\S]*?(?:(?P=fence_mark)|\Z))
@@ -112,6 +114,8 @@ _SCAN = re.compile(
     # A digit right after the keyword makes a name ("PR1#1" is repo PR1's #1), not a keyword.
     | (?P<kw>{_START}(?i:pr|pull[ -]?request)(?P<kw_plural>(?i:s))?(?!\d)
         {_SP_COLON}(?P<kw_first>{_KW_ITEM})(?P<kw_rest>(?:{_LIST_SEP}{_KW_ITEM})*))
+    # GitHub's own short form, "GH-123" (Python projects write "gh-123").
+    | (?P<gh>{_START}(?i:gh)-(?P<gh_num>{_NUM}){_END})
     # owner/repo#123
     | (?P<full>{_START}(?P<full_repo>{_OWNER}/{_REPO})\#(?P<full_num>{_NUM}){_END})
     # short-name#123
@@ -135,9 +139,11 @@ _GITHUB_URL = re.compile(
 _KW_LIST_ITEM = re.compile(r"#?[1-9][0-9]*")
 
 # Cheap pre-check: every reference the scanner can yield contains one of these (a "#" before
-# a PR number, a GitHub URL, or a PR keyword before a number), so a message without any cannot
-# hold one. Most chat messages take this exit, and it costs a fraction of a scan.
-_HINT = re.compile(rf"\#[1-9]|(?i:github\.com/|(?:pr|pull[ -]?request)s?{_SP_COLON}[1-9])")
+# a PR number, a GitHub URL, "GH-", or a PR keyword before a number), so a message without
+# any cannot hold one. Most chat messages take this exit, and it costs a fraction of a scan.
+_HINT = re.compile(
+    rf"\#[1-9]|(?i:github\.com/|gh-[1-9]|(?:pr|pull[ -]?request)s?{_SP_COLON}[1-9])"
+)
 
 # Short names that are words, not repos: "PR#12", "issue#12" are bare references.
 _NOT_REPO_WORDS = frozenset({"pr", "prs", "pull", "issue", "issues"})
@@ -272,6 +278,8 @@ def _scan(text: str) -> Iterator[PRRef]:
         kind = m.lastgroup
         if kind == "bare":
             yield PRRef(None, int(m["bare_num"]), m[0])
+        elif kind == "gh":
+            yield PRRef(None, int(m["gh_num"]), m[0])
         elif kind == "full":
             yield PRRef(m["full_repo"], int(m["full_num"]), m[0])
         elif kind == "short":

@@ -37,6 +37,10 @@ def keys(text: str) -> list[tuple[str | None, int]]:
         ),
         ("[#8077]", [PRRef(None, 8077, "#8077")]),
         ("#8077/#8078", [PRRef(None, 8077, "#8077"), PRRef(None, 8078, "#8078")]),
+        ("#8077-#8079", [PRRef(None, 8077, "#8077"), PRRef(None, 8079, "#8079")]),
+        # GitHub's own short form
+        ("fixed in gh-104614", [PRRef(None, 104614, "gh-104614")]),
+        ("(GH-12).", [PRRef(None, 12, "GH-12")]),
         ("**#12**", [PRRef(None, 12, "#12")]),
         ("#9999999", [PRRef(None, 9_999_999, "#9999999")]),
         ("line one\n#12\nline three", [PRRef(None, 12, "#12")]),
@@ -181,6 +185,10 @@ def test_finds_references(text: str, expected: list[PRRef]) -> None:
         # channel names and mentions
         "#hero-run-2026",
         "#2026-planning",
+        "#12-hotfix-#x",
+        # "gh-" only as a word of its own, before a number
+        "deployed to gh-pages",
+        "ugh-12 retries",
         "join #general",
         "<#1234567890>",
         "<#C123ABC|general>",
