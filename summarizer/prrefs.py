@@ -141,9 +141,7 @@ _KW_LIST_ITEM = re.compile(r"#?[1-9][0-9]*")
 # Cheap pre-check: every reference the scanner can yield contains one of these (a "#" before
 # a PR number, a GitHub URL, "GH-", or a PR keyword before a number), so a message without
 # any cannot hold one. Most chat messages take this exit, and it costs a fraction of a scan.
-_HINT = re.compile(
-    rf"\#[1-9]|(?i:github\.com/|gh-[1-9]|(?:pr|pull[ -]?request)s?{_SP_COLON}[1-9])"
-)
+_HINT = re.compile(rf"\#[1-9]|(?i:github\.com/|gh-[1-9]|(?:pr|pull[ -]?request)s?{_SP_COLON}[1-9])")
 
 # Short names that are words, not repos: "PR#12", "issue#12" are bare references.
 _NOT_REPO_WORDS = frozenset({"pr", "prs", "pull", "issue", "issues"})
