@@ -89,6 +89,7 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("Join us for the 2nd data jam at the library", "The 2nd data jam at the library"),
         ("The news of the week is the loader", "The news of the week is the loader"),
         ("Both talks are worth watching, I find though", "Both talks are worth watching"),
+        ("A quick one: the cache key now holds the locale", "The cache key now holds the locale"),
         ("The old loader was faster, imo.", "The old loader was faster."),
         ("I think, we ship it", "I think, we ship it"),
         ("Dedup audit (#12): I checked 600 pairs.", "I checked 600 pairs (#12)."),
