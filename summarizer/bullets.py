@@ -352,16 +352,12 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
     said: set[str] = set()
     for fact in picked:
         sentence = fact.text if parts else without_pointing_label(fact.text)
-        if fact.message.author == author:
-            text, subject = tidy(sentence), False
-        else:
-            author = fact.message.author
-            text, subject = voiced(sentence, author)
-            if not subject:
-                credits.append(author)
+        new_author = fact.message.author != author
+        author = fact.message.author
+        text = voiced(sentence, author)[0] if new_author else tidy(sentence)
         kept = _newsletter_sentences(text, fact.prs)
-        if subject and author not in kept:
-            credits.append(author)  # the sentence naming them read as chat and went
+        if new_author and author not in kept:
+            credits.append(author)  # not named as a subject, or that sentence read as chat
         if says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):
             # "Fix is #310.": the PRs' titles say what the chat does not.
             kept = "; ".join(f"{pr_title(p.title)} ({p.raw})" for p in fact.prs)

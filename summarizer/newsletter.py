@@ -14,6 +14,7 @@ from summarizer.phrasing import (
     REPLY_OPENER_RE,
     clean_sentence,
     is_fallback,
+    opens_without_subject,
     plural_pronouns,
     third_person,
 )
@@ -53,7 +54,9 @@ def tidy(text: str) -> str:
 
 def voiced(text: str, author: str) -> tuple[str, bool]:
     """`text`, said by `author`, tidied, with the author as the first sentence's subject
-    where it can be ("I fixed X" -> "Ana fixed X"); second, whether it is."""
+    where it can be ("I fixed X" -> "Ana fixed X"), or else as the subject of the first
+    later sentence that has none ("Fixed in #12" -> "Ana fixed it in #12"); second, whether
+    the first sentence's subject is the author."""
     said = _sentences(text)
     if not said:
         return "", False
@@ -65,6 +68,13 @@ def voiced(text: str, author: str) -> tuple[str, bool]:
     if first is None:
         first = _tidy_sentence(said[0], third=True)
     rest = [_tidy_sentence(s, third=True) for s in said[1:]]
+    if not subject and author[:1].isupper():
+        # "The size argument is in bytes. Documented that in #308": the later sentence
+        # says what the author did ("Ana Ruiz documented that in #308").
+        for at, sentence in enumerate(said[1:]):
+            if opens_without_subject(sentence):
+                rest[at] = _tidy_sentence(third_person(sentence, author), third=True)
+                break
     return " ".join(filter(None, [first, *rest])), subject
 
 

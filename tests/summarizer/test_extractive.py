@@ -517,6 +517,13 @@ def test_a_link_held_out_to_the_reader_is_said_as_shared() -> None:
     )
 
 
+def test_an_author_named_in_a_later_sentence_is_not_credited_again() -> None:
+    line = drafted_alone("The export path is 2x faster now. Measured it on the 40 GB shard too.")
+    assert (
+        line == "- The export path is 2x faster now. Ana Ruiz measured it on the 40 GB shard too."
+    )
+
+
 def test_a_short_release_announcement_is_news() -> None:
     line = drafted_alone("v2.3.0 is out! Changelog: https://example.org/changelog")
     assert line == "- v2.3.0 is out! Changelog: <https://example.org/changelog> (Ana Ruiz)."

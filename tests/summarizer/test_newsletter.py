@@ -68,6 +68,16 @@ def test_a_message_that_names_its_author_first_is_not_credited_twice() -> None:
     )
 
 
+def test_a_later_sentence_without_a_subject_takes_the_author_as_its_subject() -> None:
+    said = "The export path is 2x faster now. Measured it on the 40 GB shard too."
+    assert voiced(said, "Ana Ruiz") == (
+        "The export path is 2x faster now. Ana Ruiz measured it on the 40 GB shard too.",
+        False,  # (the first sentence's subject is not the author)
+    )
+    # A handle in lower case would open a sentence in lower case: it stays the credit.
+    assert voiced(said, "anaruiz")[0] == said
+
+
 def test_us_the_country_is_not_a_pronoun() -> None:
     assert "US" in tidy("The mirror in the US is down until we fix the DNS.")
     assert "they fix" in tidy("The mirror in the US is down until we fix the DNS.")
