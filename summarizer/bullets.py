@@ -165,7 +165,7 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     facts = find_facts(item, times, signals)
     time = max(times)
     if not facts:
-        bullet = _bot_bullet(topic, item, mentions, time)
+        bullet = _bot_bullet(topic, item, mentions, time) or _bare_bullet(topic, item, time)
         return [bullet] if bullet is not None else []
     if (
         len(item) > 1
@@ -450,9 +450,11 @@ def _bot_bullet(
     mentions: Mapping[str, PRMention],
     time: float,
 ) -> Bullet | None:
-    """A line for PRs only an integration bot mentioned: their titles, credited to the
-    person the post names, never to the bot."""
+    """A line for PRs cited with nothing said of them (a bot's post, a bare link): their
+    titles, credited to the person the post names or else to whoever shared them, never to
+    the bot."""
     reported = _bot_items(item)
+    shared = {p.ref: m.author for m in reversed(item) if not m.is_bot for p in m.prs}
     lines = []
     people: dict[str, None] = {}
     for ref, mention in mentions.items():
@@ -461,7 +463,7 @@ def _bot_bullet(
         title = mention.title or (known.title if known else None)
         if not title:
             continue
-        person = known.person if known and known.person else None
+        person = known.person if known and known.person else shared.get(ref)
         credit = f", {person}" if person else ""
         lines.append(f"{pr_title(title)} ({link(mention)}{credit})")
         if person:
@@ -478,6 +480,27 @@ def _bot_bullet(
         signal=0.0,
         time=time,
         author=None,
+    )
+
+
+def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bullet | None:
+    """An item whose people cite PRs without saying anything of them ("#21", a bare link,
+    "can someone review #22?"), as a bullet with nothing to write: never chosen, it still
+    puts its PRs in the draft (`summarizer.extractive` gives them a short line). None
+    when no person cites a PR."""
+    citing = [m for m in item if m.prs and not m.is_bot]
+    if not citing:
+        return None
+    return Bullet(
+        topic=topic,
+        text=None,
+        prs={p.ref: p for m in citing for p in m.prs},
+        figures=frozenset(),
+        people=[citing[0].author],
+        sources=[m.id for m in citing],
+        signal=0.0,
+        time=time,
+        author=citing[0].author,
     )
 
 

@@ -254,8 +254,10 @@ _DEICTIC_RE = re.compile(r"^(?P<word>this|that|these|those)\s+", re.IGNORECASE)
 def _shared(sentence: str, name: str) -> str | None:
     """ "Check out this talk <url>" by Ana -> "Ana shared a talk <url>"; None unless the
     sentence presents a link to its reader."""
+    if "://" not in sentence:
+        return None  # (most sentences: one cheap look)
     match = _PRESENTS_RE.match(sentence.translate(_APOSTROPHES))
-    if match is None or "://" not in sentence:
+    if match is None:
         return None
     what = sentence[match.end() :]
     deictic = _DEICTIC_RE.match(what)

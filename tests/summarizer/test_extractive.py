@@ -524,6 +524,26 @@ def test_an_author_named_in_a_later_sentence_is_not_credited_again() -> None:
     )
 
 
+def test_a_pr_cited_with_nothing_said_of_it_is_still_in_the_draft() -> None:
+    """A bare link, a lone "#21" or a review request: the PR is listed, with who cited it;
+    a title GitHub gave says it."""
+    news = msg("the shard index rebuild finished, 3.1% smaller (#17)", channel="data")
+    bare = msg("https://github.com/lab/main/pull/18", channel="data", author="Ben Cho")
+    alone = msg("#21", channel="data", author="Li Wu")
+    asked = msg("can someone review #22?", channel="data", author="Li Wu")
+    titled = msg("https://github.com/lab/main/pull/23", channel="data", author="Ben Cho")
+    titled = replace(titled, prs=(replace(titled.prs[0], title="Shard the minhash index"),))
+    d = draft([news, bare, alone, asked, titled])
+    data = section(d, "data")
+    assert set(data.prs) >= {f"lab/main#{n}" for n in (17, 18, 21, 22, 23)}
+    lines = data.markdown.splitlines()
+    assert any("pull/18" in line and line.endswith("Ben Cho).") for line in lines)
+    assert any("pull/22" in line and "Li Wu" in line for line in lines)
+    assert any(
+        line.startswith("- Shard the minhash index (") and "Ben Cho" in line for line in lines
+    )
+
+
 def test_a_short_release_announcement_is_news() -> None:
     line = drafted_alone("v2.3.0 is out! Changelog: https://example.org/changelog")
     assert line == "- v2.3.0 is out! Changelog: <https://example.org/changelog> (Ana Ruiz)."
