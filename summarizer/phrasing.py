@@ -170,10 +170,12 @@ _LABEL_RE = re.compile(r"^(?P<label>[^:\n]{3,60}):\s+(?=(?:I|I'm|I've|We|We're|W
 _LABEL_REF_RE = re.compile(r"[\w/.-]*#\d+")
 
 
-# A hedge closing a sentence: "..., I think though", "..., imo". A summary states it.
+# A hedge or a laugh closing a sentence: "..., I think though", "..., imo", "... broke again
+# lol". A summary states it.
 _HEDGE_TAIL_RE = re.compile(
     r",\s*(?:(?:i|we) (?:think|find|guess|believe|feel|suppose|reckon)|imo|imho|tbh)"
-    r"(?: though| anyway)?(?=[.!]*$)",
+    r"(?: though| anyway)?(?=[.!]*$)"
+    r"|,?\s+(?:lol|lmao|rofl|haha\w*|hehe|xd)(?=[.!]*$)",
     re.IGNORECASE,
 )
 
@@ -181,9 +183,7 @@ _HEDGE_TAIL_RE = re.compile(
 def clean_sentence(text: str) -> str:
     """The sentence without filler openers, labels before a first-person clause, a closing
     hedge and trailing emoji; a label's PR references move to the end."""
-    stripped = _OPENER_RE.sub("", text.strip()).strip()
-    if "," in stripped:
-        stripped = _HEDGE_TAIL_RE.sub("", stripped)
+    stripped = _HEDGE_TAIL_RE.sub("", _OPENER_RE.sub("", text.strip()).strip())
     label = _LABEL_RE.match(stripped) if ":" in stripped else None
     if label:
         refs = _LABEL_REF_RE.findall(label["label"])

@@ -91,6 +91,8 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("Both talks are worth watching, I find though", "Both talks are worth watching"),
         ("A quick one: the cache key now holds the locale", "The cache key now holds the locale"),
         ("The old loader was faster, imo.", "The old loader was faster."),
+        ("the thing from #45 broke again lol", "the thing from #45 broke again"),
+        ("Lolcats are back in the dataset", "Lolcats are back in the dataset"),
         ("I think, we ship it", "I think, we ship it"),
         ("Dedup audit (#12): I checked 600 pairs.", "I checked 600 pairs (#12)."),
     ],
