@@ -201,7 +201,7 @@ def find_facts(
             if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
         ]
         if not found and shows:
-            shared = _shared_link(message, time, signal)
+            shared = _shared_link(message, time, signal) or _labelled_link(message, time, signal)
             found = [shared] if shared is not None else []
         if asked is not None and asked.author != message.author and _asks(asked.text):
             for fact in found:
@@ -247,6 +247,49 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | N
         gain=SIGNAL_WEIGHT * signal,
         signal=signal,
         pasted=not taken_up,
+    )
+
+
+# "Meeting notes from today's sync: <url>": what a link is, then the link, on one line.
+_LABELLED_LINK_RE = re.compile(r"(?P<label>[^?\n:]+?):?\s+<?(?P<url>https?://[^\s>]+)>?")
+LABEL_WORDS = (2, 12)
+# Words of a clause, not of a name for what a link is: pronouns and the commonest verbs.
+_CLAUSE_WORDS = frozenset(
+    ["i", "i'm", "we", "we're", "you", "you're", "it", "it's", "they", "they're", "he", "she"]
+    + ["this", "that", "these", "those", "yes", "no", "is", "are", "was", "were", "be"]
+    + ["seems", "seem", "think", "thinks", "looks", "look", "has", "have", "had"]
+)
+
+
+def _labelled_link(message: SourceMessage, time: float, signal: float) -> Fact | None:
+    """A link its author said what it is of ("Meeting notes from today's sync: <url>"),
+    that people took up (reactions, replies, a pin), as a share ("Shared meeting notes
+    from today's sync: <url>"); None for anything else."""
+    if not signal:
+        return None  # a link pasted with a word or two that nobody took up is no news
+    line = message.text.partition("\n")[0].strip() if message.preview else message.text.strip()
+    match = _LABELLED_LINK_RE.fullmatch(line)
+    if match is None:
+        return None
+    label = match["label"].strip()
+    said = label.lower().split()
+    if not LABEL_WORDS[0] <= len(said) <= LABEL_WORDS[1] or _CLAUSE_WORDS.intersection(said):
+        return None  # ("it seems like a few of them went: <url>" says, it does not name)
+    if label[:1].isupper() and label.split(" ", 1)[0][1:].islower():
+        label = label[0].lower() + label[1:]  # "Meeting notes" -> "shared meeting notes"
+    text = f"Shared {label}: {match['url']}"
+    signal += text_gain(text)
+    return Fact(
+        text,
+        message,
+        prs=(),
+        figures=frozenset(),
+        words=words(text),
+        n_words=len(text.split()),
+        decision=False,
+        time=time,
+        gain=SIGNAL_WEIGHT * signal,
+        signal=signal,
     )
 
 

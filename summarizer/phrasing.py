@@ -16,8 +16,9 @@ from summarizer.voice import QUOTE_RE
 # Fillers and status labels chat puts before the news; they say nothing in a summary.
 _OPENER_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|update|quick update|status|"
-    r"small update|good news|bad news|update on [^:,]{1,40}|re|note|tl;?dr|ah|oh|hmm+|yeah|"
-    r"yep|alright|anyway|and|but|plus|ps|sure|separately|(?:a )?(?:small|quick) one|meanwhile|"
+    r"small update|reminder(?=\s*[:—–-])|good news|bad news|update on [^:,]{1,40}|re|note|"
+    r"tl;?dr|ah|oh|hmm+|yeah|yep|alright|anyway|and|but|plus|ps|sure|separately|"
+    r"(?:a )?(?:small|quick) one|meanwhile|"
     r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)"
     r"|(?:come )?join us for)\b[\s,:!.—–-]*"
     # a vocative: "Folks, the slides are up", "Hi all — first PR here" (with its comma or

@@ -544,6 +544,19 @@ def test_a_pr_cited_with_nothing_said_of_it_is_still_in_the_draft() -> None:
     )
 
 
+def test_a_link_said_what_it_is_of_is_a_share_once_people_take_it_up() -> None:
+    notes = "Notes from the storage working group: https://example.org/wg-notes"
+    taken_up = replace(msg(notes, channel="data"), reactions=3)
+    assert section(draft([taken_up]), "data").markdown == (
+        "- Ana Ruiz shared notes from the storage working group: <https://example.org/wg-notes>."
+    )
+    assert draft([msg(notes, channel="data")]).sections == []  # pasted, nobody took it up
+    said = replace(
+        msg("it seems a few of them went: https://example.org/x", channel="data"), reactions=3
+    )
+    assert draft([said]).sections == []  # a remark, not a name for what it links
+
+
 def test_a_short_release_announcement_is_news() -> None:
     line = drafted_alone("v2.3.0 is out! Changelog: https://example.org/changelog")
     assert line == "- v2.3.0 is out! Changelog: <https://example.org/changelog> (Ana Ruiz)."
