@@ -552,13 +552,31 @@ class _MessageConverter:
                 return "@role"  # DCE's mentions list has users only, no role names
             if channel := match["channel"]:
                 return f"#{self.known_channels.get(channel, 'channel')}"
-            if emoji := match["emoji"]:
-                return f":{emoji}:"
-            if epoch := match["epoch"]:
-                return _epoch_text(epoch) or match[0]
-            return f"/{match['command']}"
+            return _markup_words(match)
 
         return MARKUP.sub(replace, text)
+
+
+def plain_markup(text: str) -> str:
+    """A live message's text after discord.py's `clean_content` (which names mentions) with
+    the markup it leaves turned into words as an export's is: custom emoji (":party:"),
+    timestamps ("2026-08-19 16:00 UTC"), slash commands ("/deploy"); and "@everyone" and
+    "@here" as written, not escaped (they mark an announcement; a draft never pings)."""
+    text = text.replace("@\u200beveryone", "@everyone").replace("@\u200bhere", "@here")
+    if "<" not in text:
+        return text
+    return MARKUP.sub(
+        lambda m: m[0] if m["user"] or m["role"] or m["channel"] else _markup_words(m), text
+    )
+
+
+def _markup_words(match: re.Match[str]) -> str:
+    """A custom emoji, timestamp or slash command of `MARKUP` as words."""
+    if emoji := match["emoji"]:
+        return f":{emoji}:"
+    if epoch := match["epoch"]:
+        return _epoch_text(epoch) or match[0]
+    return f"/{match['command']}"
 
 
 def _reaction_count(reactions: Any) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.discord.export import embed_texts
+from bot.discord.export import embed_texts, plain_markup
 from storage.records import ChannelRecord, MessageRecord, PersonRecord, WorkspaceRecord
 
 PLATFORM = "discord"
@@ -37,7 +37,8 @@ def channel_of(channel: discord.abc.Snowflake) -> ChannelRecord:
 def record_of(message: discord.Message) -> MessageRecord | None:
     """The neutral record of a member's message; None for system messages and empty ones.
 
-    Mentions are resolved to display names (`clean_content`), embeds add their text: to
+    Mentions are resolved to display names (`clean_content`) and the rest of Discord's
+    markup turned into words as an export's is (`plain_markup`), embeds add their text: to
     `preview` for a member's message, to `text` for a bot's or a webhook's (`embed_texts`).
     `pinned` comes with every message Discord sends, a pin or unpin included (as an edit).
     """
@@ -47,7 +48,7 @@ def record_of(message: discord.Message) -> MessageRecord | None:
     by_a_member = not author.bot and message.webhook_id is None
     embeds = (embed.to_dict() for embed in message.embeds)
     own, previews = embed_texts(embeds, by_a_member)
-    text, preview = _joined([message.clean_content, *own]), _joined(previews)
+    text, preview = _joined([plain_markup(message.clean_content), *own]), _joined(previews)
     if not text and not preview:
         return None
     return MessageRecord(
