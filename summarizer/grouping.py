@@ -294,7 +294,7 @@ def is_self_introduction(message: SourceMessage, intro_channels: Collection[str]
             len(head) >= 40
             and not _WELCOME_RE.match(head)
             and not head.rstrip().endswith("?")
-            and bool(_FIRST_PERSON_RE.search(head) or message.author.split()[0] in head)
+            and bool(_FIRST_PERSON_RE.search(head) or _names_self(message.author, head))
         )
     if message.prs:
         return False
@@ -308,6 +308,11 @@ def is_self_introduction(message: SourceMessage, intro_channels: Collection[str]
     strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))
     return score >= INTRO_SCORE
+
+
+def _names_self(author: str, head: str) -> bool:
+    """Whether `head` holds its author's first name, in any case ("lena here, ...")."""
+    return author.split()[0].casefold() in head.casefold()
 
 
 def _says_who_or_new(head: str, lower: str) -> bool:

@@ -32,6 +32,13 @@ _GREETING_RE = re.compile(
 # Where a sentence's first clause ends: it says the gist, what follows elaborates or says
 # what they plan ("I maintain the plugin, and I'm here to keep it in step with 3.2").
 _CLAUSE_RE = re.compile(r"[:;] |,? (?:and|but) (?=(?:i|we|they)\b)|, so | [—–] ", re.IGNORECASE)
+# A newcomer's gladness says nothing about who they are: "excited to be here!", "So happy to
+# join".
+_GLAD_TO_BE_HERE_RE = re.compile(
+    r"(?:(?:i'?m|i am|so|really|very|super)\s+)*(?:excited|glad|happy|thrilled|stoked)"
+    r"\s+to\s+(?:be\s+here|join(?:\s+(?:you(?:\s+all)?|the\s+\w+))?)\W*",
+    re.IGNORECASE,
+)
 # "a data engineer" after a name needs "is"; "data engineer" in brackets needs no article.
 _ARTICLE_RE = re.compile(r"^(?:an?|the) ")
 
@@ -146,12 +153,16 @@ def self_description(message: SourceMessage) -> list[str]:
     ]
     # "Hola!", "¡Hola a todos!", "Hi all 👋": greetings in any language are short and name
     # nobody; a question ("Any good first issues? 🙂") asks, it does not introduce.
-    first_name = message.author.split()[0]
+    first_name = message.author.split()[0].casefold()  # ("lena here, ..." names her too)
     return [
         s
         for s in about
         if not s.endswith("?")
-        and (first_name in s or len(s.split()) > (GREETING_WORDS if s.endswith("!") else 2))
+        and not _GLAD_TO_BE_HERE_RE.fullmatch(s)
+        and (
+            first_name in s.casefold()
+            or len(s.split()) > (GREETING_WORDS if s.endswith("!") else 2)
+        )
     ]
 
 

@@ -255,6 +255,18 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "really into the data side and keen to follow the big runs",
             "- Jo Park, PhD student at USC. Mostly going to lurk for now.",
         ),
+        (  # chat in lower case introduces as well; gladness to be here says nothing
+            "Lena Park",
+            "hello! lena here, ml engineer at a startup in seoul. excited to be here",
+            "- Lena Park, ml engineer at a startup in seoul.",
+        ),
+        (
+            "Jo Kim",
+            "hey, jo here. backend dev in busan, mostly go and some rust. working on a tiny "
+            "search engine",
+            "- Jo Kim (backend dev in busan, mostly go and some rust) is working on a tiny "
+            "search engine.",
+        ),
         (  # a name that is also a word names nobody in lower case
             "Will Berg",
             "I will mostly lurk, I work on compilers at Acme in Lyon.",
