@@ -179,12 +179,19 @@ _HEDGE_TAIL_RE = re.compile(
     r"|,?\s+(?:lol|lmao|rofl|haha\w*|hehe|xd)(?=[.!]*$)",
     re.IGNORECASE,
 )
+TAIL_CHARS = 40  # a hedge or laugh fits in a sentence's last characters; only they are read
+
+
+def _without_tail(text: str) -> str:
+    """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`)."""
+    match = _HEDGE_TAIL_RE.search(text, max(0, len(text) - TAIL_CHARS))
+    return text if match is None else text[: match.start()] + text[match.end() :]
 
 
 def clean_sentence(text: str) -> str:
     """The sentence without filler openers, labels before a first-person clause, a closing
     hedge and trailing emoji; a label's PR references move to the end."""
-    stripped = _HEDGE_TAIL_RE.sub("", _OPENER_RE.sub("", text.strip()).strip())
+    stripped = _without_tail(_OPENER_RE.sub("", text.strip()).strip())
     label = _LABEL_RE.match(stripped) if ":" in stripped else None
     if label:
         refs = _LABEL_REF_RE.findall(label["label"])
