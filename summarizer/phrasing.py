@@ -180,14 +180,18 @@ _HEDGE_TAIL_RE = re.compile(
     re.IGNORECASE,
 )
 TAIL_CHARS = 40  # a hedge or laugh fits in a sentence's last characters; only they are read
-_LAUGHS = ("lol", "lmao", "rofl", "haha", "hehe", "xd")
+# The words a hedge or a laugh ends with (the pattern is tried only after one of them).
+_TAIL_WORDS = frozenset(
+    ["think", "find", "guess", "believe", "feel", "suppose", "reckon", "imo", "imho", "tbh"]
+    + ["though", "anyway", "lol", "lmao", "rofl", "hehe", "xd"]
+)
 
 
 def _without_tail(text: str) -> str:
     """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`)."""
-    end = text[-TAIL_CHARS:]
-    if "," not in end and not end.rstrip(".! ").lower().endswith(_LAUGHS):
-        return text  # (most sentences: the regex is not tried)
+    last = text[-TAIL_CHARS:].rstrip(".! ").rpartition(" ")[2].lower()
+    if last not in _TAIL_WORDS and not last.startswith("haha"):
+        return text  # (most sentences)
     match = _HEDGE_TAIL_RE.search(text, max(0, len(text) - TAIL_CHARS))
     return text if match is None else text[: match.start()] + text[match.end() :]
 
