@@ -232,22 +232,8 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | N
         or not any(c.isalpha() for c in title)
     ):
         return None
-    text = f'Shared "{title}": {link[1]}'
     taken_up = signal > 0  # reactions, replies, a pin
-    signal += text_gain(text)
-    return Fact(
-        text,
-        message,
-        prs=(),
-        figures=frozenset(),
-        words=words(text),
-        n_words=len(text.split()),
-        decision=False,
-        time=time,
-        gain=SIGNAL_WEIGHT * signal,
-        signal=signal,
-        pasted=not taken_up,
-    )
+    return _share(f'Shared "{title}": {link[1]}', message, time, signal, pasted=not taken_up)
 
 
 # "Meeting notes from today's sync: <url>": what a link is, then the link, on one line.
@@ -277,7 +263,14 @@ def _labelled_link(message: SourceMessage, time: float, signal: float) -> Fact |
         return None  # ("it seems like a few of them went: <url>" says, it does not name)
     if label[:1].isupper() and label.split(" ", 1)[0][1:].islower():
         label = label[0].lower() + label[1:]  # "Meeting notes" -> "shared meeting notes"
-    text = f"Shared {label}: {match['url']}"
+    return _share(f"Shared {label}: {match['url']}", message, time, signal)
+
+
+def _share(
+    text: str, message: SourceMessage, time: float, signal: float, *, pasted: bool = False
+) -> Fact:
+    """A share ("Shared ...: <url>") as a fact: news by what people made of its message
+    and by what its own text shows (its link)."""
     signal += text_gain(text)
     return Fact(
         text,
@@ -290,6 +283,7 @@ def _labelled_link(message: SourceMessage, time: float, signal: float) -> Fact |
         time=time,
         gain=SIGNAL_WEIGHT * signal,
         signal=signal,
+        pasted=pasted,
     )
 
 
