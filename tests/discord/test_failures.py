@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from tests.discord.test_week import ADMIN, HERO, Bot, populate
-from tests.fakes.fakediscord import FakeDiscord
+from tests.discord.test_week import ADMIN, HERO, bot_on_fake
 
 EPHEMERAL = 64
 
@@ -32,22 +31,15 @@ def test_a_failing_command_or_button_is_answered_after_the_defer(
     sessions, monkeypatch, caplog
 ) -> None:
     async def scenario() -> None:
-        async with FakeDiscord() as fake:
-            populate(fake)
-            undo = fake.patch()
-            try:
-                bot = Bot(fake, sessions)
-                async with bot.running():
-                    monkeypatch.setattr(bot.core, "on_command", broken)
-                    monkeypatch.setattr(bot.core, "on_button", broken)
-                    first = incident_of(await bot.slash(ADMIN, "summary", "status"), caplog)
+        async with bot_on_fake(sessions, log_hero=False) as (fake, bot):
+            monkeypatch.setattr(bot.core, "on_command", broken)
+            monkeypatch.setattr(bot.core, "on_button", broken)
+            first = incident_of(await bot.slash(ADMIN, "summary", "status"), caplog)
 
-                    pressed = fake.button("approve:1")
-                    callback = await fake.interact(pressed, type_=3, user_id=ADMIN, channel_id=HERO)
-                    assert callback["type"] == 5  # deferred ("thinking…")
-                    (followup,) = await fake.followups()
-                    assert incident_of(followup["body"], caplog) != first
-            finally:
-                undo()
+            pressed = fake.button("approve:1")
+            callback = await fake.interact(pressed, type_=3, user_id=ADMIN, channel_id=HERO)
+            assert callback["type"] == 5  # deferred ("thinking…")
+            (followup,) = await fake.followups()
+            assert incident_of(followup["body"], caplog) != first
 
     asyncio.run(asyncio.wait_for(scenario(), 30))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.discord.test_export import GITHUB, _export, _message, _read
-from tests.discord.test_week import ADMIN, ANA, HERO, Bot, on, populate
+from tests.discord.test_week import ANA, HERO, bot_on_fake, on
 from tests.fakes.fakediscord import FakeDiscord
 from tests.support.waiting import eventually, stored_previews
 
@@ -74,17 +74,9 @@ def api_embed(title: str, description: str, url: str = POST_URL, kind: str = "ar
 
 def test_live_members_previews_and_a_github_webhooks_embed(sessions) -> None:
     async def scenario() -> None:
-        async with FakeDiscord() as fake:
-            populate(fake)
-            undo = fake.patch()
-            try:
-                bot = Bot(fake, sessions)
-                async with bot.running():
-                    await bot.slash(ADMIN, "summary-admin", "channels", "add", channel=HERO)
-                    await eventually(lambda: len(stored_previews(sessions)) == 2)
-                    await live(fake, sessions)
-            finally:
-                undo()
+        async with bot_on_fake(sessions) as (fake, _):
+            await eventually(lambda: len(stored_previews(sessions)) == 2)
+            await live(fake, sessions)
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
 

@@ -9,8 +9,7 @@ import asyncio
 from pathlib import Path
 
 from tests.discord.test_export import _export, _message, _read
-from tests.discord.test_week import ADMIN, ANA, HERO, Bot, on, populate
-from tests.fakes.fakediscord import FakeDiscord
+from tests.discord.test_week import ANA, HERO, bot_on_fake, on
 from tests.support.waiting import eventually, stored
 
 SAID = "@everyone community call moves to <t:1765900800:F> <:party:123>, run </deploy:42> first"
@@ -24,18 +23,10 @@ def test_an_export_s_markup_is_words(tmp_path: Path) -> None:
 
 def test_a_live_message_s_markup_is_the_same_words(sessions) -> None:
     async def scenario() -> None:
-        async with FakeDiscord() as fake:
-            populate(fake)
-            undo = fake.patch()
-            try:
-                bot = Bot(fake, sessions)
-                async with bot.running():
-                    await bot.slash(ADMIN, "summary-admin", "channels", "add", channel=HERO)
-                    said = fake.message(HERO, ANA, SAID, timestamp=on(19, 10))
-                    await fake.dispatch("MESSAGE_CREATE", said)
-                    await eventually(lambda: said["id"] in stored(sessions))
-                    assert stored(sessions)[said["id"]] == READ
-            finally:
-                undo()
+        async with bot_on_fake(sessions) as (fake, bot):
+            said = fake.message(HERO, ANA, SAID, timestamp=on(19, 10))
+            await fake.dispatch("MESSAGE_CREATE", said)
+            await eventually(lambda: said["id"] in stored(sessions))
+            assert stored(sessions)[said["id"]] == READ
 
     asyncio.run(asyncio.wait_for(scenario(), 60))

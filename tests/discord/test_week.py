@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 from sqlalchemy import select
@@ -128,6 +129,27 @@ class Bot:
         )
         workspace = WorkspaceRecord("discord", self.fake.GUILD_ID, self.fake.guild_name)
         return (await self.core.on_command(CommandEvent(workspace, caller, text, HERO))).text
+
+
+@contextlib.asynccontextmanager
+async def bot_on_fake(
+    sessions,  # noqa: ANN001 (a sessionmaker)
+    *,
+    log_hero: bool = True,
+) -> AsyncIterator[tuple[FakeDiscord, Bot]]:
+    """The bot running against a populated fake Discord (discord.py's HTTP pointed at it,
+    and back after); `log_hero`: an admin has enabled #hero first."""
+    async with FakeDiscord() as fake:
+        populate(fake)
+        undo = fake.patch()
+        try:
+            bot = Bot(fake, sessions)
+            async with bot.running():
+                if log_hero:
+                    await bot.slash(ADMIN, "summary-admin", "channels", "add", channel=HERO)
+                yield fake, bot
+        finally:
+            undo()
 
 
 def test_a_week_on_discord(sessions) -> None:
