@@ -27,7 +27,7 @@ from summarizer.facts import (
     statements,
 )
 from summarizer.figures import FIGURE_RE
-from summarizer.integrations import IntegrationItem, integration_items
+from summarizer.integrations import IntegrationItem, integration_items, post_repo, releases
 from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.phrasing import (
     ANAPHORA_RE,
@@ -39,10 +39,11 @@ from summarizer.phrasing import (
 )
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.pushes import commit_digests
-from summarizer.signals import is_announcement, shows_something, social_gain
+from summarizer.signals import is_announcement, shows_something, social_gain, text_gain
 from summarizer.text import (
     defuse_pings,
     full_stop,
+    listed,
     says_to_the_reader,
     similarity,
     visible_length,
@@ -165,7 +166,11 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     facts = find_facts(item, times, signals)
     time = max(times)
     if not facts:
-        bullet = _bot_bullet(topic, item, mentions, time) or _bare_bullet(topic, item, time)
+        bullet = (
+            _release_bullet(topic, item, mentions, time)
+            or _bot_bullet(topic, item, mentions, time)
+            or _bare_bullet(topic, item, time)
+        )
         return [bullet] if bullet is not None else []
     if (
         len(item) > 1
@@ -478,6 +483,33 @@ def _bot_bullet(
         people=list(people),
         sources=[m.id for m in item if m.prs],
         signal=0.0,
+        time=time,
+        author=None,
+    )
+
+
+def _release_bullet(
+    topic: str, item: Sequence[SourceMessage], mentions: Mapping[str, PRMention], time: float
+) -> Bullet | None:
+    """A release an integration bot reports published ("lab/main v2.1.0 is released."),
+    with the PRs its post cites; None where no bot reports one."""
+    said = [
+        f"{repo} {name}" if (repo := post_repo(m.text)) and repo not in name else name
+        for m in item
+        if m.is_bot
+        for name in releases(m.text)
+    ]
+    if not said:
+        return None
+    text = f"{listed(said)} {'is' if len(said) == 1 else 'are'} released"
+    return Bullet(
+        topic=topic,
+        text="- " + defuse_pings(credited(text, [link(m) for m in mentions.values()], [])),
+        prs=dict(mentions),
+        figures=frozenset(),
+        people=[],
+        sources=[m.id for m in item if m.is_bot],
+        signal=text_gain(text),
         time=time,
         author=None,
     )

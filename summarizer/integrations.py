@@ -1,5 +1,5 @@
 """What an integration bot's post says happened: a PR opened, merged or closed, an issue
-resolved by a commit, and who did it.
+resolved by a commit, a release published, and who did it.
 
 Integration posts are news: "[repo] Pull request merged: #12 Title", or a push post listing
 commits ("[repo:main] 2 new commits by Ana: / 1a2b3c4: Merge pull request #5 from ana/setup -
@@ -37,6 +37,12 @@ _RESOLVES_RE = re.compile(
     re.IGNORECASE,
 )
 _BY_RE = re.compile(r" - (?P<who>[^-\n]{1,80})$")
+# "[owner/repo] New release published: v2.1.0" (GitHub's Discord webhook), "Release
+# published: v2.1.0" (its Slack app).
+_RELEASE_RE = re.compile(
+    r"release\s{1,3}(?:published|released)\s{0,3}[:\-]?\s{0,3}(?P<name>[^\n]{1,120})",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +89,11 @@ def integration_items(text: str) -> list[IntegrationItem]:
             title = _RESOLVES_RE.sub("", commit.message).strip(" ;,.")
             found.append(IntegrationItem(resolved["number"], title, commit.person))
     return found
+
+
+def releases(text: str) -> list[str]:
+    """The names of the releases a post reports published ("v2.1.0")."""
+    return [m["name"].strip() for m in _RELEASE_RE.finditer(text[:20_000])]
 
 
 def commits(text: str) -> list[Commit]:

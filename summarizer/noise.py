@@ -13,7 +13,7 @@ import unicodedata
 
 from summarizer.addressed import is_addressed
 from summarizer.figures import FIGURE_RE
-from summarizer.integrations import commits
+from summarizer.integrations import commits, releases
 from summarizer.text import holds_any
 from summarizer.types import SourceMessage
 
@@ -247,7 +247,7 @@ def is_noise(message: SourceMessage) -> bool:
     if is_addressed(text):  # "dear digest bot: say ...": steering, not news
         return True
     if message.is_bot:
-        # Bot chatter counts only when it carries a PR, a figure or pushed commits (CI and
-        # deploy pings do not).
-        return not (message.prs or FIGURE_RE.search(text) or commits(text))
+        # Bot chatter counts only when it carries a PR, a figure, pushed commits or a
+        # release (CI and deploy pings do not).
+        return not (message.prs or FIGURE_RE.search(text) or commits(text) or releases(text))
     return False

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from factories import msg
+from dataclasses import replace
+from datetime import date
 
+from factories import TOPICS, msg
+
+from summarizer.draft import make_draft
 from summarizer.integrations import (
     commits,
     integration_items,
     post_repo,
+    releases,
     reported_titles,
     titled,
 )
@@ -98,3 +103,22 @@ def test_a_discord_push_post_s_linked_hashes_are_its_commits() -> None:
     assert [(c.sha, c.message) for c in commits(post)][0] == ("9f31c2a", "Retry reads on 503")
     [merged] = integration_items(post)
     assert (merged.number, merged.title, merged.person) == ("41", "Retry reads on 503", "ana")
+
+
+def test_a_published_release_is_reported_and_drafted() -> None:
+    post = "[kern/boot] New release published: v0.9.2\nFaster cold boot on ARM (#44)"
+    assert releases(post) == ["v0.9.2"]
+    assert releases("[kern/boot] New tag created: v0.9.2") == []
+    bot = replace(msg(post, channel="data", author="GitHub", default_repo="kern/boot"), is_bot=True)
+    d = make_draft(
+        [bot],
+        TOPICS,
+        workspace="Kernels",
+        week_start=date(2026, 11, 16),
+        title="Kernels: Week of November 16th summary",
+        max_chars=10000,
+    )
+    [data] = d.sections
+    assert data.markdown == (
+        "- kern/boot v0.9.2 is released ([#44](https://github.com/kern/boot/pull/44))."
+    )
