@@ -297,7 +297,8 @@ def _how_to(asked: SourceMessage, message: SourceMessage, time: float) -> Fact |
     if question is None or _VAGUE_RE.search(question["what"]):
         return None  # "How do we proceed with that?" names nothing
     said = next(iter(statements(message.text)), "")
-    answer = without_pointing_label(clean_sentence(said)) if said else ""
+    # ("Yes: pass --resume ..." answers with what follows the "yes")
+    answer = without_pointing_label(REPLY_OPENER_RE.sub("", clean_sentence(said))) if said else ""
     if (
         not MIN_FACT_WORDS <= len(answer.split()) <= MAX_FACT_WORDS
         or _WEAK_OPENER_RE.match(answer)

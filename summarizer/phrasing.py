@@ -40,7 +40,7 @@ _BY_A_PR_RE = re.compile(r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)", re.
 REPLY_OPENER_RE = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|heh|"
     r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
-    r"\+1|lgtm)\b[\s,.!:;—–-]*"
+    r"\+1|lgtm)\b(?:[\s,.!:;]|[—–-](?!-))*"  # (not the dashes of "--flag")
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
     r"thx|thnx|ty)[,.!]\s*)+",
     re.IGNORECASE,

@@ -575,17 +575,18 @@ def test_a_short_release_announcement_is_news() -> None:
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("question", "opening"),
     [
-        "How do I pin the loader to one shard? I tried --shard 3",
-        "does anyone know how to pin the loader to one shard?",
-        "Any idea how to pin the loader to one shard?",
+        ("How do I pin the loader to one shard? I tried --shard 3", "That works: "),
+        ("does anyone know how to pin the loader to one shard?", "That works: "),
+        ("Any idea how to pin the loader to one shard?", "That works: "),
+        ("Is there a way to pin the loader to one shard?", "Yes: "),
     ],
 )
-def test_a_how_to_question_answered_in_substance_is_an_item(question: str) -> None:
+def test_a_how_to_question_answered_in_substance_is_an_item(question: str, opening: str) -> None:
     asked = msg(question, channel="data", id="q")
     answer = msg(
-        "That works: --shard pins the reader, and --no-prefetch keeps it from reading ahead",
+        f"{opening}--shard pins the reader, and --no-prefetch keeps it from reading ahead",
         channel="data",
         author="Ben Cho",
         reply_to_id="q",
