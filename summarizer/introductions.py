@@ -69,6 +69,9 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
 def introduction(message: SourceMessage) -> str:
     """ "Ana Ruiz, a data engineer in Lagos. They build ..." from the newcomer's words."""
     name = message.author
+    filled = _filled_in(message.text, name)
+    if filled:
+        return filled
     about = self_description(message)
     if not about:
         return ""
@@ -99,6 +102,38 @@ def introduction(message: SourceMessage) -> str:
     return f"{lead} {full_stop(tidy(more))}"
 
 
+# A line of a filled-in introduction template: "**Location:** Pune", "- Working on: speech".
+_FIELD_RE = re.compile(
+    r"^\W*?(?:\*\*|__)?(?P<key>[A-Za-z][A-Za-z /&'-]{0,24}?)(?:\*\*|__)?\s*[:：]\s*"
+    r"(?:\*\*|__)?\s*(?P<value>[^*\n][^\n]*?)\s*$",
+    re.MULTILINE,
+)
+MIN_FIELDS = 2
+# What a template's keys ask, by the words they hold ("Where are you based?", "Day job").
+_WHO_KEYS = ("role", "job", "occupation", "position", "profession", "title", "what i do", "work")
+_WHERE_KEYS = ("location", "from", "based", "city", "country", "where")
+_DOING_KEYS = ("working on", "project", "building", "research", "interest", "learning")
+
+
+def _filled_in(text: str, name: str) -> str:
+    """A filled-in introduction template ("**Location:** Pune / **Working on:** speech
+    models") as a newcomer's line, "Name (role, from place) works on X."; "" for text that is
+    not one (fewer than two fields saying who, where or what they work on)."""
+    fields = [(m["key"].casefold(), m["value"].rstrip(" .")) for m in _FIELD_RE.finditer(text)]
+
+    def field(keys: tuple[str, ...]) -> str:
+        return next((v for k, v in fields if any(key in k for key in keys)), "")
+
+    doing = field(_DOING_KEYS)  # (first: "working on" holds "work")
+    who = next((v for k, v in fields if any(key in k for key in _WHO_KEYS) and v != doing), "")
+    where = field(_WHERE_KEYS)
+    if sum(map(bool, (who, where, doing))) < MIN_FIELDS:
+        return ""
+    about = ", ".join(filter(None, [who, f"from {where}" if where else ""]))
+    line = f"{name} ({about})" if about else name
+    return full_stop(tidy(f"{line} works on {doing}" if doing else line))
+
+
 def _with_verb(lead: str, name: str) -> str:
     """ "Ana Ruiz, a data engineer in Lagos." as a sentence: "Ana Ruiz is a data engineer
     in Lagos." (a lead with no article, "Ana Ruiz, data engineer", stays as it is)."""
@@ -117,7 +152,10 @@ def _more_about(said: Sequence[str], room: int) -> str:
         if not sentence:
             continue
         # "My research is on X and Y: how ..." -> "My research is on X and Y."
-        sentence = _CLAUSE_RE.split(sentence, 1)[0].rstrip(",")
+        clause = _CLAUSE_RE.split(sentence, 1)[0].rstrip(",")
+        if len(clause.split()) < 2:
+            continue  # "Currently: learning Rust": a label, not a clause
+        sentence = clause
         return sentence if len(sentence.split()) <= room else ""
     return ""
 

@@ -267,6 +267,18 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "- Jo Kim (backend dev in busan, mostly go and some rust) is working on a tiny "
             "search engine.",
         ),
+        (  # a filled-in template: who, where and what they work on, said as one line
+            "Ruth Amadi",
+            "**Name:** Ruth\n**Location:** Enugu, Nigeria\n**Role:** hydrologist at a water "
+            "board\n**Working on:** flood maps from river gauges\n**Fun fact:** I row",
+            "- Ruth Amadi (hydrologist at a water board, from Enugu, Nigeria) works on flood maps "
+            "from river gauges.",
+        ),
+        (  # a line that is only a label ("Currently:") adds nothing
+            "Ed Park",
+            "Hi all! Quick intro:\nI'm Ed, a backend dev in Seoul.\nCurrently: learning Rust",
+            "- Ed Park is a backend dev in Seoul.",
+        ),
         (  # a name that is also a word names nobody in lower case
             "Will Berg",
             "I will mostly lurk, I work on compilers at Acme in Lyon.",
