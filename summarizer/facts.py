@@ -76,8 +76,13 @@ _WEAK_OPENER_RE = re.compile(
     re.IGNORECASE,
 )
 # Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
-# 40 days", "monday mood: ...".
-_MEME_RE = re.compile(r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b)", re.IGNORECASE)
+# 40 days", "monday mood: ...", "POV: you ...", "tfw ...", "nobody: / me: ...". One that
+# opens a message makes all of it a joke.
+_MEME_RE = re.compile(
+    r"^(?:me (?:\w+ing|when|after|every)\b|\w+ mood\b|pov:|[tm]fw\b|that feeling when\b"
+    r"|nobody:)",
+    re.IGNORECASE,
+)
 # Text a link's preview cut short ("... before we to… <url>"): half a sentence says nothing.
 # (Searched only where a "…" is: the search tries every word character.)
 _TRUNCATED_RE = re.compile(r"\w…(?:\s+<?https?://\S+)*$")
@@ -182,6 +187,8 @@ def find_facts(
         if how_to is not None:
             facts.append(how_to)
             continue
+        if not message.prs and _MEME_RE.match(message.text):
+            continue  # ("nobody:\nthe CI runner: let me reinstall CUDA")
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it
         if not (shows or signal or _may_hold_a_fact(message)):
             continue

@@ -860,9 +860,13 @@ def test_a_joke_is_not_news_whatever_its_figures_and_reactions() -> None:
     joke.reactions = 23
     mood = msg("monday mood: the new allocator solved all my problems, 3x faster", author="Mo")
     news = msg("The loss curve is flat at step 80k after the restart, 41% MFU", channel="hero-run")
-    text = "\n".join(s.markdown for s in draft([joke, mood, news]).sections)
+    pov = replace(
+        msg("POV: you merged to main at 5pm on a Friday", channel="hero-run"), reactions=9
+    )
+    nobody = msg("nobody:\nthe CI runner: let me reinstall CUDA 12.4 again", channel="hero-run")
+    text = "\n".join(s.markdown for s in draft([joke, mood, news, pov, nobody]).sections)
     assert "41% MFU" in text
-    assert "refreshing" not in text and "mood" not in text
+    assert not any(said in text for said in ("refreshing", "mood", "Friday", "CUDA"))
 
 
 def test_in_a_week_without_prs_an_announcement_outranks_plain_link_shares() -> None:
