@@ -230,6 +230,8 @@ def third_person(sentence: str, author: str) -> str:
     name = author
     head, _, rest = sentence.partition(" ")
     lower = head.translate(_APOSTROPHES).lower().rstrip(",")
+    if lower in ("i", "i'm"):
+        rest = _without_own_name(rest, name)  # "I'm Priya, a data engineer" names no one new
     if lower == "i":
         return f"{name} {_verb_agree(plural_pronouns(_said_once(rest)))}".rstrip()
     if lower in _I_CONTRACTIONS:
@@ -252,6 +254,17 @@ def third_person(sentence: str, author: str) -> str:
     if _is_gerund_clause(lower, rest):
         return f"{name} is {_lower_first(_pronouns(sentence))}"
     return f"{name}: {sentence}"
+
+
+def _without_own_name(rest: str, author: str) -> str:
+    """What follows "I'm" or "I" without the author's own name before a comma: "Priya, a
+    data engineer" -> "a data engineer", "am Priya Raman, a ..." -> "am a ..."."""
+    am = "am " if rest[:3].lower() == "am " else ""
+    said = rest[len(am) :]
+    for own in (author, author.split()[0]):
+        if said[: len(own) + 1].casefold() == f"{own},".casefold():
+            return am + said[len(own) + 1 :].lstrip()
+    return rest
 
 
 # A sentence that holds a link out to its reader ("Check out this talk <url>", "Here's the

@@ -19,6 +19,8 @@ from summarizer.phrasing import (
         ("I raised the fanout to 1024 in #12", "Ana raised the fanout to 1024 in #12"),
         ("I run the batch cluster in Lagos", "Ana runs the batch cluster in Lagos"),
         ("I'm presenting the poster", "Ana is presenting the poster"),
+        ("I'm Ana, a data engineer in Pune", "Ana is a data engineer in Pune"),
+        ("I am Ana, a data engineer in Pune", "Ana is a data engineer in Pune"),
         ("I don't see it on my racks", "Ana doesn't see it on their racks"),
         ("We save every 200 steps", "Ana's team saves every 200 steps"),
         ("We're upgrading the controller", "Ana's team is upgrading the controller"),
