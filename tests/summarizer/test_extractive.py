@@ -16,10 +16,10 @@ from summarizer.types import SourceMessage, Topic
 from summarizer.voice import chat_voice
 
 
-def draft(messages, max_chars: int = 12000):
+def draft(messages, max_chars: int = 12000, topics=TOPICS):
     return make_draft(
         messages,
-        TOPICS,
+        topics,
         workspace="Lab",
         week_start=date(2026, 11, 16),
         title="Lab: Week of November 16th summary",
@@ -170,15 +170,7 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
         channel="general",
         author="Oluwaseun Adeyemi",
     )
-    d = make_draft(
-        [said],
-        topics,
-        workspace="Lab",
-        week_start=date(2026, 11, 16),
-        title="Lab: Week of November 16th summary",
-        max_chars=12000,
-    )
-    assert section(d, intro_topic.id).markdown == (
+    assert section(draft([said], topics=topics), intro_topic.id).markdown == (
         "- Oluwaseun Adeyemi (sound engineer in Ibadan) builds audio tooling."
     )
 
