@@ -159,6 +159,9 @@ _ADVERBS = frozenset(
     ]
 )
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+# Words in "-ed" that say how someone is, not what they did: "Based in Oslo", "Interested in
+# kernels" (never "Ana based in Oslo").
+_STATES = frozenset(["based", "located", "interested", "excited", "involved", "fascinated"])
 
 
 def is_fallback(clause: str, author: str) -> bool:
@@ -249,6 +252,8 @@ def third_person(sentence: str, author: str) -> str:
     shared = _shared(sentence, name)
     if shared is not None:
         return shared
+    if lower in _STATES:  # "Based in Oslo, ..." -> "Ana is based in Oslo, ..."
+        return f"{name} is {_lower_first(plural_pronouns(sentence))}"
     if opens_without_subject(sentence):
         return f"{name} {_lower_first(plural_pronouns(sentence))}"
     if _is_gerund_clause(lower, rest):

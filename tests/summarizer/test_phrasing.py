@@ -21,6 +21,9 @@ from summarizer.phrasing import (
         ("I'm presenting the poster", "Ana is presenting the poster"),
         ("I'm Ana, a data engineer in Pune", "Ana is a data engineer in Pune"),
         ("I am Ana, a data engineer in Pune", "Ana is a data engineer in Pune"),
+        # A word in "-ed" that says how someone is, not what they did.
+        ("Based in Oslo, working on compilers", "Ana is based in Oslo, working on compilers"),
+        ("Interested in kernels", "Ana is interested in kernels"),
         ("I don't see it on my racks", "Ana doesn't see it on their racks"),
         ("We save every 200 steps", "Ana's team saves every 200 steps"),
         ("We're upgrading the controller", "Ana's team is upgrading the controller"),
