@@ -33,6 +33,7 @@ from summarizer.phrasing import (
     ANAPHORA_RE,
     clean_sentence,
     is_fallback,
+    opens_without_subject,
     points_back,
     third_person,
     without_pointing_label,
@@ -64,6 +65,7 @@ NEAR_DUPLICATE = 0.6
 _REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link may hold a title
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 _TAG_RE = re.compile(r"^(?:\s*\[[^\]\n]{1,20}\])+")  # "[draft] ", "[WIP]" opening a PR's title
+_WORD_RE = re.compile(r"[^\W\d_]+")
 # An identifier in a title: "load_tss", "Star::write", "feature(asm_const)", "entry_point!".
 _CODE_WORD_RE = re.compile(r"[\w.:]*(?:_|::|\w\(\w*\))[\w.:()!]*(?<![.:])")
 
@@ -518,14 +520,16 @@ def _release_bullet(
 def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bullet | None:
     """An item whose people cite PRs without saying anything of them ("#21", a bare link,
     "can someone review #22?"), as a bullet with nothing to write: never chosen, it still
-    puts its PRs in the draft (`summarizer.extractive` gives them a short line). None
-    when no person cites a PR."""
+    puts its PRs in the draft (`summarizer.extractive` gives them a short line). Where all
+    it says is what was done ("Merged! #59"), that is its bullet. None when no person
+    cites a PR."""
     citing = [m for m in item if m.prs and not m.is_bot]
     if not citing:
         return None
+    done = _done_to_prs(citing[0])
     return Bullet(
         topic=topic,
-        text=None,
+        text=done and "- " + defuse_pings(done),
         prs={p.ref: p for m in citing for p in m.prs},
         figures=frozenset(),
         people=[citing[0].author],
@@ -534,6 +538,19 @@ def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bull
         time=time,
         author=citing[0].author,
     )
+
+
+def _done_to_prs(message: SourceMessage) -> str | None:
+    """ "Merged! #59" by Ana -> "Ana merged [#59](...)."; None unless all the message says
+    beside its PRs is one verb in the past."""
+    rest = message.text
+    for mention in message.prs:
+        rest = rest.replace(mention.raw, " ")
+    said = _WORD_RE.findall(rest)
+    if len(said) != 1 or not opens_without_subject(said[0]):
+        return None
+    done = third_person(f"{said[0]} {listed([p.raw for p in message.prs])}", message.author)
+    return full_stop(link_prs(done, message.prs))
 
 
 def _bot_items(item: Sequence[SourceMessage]) -> dict[str, IntegrationItem]:

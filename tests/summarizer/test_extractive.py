@@ -560,6 +560,13 @@ def test_a_pr_cited_with_nothing_said_of_it_is_still_in_the_draft() -> None:
     )
 
 
+def test_a_pr_said_only_to_be_done_is_said_done() -> None:
+    news = msg("the shard index rebuild finished, 3.1% smaller (#17)", channel="data")
+    done = msg("Merged! https://github.com/lab/main/pull/59", channel="data", author="Li Wu")
+    lines = section(draft([news, done]), "data").markdown.splitlines()
+    assert "- Li Wu merged [lab/main#59](https://github.com/lab/main/pull/59)." in lines
+
+
 def test_a_link_said_what_it_is_of_is_a_share_once_people_take_it_up() -> None:
     notes = "Notes from the storage working group: https://example.org/wg-notes"
     taken_up = replace(msg(notes, channel="data"), reactions=3)
