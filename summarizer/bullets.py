@@ -31,6 +31,7 @@ from summarizer.integrations import IntegrationItem, integration_items, post_rep
 from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
 from summarizer.phrasing import (
     ANAPHORA_RE,
+    REPLY_OPENER_RE,
     clean_sentence,
     is_fallback,
     opens_without_subject,
@@ -542,11 +543,11 @@ def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bull
 
 def _done_to_prs(message: SourceMessage) -> str | None:
     """ "Merged! #59" by Ana -> "Ana merged [#59](...)."; None unless all the message says
-    beside its PRs is one verb in the past."""
+    beside its PRs (and a reply's opener: "LGTM, merged #59") is one verb in the past."""
     rest = message.text
     for mention in message.prs:
         rest = rest.replace(mention.raw, " ")
-    said = _WORD_RE.findall(rest)
+    said = _WORD_RE.findall(REPLY_OPENER_RE.sub("", rest.strip()))
     if len(said) != 1 or not opens_without_subject(said[0]):
         return None
     done = third_person(f"{said[0]} {listed([p.raw for p in message.prs])}", message.author)

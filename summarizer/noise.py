@@ -150,6 +150,7 @@ _REVIEW_RE = re.compile(
     re.IGNORECASE,
 )
 _REVIEW_MAX_WORDS = 8
+_DONE_RE = re.compile(r"\b(?:merged|landed|shipped|released|reverted)\b", re.IGNORECASE)
 # Chat that addresses the summarizer with instructions: data, never orders, never facts.
 _INSTRUCTION = (
     r"\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,40}\b(?:previous|prior|above|earlier|"
@@ -215,9 +216,14 @@ def _laughs(word: str) -> bool:
 
 
 def is_review_chatter(text: str) -> bool:
-    """ "LGTM on #12", "left comments on #12": a PR named, nothing said about it."""
+    """ "LGTM on #12", "left comments on #12": a PR named, nothing said about it ("LGTM,
+    merged #12" says it is in)."""
     # (the anchored pattern first: it rules out most text without splitting it into words)
-    return bool(_REVIEW_RE.match(text.strip())) and len(text.split()) <= _REVIEW_MAX_WORDS
+    return (
+        bool(_REVIEW_RE.match(text.strip()))
+        and len(text.split()) <= _REVIEW_MAX_WORDS
+        and _DONE_RE.search(text) is None
+    )
 
 
 def normalise_for_matching(text: str) -> str:

@@ -565,6 +565,10 @@ def test_a_pr_said_only_to_be_done_is_said_done() -> None:
     done = msg("Merged! https://github.com/lab/main/pull/59", channel="data", author="Li Wu")
     lines = section(draft([news, done]), "data").markdown.splitlines()
     assert "- Li Wu merged [lab/main#59](https://github.com/lab/main/pull/59)." in lines
+    approved = msg("LGTM, merged #60", channel="data", author="Li Wu")
+    assert section(draft([approved]), "data").markdown == (
+        "- Li Wu merged [#60](https://github.com/lab/main/pull/60)."
+    )
 
 
 def test_a_link_said_what_it_is_of_is_a_share_once_people_take_it_up() -> None:

@@ -41,6 +41,7 @@ def test_review_chatter_names_a_pr_and_says_nothing() -> None:
     assert is_review_chatter("LGTM on #9162.")
     assert is_review_chatter("Left comments on #9170")
     assert not is_review_chatter("Reviewed #12: the retry loop drops the last batch, see comments")
+    assert not is_review_chatter("LGTM, merged #12")  # it says the PR is in
 
 
 def test_instructions_hidden_with_lookalike_characters_are_caught() -> None:
