@@ -92,8 +92,9 @@ class TopicScorer:
     def __init__(self, topics: Sequence[Topic]) -> None:
         self.topics = list(topics)
         intro = introductions_topic(topics)
-        # (the catch-all has no name; a channel named for introductions places nothing)
-        self._named = [t for t in self.topics[:-1] if t is not intro]
+        # The topics a channel's name can speak of (not the catch-all, which has no name,
+        # nor introductions: a channel named for them places nothing).
+        self._nameable = {i for i, t in enumerate(self.topics[:-1]) if t is not intro}
         scored = [Topic(t.id, t.title) if t is intro else t for t in self.topics]
         self.channels = [frozenset(map(channel_key, t.channels)) for t in scored]
         self.labels = [frozenset(label.lower() for label in t.labels) for t in scored]
@@ -158,7 +159,7 @@ class TopicScorer:
         return [
             index
             for index, topic in enumerate(self.topics)
-            if any(named is topic for named in self._named)
+            if index in self._nameable
             and any(
                 f" {_spaced(word)} " in name
                 for word in (topic.id, *topic.channels, *topic.keywords)
