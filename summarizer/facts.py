@@ -31,6 +31,7 @@ from summarizer.text import (
     any_phrase,
     chat_lines,
     full_stop,
+    holds_any,
     says_to_the_reader,
     sentences,
     strip_code_blocks,
@@ -98,6 +99,17 @@ _is_request = any_phrase((
     "can someone", "anyone", "use your eyes", "let me know",
     "if you (?:like|want|wish|are interested|.re interested)",
 ))  # fmt: skip
+# A request closing a statement: "Maintenance Saturday 8-14h, jobs will be killed, please
+# checkpoint". The statement is the news; what its readers were asked is not.
+_REQUEST_TAIL_RE = re.compile(
+    r"(?:[,;]| [—–-])\s+(?:and\s+)?(?:please|pls|plz|kindly|let (?:me|us) know|feel free"
+    r"|reach out|dm me|ping me)\b[^,;.!?]*[.!]*$",
+    re.IGNORECASE,
+)
+_REQUEST_TAIL_HINTS = (
+    *("please", "pls", "plz", "kindly", "know", "free"),
+    *("reach out", "dm me", "ping me"),
+)
 _ASKS_RE = re.compile(
     r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
     re.IGNORECASE,
@@ -503,10 +515,12 @@ def _fact(
     figure. `cited`: the PRs it stands for, where they are not written in it (a link on the
     next line)."""
     text = clean_sentence(sentence)
-    n_words = len(text.split())
     prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
     if cited:
         prs += tuple(p for p in cited if p not in prs)
+    if not prs:  # (one that cites a PR is news whatever it asks)
+        text = _without_request_tail(text)
+    n_words = len(text.split())
     # A release names its work item as a PR does: "v2.3.0 is out!" says enough.
     released = shows and names_release(text)
     if not (MIN_PR_FACT_WORDS if prs or released else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
@@ -537,6 +551,14 @@ def _fact(
         return None
     gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal
     return Fact(text, message, prs, figures, words(text), n_words, decision, time, gain, signal)
+
+
+def _without_request_tail(text: str) -> str:
+    """`text` without a closing request (`_REQUEST_TAIL_RE`), ending with a full stop."""
+    if not holds_any(text.lower(), _REQUEST_TAIL_HINTS):
+        return text  # (most sentences)
+    match = _REQUEST_TAIL_RE.search(text)
+    return text if match is None else full_stop(text[: match.start()])
 
 
 def _words_but_links(text: str) -> int:

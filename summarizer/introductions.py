@@ -8,7 +8,13 @@ from collections.abc import Sequence
 
 from summarizer.newsletter import tidy
 from summarizer.noise import is_acknowledgement
-from summarizer.phrasing import clean_sentence, is_fallback, opens_without_subject, third_person
+from summarizer.phrasing import (
+    STATES,
+    clean_sentence,
+    is_fallback,
+    opens_without_subject,
+    third_person,
+)
 from summarizer.text import (
     LOWER_START_RE,
     chat_lines,
@@ -225,6 +231,15 @@ def _lower_first_word(text: str) -> str:
     return text[0].lower() + text[1:] if _CAPITALISED_WORD_RE.match(text) else text
 
 
+def _done(clause: str, name: str) -> str:
+    """A subjectless clause ("just started a postdoc", "working on X") with the newcomer as
+    its subject; "" for one that is not (a noun phrase, "data engineer in Pune")."""
+    if not clause[:1].islower():
+        return ""
+    done = third_person(clause, name)
+    return "" if is_fallback(done, name) else done
+
+
 def _self_named(sentence: str, name: str) -> str | None:
     """ "I'm Ana Ruiz, a data engineer" -> "Ana Ruiz, a data engineer"; just the name
     when nothing follows it; None if the sentence does not open with the newcomer's name."""
@@ -239,5 +254,16 @@ def _self_named(sentence: str, name: str) -> str | None:
         said = _AND_RE.sub("", rest, count=1)
         if said.split(" ", 1)[0].lower().replace("’", "'") in _SELF_PRONOUNS:
             return third_person(said, name)
+        # "I'm Tom, just started a postdoc": what follows says what they did, not who they are.
+        done = _done(rest, name)
+        if done:
+            return done
+        # "I'm Sofia, frontend dev in Lisbon, been using X": who they are, then what they did.
+        who, comma, after = rest.partition(", ")
+        # ("from Living Models, based in Paris" says where they are: it stays as it is)
+        state = after.partition(" ")[0].lower() in STATES
+        done = _done(after, name) if comma and not state else ""
+        if done and "(" not in who:
+            return f"{name} ({_ARTICLE_RE.sub('', who)}) {done.removeprefix(name + ' ')}"
         return f"{name}, {rest}"
     return None

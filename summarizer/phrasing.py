@@ -161,7 +161,7 @@ _ADVERBS = frozenset(
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 # Words in "-ed" that say how someone is, not what they did: "Based in Oslo", "Interested in
 # kernels" (never "Ana based in Oslo").
-_STATES = frozenset(["based", "located", "interested", "excited", "involved", "fascinated"])
+STATES = frozenset(["based", "located", "interested", "excited", "involved", "fascinated"])
 
 
 def is_fallback(clause: str, author: str) -> bool:
@@ -238,7 +238,10 @@ def third_person(sentence: str, author: str) -> str:
     if lower == "i":
         return f"{name} {_verb_agree(plural_pronouns(_said_once(rest)))}".rstrip()
     if lower in _I_CONTRACTIONS:
-        return f"{name} {_I_CONTRACTIONS[lower]} {plural_pronouns(_said_once(rest))}".rstrip()
+        said = plural_pronouns(_said_once(rest))
+        if lower in ("i'm", "i've"):  # (after "will" or "would" a verb stays as it is)
+            said = _agree_after_and(said)
+        return f"{name} {_I_CONTRACTIONS[lower]} {said}".rstrip()
     if lower == "we":
         return f"{name}'s team {_verb_agree(plural_pronouns(rest))}".rstrip()
     if lower in _WE_CONTRACTIONS:
@@ -252,8 +255,10 @@ def third_person(sentence: str, author: str) -> str:
     shared = _shared(sentence, name)
     if shared is not None:
         return shared
-    if lower in _STATES:  # "Based in Oslo, ..." -> "Ana is based in Oslo, ..."
+    if lower in STATES:  # "Based in Oslo, ..." -> "Ana is based in Oslo, ..."
         return f"{name} is {_lower_first(plural_pronouns(sentence))}"
+    if lower == "been" and rest:  # "Been using X for a year" -> "Ana has been using X ..."
+        return f"{name} has {_agree_after_and(_lower_first(plural_pronouns(sentence)))}"
     if opens_without_subject(sentence):
         return f"{name} {_lower_first(plural_pronouns(sentence))}"
     if _is_gerund_clause(lower, rest):
@@ -480,10 +485,27 @@ def _verb_agree(rest: str) -> str:
         elif bare.isalpha() and not _is_past(bare):
             words[index] = _add_s(word)
         break
+    return _agree_after_and(" ".join(words))
+
+
+# Verbs that take "to": after "and", "want to help" can only be a verb ("and wants to help").
+_TO_VERBS = frozenset(["want", "hope", "plan", "like", "love", "need", "try", "intend", "aim"])
+
+
+def _agree_after_and(text: str) -> str:
+    """`text`, whose subject is singular, with the verbs that share it after "and" agreeing
+    ("... and have been running" -> "and has"; "... and want to help" -> "and wants to")."""
+    if " and " not in text:
+        return text
+    words = text.split(" ")
     for index in range(1, len(words)):
+        if words[index - 1] != "and":
+            continue
         bare = words[index].translate(_APOSTROPHES).lower()
-        if words[index - 1] == "and" and bare in _THIRD_PERSON:
+        if bare in _THIRD_PERSON:
             words[index] = _THIRD_PERSON[bare]
+        elif bare in _TO_VERBS and words[index + 1 : index + 2] == ["to"]:
+            words[index] = _add_s(words[index])
     return " ".join(words)
 
 

@@ -259,6 +259,18 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "- Jo Kim (backend dev in busan, mostly go and some rust) is working on a tiny "
             "search engine.",
         ),
+        (  # what follows the name says what they did, not who they are
+            "Tom Berg",
+            "Hi all, I'm Tom, just started as a postdoc here. Previously at ETH on legged robots.",
+            "- Tom Berg just started as a postdoc here. Previously at ETH on legged robots.",
+        ),
+        (  # who they are, then what they have done and want: every verb agrees with the name
+            "Sofia Reis",
+            "Hi! I'm Sofia, frontend dev from Lisbon, been using the generator for my blog "
+            "for a year and want to help with docs",
+            "- Sofia Reis (frontend dev from Lisbon) has been using the generator for their blog "
+            "for a year and wants to help with docs.",
+        ),
         (  # a filled-in template: who, where and what they work on, said as one line
             "Ruth Amadi",
             "**Name:** Ruth\n**Location:** Enugu, Nigeria\n**Role:** hydrologist at a water "
@@ -312,6 +324,21 @@ def test_a_sentence_that_starts_after_a_link_without_a_stop_is_a_sentence() -> N
     )
     line = drafted_alone(text)
     assert "<https://papers.example.org/77>. They compare how 8 optimizers" in line
+
+
+def test_an_announcement_closing_with_a_request_is_still_news() -> None:
+    """What readers were asked is left out; what was announced is not lost with it."""
+    notice = replace(
+        msg(
+            "Cluster maintenance Saturday 8am-2pm, running jobs will be killed, please checkpoint",
+            channel="data",
+            author="Ops Team",
+        ),
+        pinned=True,
+    )
+    assert section(draft([notice]), "data").markdown == (
+        "- Cluster maintenance Saturday 8am-2pm, running jobs will be killed (Ops Team)."
+    )
 
 
 def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
