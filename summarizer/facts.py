@@ -127,6 +127,9 @@ _LINK_THEN_SUBJECT_RE = re.compile(r"(https?://[^\s>]+>?) (?=(?:i|we|they|he|she
 _SIGN_OFF_RE = re.compile(r"\w+,|\S+@\S+\.\w+")
 # A list's heading this short says what its items are ("Plan for next week:").
 HEADING_WORDS = 6
+# ... unless it says whose they are ("Updates from me this week:"): each item is what its
+# author did ("finished the parser (#12)").
+_OWN_RE = re.compile(r"\b(?:i|i'm|i've|me|my)\b", re.IGNORECASE)
 # "How do I set a timeout per query?": what a how-to question asks how to do.
 _HOW_TO_RE = re.compile(
     r"(?:(?:does |do )?(?:anyone|anybody|someone|you) know |any idea )?"
@@ -371,7 +374,8 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
     """The lines citing `mentions`, list markers and a closing colon removed, each with the
     PRs it cites; a line that is only a link stands for the line before it, and a list's
     first item citing one is said under the list's short heading ("Plan for next week:
-    land the cache rework (#12)")."""
+    land the cache rework (#12)"), unless the heading says the items are the author's own
+    ("Updates from me:")."""
     if not mentions:
         return {}
     found: dict[str, list[PRMention]] = {}
@@ -395,9 +399,10 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
                 continue
         cited = [p for p in mentions if p.raw in line] + asked
         if cited:
-            statement = line if own_words(line, cited) >= MIN_PR_FACT_WORDS else previous
-            if statement and item and heading and ":" not in statement:
-                statement, heading = f"{heading} {statement}", ""
+            if item and heading and ":" not in line and not _OWN_RE.search(heading):
+                statement, heading = f"{heading} {line}", ""  # ("Plan: freeze (#12)")
+            else:
+                statement = line if own_words(line, cited) >= MIN_PR_FACT_WORDS else previous
             if statement:
                 found.setdefault(statement, []).extend(cited)
         elif len(line.split()) >= MIN_PR_FACT_WORDS:

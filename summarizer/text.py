@@ -23,10 +23,11 @@ LIST_HEADING_WORDS = 3
 MIN_INLINE_ITEMS = 2
 MAX_INLINE_ITEMS = 6
 INLINE_ITEM_WORDS = 8
-_BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
+_BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR, holds a link or labels a value ("Size: 2 GiB") keeps its line.
 _OWN_LINE_RE = re.compile(r"#\d|:")
-_LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+")
+# (a task list's box comes after its mark: "- [x] freeze the branch")
+_LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+(?:\[[ xX]\]\s+)?")
 # Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices
 # ("@Ana Ruiz uploaded a file: plot.png"; one that goes on "and commented: ..." is prose).
 _NOT_PROSE_RE = re.compile(

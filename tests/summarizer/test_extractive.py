@@ -1414,3 +1414,27 @@ def test_a_list_of_prs_is_said_under_its_heading() -> None:
     text = section(draft([plan]), "data").markdown
     assert text.startswith("- Loader plan for next week: land the cache rework ([#12]")
     assert text.count("plan for next week") == 1
+
+
+def test_a_task_list_is_said_without_its_boxes_under_its_heading_once() -> None:
+    checklist = msg(
+        "Release checklist:\n- [x] freeze (#20)\n- [x] changelog draft (#22)\n- [ ] docs review",
+        channel="data",
+        author="Bea Lund",
+    )
+    text = section(draft([checklist]), "data").markdown
+    assert text.startswith("- Release checklist: freeze ([#20]")
+    assert "[x]" not in text and text.count("checklist") == 1
+    assert "Changelog draft ([#22]" in text
+
+
+def test_a_list_of_the_authors_own_updates_says_what_they_did() -> None:
+    update = msg(
+        "Updates from me this week:\n- finished the streaming parser (#812)\n"
+        "- started on the async loader",
+        channel="data",
+        author="Carl Nyman",
+    )
+    text = section(draft([update]), "data").markdown
+    assert text.startswith("- Carl Nyman finished the streaming parser ([#812]")
+    assert "from them" not in text
