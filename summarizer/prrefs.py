@@ -154,6 +154,17 @@ _COLOUR_HINT = re.compile(
 )
 _COLOUR_DIGITS = (3, 6, 8)
 
+# What numbers one of a series or a rank, right before a bare "#N": "Devlog #12", "Meetup
+# #34", "Episode #3", "Week #47", "ranked #2" (an issue of GitHub's is a reference: "issue #5").
+_SERIES_RE = re.compile(
+    r"(?i:\b(?:devlog|episode|ep|meetup|sprint|week|day|part|round|season|chapter|vol"
+    r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
+    r"|podcast|meeting|ranked|rank|number|no\.|top)) $"
+)
+SERIES_CHARS = 12  # the longest of those words, its space and a character before it
+# ... and what says first place ("is #1", "the #1 request").
+_FIRST_RE = re.compile(r"(?i:\b(?:is|are|was|were|the|'re|'s|’re|’s)) $")
+
 # The repository a GitHub integration's post opens with: "[owner/repo] Pull request ...".
 _NOTIFICATION_REPO = re.compile(rf"\s*\[(?P<repo>{_OWNER}/{_REPO})\]\s")
 
@@ -275,7 +286,9 @@ def _scan(text: str) -> Iterator[PRRef]:
     for m in _SCAN.finditer(text):
         kind = m.lastgroup
         if kind == "bare":
-            yield PRRef(None, int(m["bare_num"]), m[0])
+            number = int(m["bare_num"])
+            if not _numbers_a_series(text, m.start(), number):
+                yield PRRef(None, number, m[0])
         elif kind == "gh":
             yield PRRef(None, int(m["gh_num"]), m[0])
         elif kind == "full":
@@ -293,6 +306,17 @@ def _scan(text: str) -> Iterator[PRRef]:
         elif kind == "mdlink":
             yield from _link_refs(m["md_url"], m["md_label"], m[0])
         # fence, code, mention: consumed so that nothing inside them counts.
+
+
+def _numbers_a_series(text: str, at: int, number: int) -> bool:
+    """Whether the bare "#N" at `at` numbers one of a series or a rank ("Devlog #12",
+    "Meetup #34", "ranked #2"), not a PR."""
+    before = text[max(0, at - SERIES_CHARS) : at]
+    if not before.endswith(" "):
+        return False
+    if number == 1 and _FIRST_RE.search(before):
+        return True  # ("we're #1 on the leaderboard", "the #1 request")
+    return _SERIES_RE.search(before) is not None
 
 
 def _without_lookalikes(refs: list[PRRef], text: str) -> list[PRRef]:
