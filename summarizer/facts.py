@@ -84,6 +84,10 @@ _MEME_RE = re.compile(
     r"|nobody:)",
     re.IGNORECASE,
 )
+# A message that opens or closes laughing is banter, whatever its reactions: "lol the CI bot
+# just approved its own PR 😂" (`_banter`).
+_LAUGH_WORDS = frozenset(["lol", "lmao", "rofl", "lmfao", "hehe", "haha", "hahaha", "xd"])
+_LAUGH_EMOJI = ("😂", "🤣", "😆", "😹")
 # Text a link's preview cut short ("... before we to… <url>"): half a sentence says nothing.
 # (Searched only where a "…" is: the search tries every word character.)
 _TRUNCATED_RE = re.compile(r"\w…(?:\s+<?https?://\S+)*$")
@@ -202,7 +206,7 @@ def find_facts(
         if how_to is not None:
             facts.append(how_to)
             continue
-        if not message.prs and _MEME_RE.match(message.text):
+        if not message.prs and (_MEME_RE.match(message.text) or _banter(message.text)):
             continue  # ("nobody:\nthe CI runner: let me reinstall CUDA")
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it
         if not (shows or signal or _may_hold_a_fact(message)):
@@ -236,6 +240,16 @@ def find_facts(
                 found.append(fact)
         facts += found
     return facts
+
+
+def _banter(text: str) -> bool:
+    """Whether `text` opens or closes with a laugh ("lol", "haha", "😂") and gives no figure
+    or release ("2x faster now lol" is still news)."""
+    said = text.strip()
+    first = said[:8].split(" ", 1)[0].strip(",.!").lower()
+    last = said[-8:].rpartition(" ")[2].strip(",.!").lower()
+    laughs = said.endswith(_LAUGH_EMOJI) or first in _LAUGH_WORDS or last in _LAUGH_WORDS
+    return laughs and not (FIGURE_RE.search(text) or names_release(text))
 
 
 def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | None:

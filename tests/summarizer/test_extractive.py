@@ -899,6 +899,16 @@ def test_a_joke_is_not_news_whatever_its_figures_and_reactions() -> None:
     assert not any(said in text for said in ("refreshing", "mood", "Friday", "CUDA"))
 
 
+def test_banter_is_no_news_however_many_reacted_but_a_laughing_figure_is() -> None:
+    banter = msg("lol the CI bot just approved its own pull request 😂", channel="hero-run")
+    giggle = msg("the staging cluster named itself after a cheese, no idea why haha")
+    news = msg("finally got the hero run's restore under 2 minutes lol", channel="hero-run")
+    laughed = [replace(m, reactions=12) for m in (banter, giggle, news)]
+    text = "\n".join(s.markdown for s in draft(laughed).sections)
+    assert "under 2 minutes" in text and "lol" not in text
+    assert "approved" not in text and "cheese" not in text
+
+
 def test_in_a_week_without_prs_an_announcement_outranks_plain_link_shares() -> None:
     shares = [
         msg(
