@@ -388,20 +388,22 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
     """The lines citing `mentions`, list markers and a closing colon removed, each with the
     PRs it cites; a line that is only a link stands for the line before it, and a list's
     first item citing one is said under the list's short heading ("Plan for next week:
-    land the cache rework (#12)"), unless the heading says the items are the author's own
-    ("Updates from me:")."""
+    land the cache rework (#12)", or "Widget 2.1 is out: ..." under a release), unless the
+    heading says the items are the author's own ("Updates from me:"). GitHub's release notes
+    ("Fix X by @ana in <url>") give each PR's title and author."""
     if not mentions:
         return {}
     found: dict[str, list[PRMention]] = {}
     previous = ""
     heading = ""
     for raw_line in strip_code_blocks(text).splitlines():
+        if not raw_line.strip():
+            continue  # (a blank line between a heading and its list keeps them together)
         listed = without_list_mark(raw_line)
         item = listed != raw_line
         if not item:
-            short = raw_line.strip()
-            heading = short if short.endswith(":") and len(short.split()) <= HEADING_WORDS else ""
-        line = listed.strip().rstrip(":").strip()
+            heading = _heading(raw_line.strip())
+        line = _release_note(listed.strip().rstrip(":").strip())
         asked: list[PRMention] = []
         if "?" in line:
             # "Could someone look at #8446? The init reused ...": the question says nothing
@@ -413,7 +415,7 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
                 continue
         cited = [p for p in mentions if p.raw in line] + asked
         if cited:
-            if item and heading and ":" not in line and not _OWN_RE.search(heading):
+            if item and heading and ": " not in line and not _OWN_RE.search(heading):
                 statement, heading = f"{heading} {line}", ""  # ("Plan: freeze (#12)")
             else:
                 statement = line if own_words(line, cited) >= MIN_PR_FACT_WORDS else previous
@@ -422,6 +424,34 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
         elif len(line.split()) >= MIN_PR_FACT_WORDS:
             previous = line
     return {line: tuple(dict.fromkeys(cited)) for line, cited in found.items()}
+
+
+def _heading(line: str) -> str:
+    """The heading a line gives the list under it: a short line ending with a colon ("Plan
+    for next week:"), or one naming a release ("Widget 2.1.0 is out 🎉" -> "Widget 2.1.0 is
+    out:"); "" for any other line."""
+    if len(line.split()) > HEADING_WORDS:
+        return ""
+    if line.endswith(":"):
+        return line
+    if "#" not in line and names_release(line):
+        return EMOJI_RE.sub("", line).strip().rstrip("!.") + ":"
+    return ""
+
+
+# A line of GitHub's generated release notes: "Fix the crash by @ana in <PR's url>".
+_RELEASE_NOTE_RE = re.compile(
+    r"(?P<title>.+?) by @?(?P<who>[\w-]+(?:\[bot\])?) in (?P<url>https://github\.com/\S+/pull/\d+)"
+)
+
+
+def _release_note(line: str) -> str:
+    """A line of GitHub's release notes as its title, PR and author ("Fix the crash (<url>,
+    ana)"); any other line as it is."""
+    if " in https://github.com/" not in line:
+        return line
+    note = _RELEASE_NOTE_RE.fullmatch(line)
+    return line if note is None else f"{note['title']} ({note['url']}, {note['who']})"
 
 
 def _may_hold_a_fact(message: SourceMessage) -> bool:

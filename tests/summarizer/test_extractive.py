@@ -1448,3 +1448,24 @@ def test_a_list_of_the_authors_own_updates_says_what_they_did() -> None:
     text = section(draft([update]), "data").markdown
     assert text.startswith("- Carl Nyman finished the streaming parser ([#812]")
     assert "from them" not in text
+
+
+def test_release_notes_github_wrote_are_said_under_the_release_with_titles_and_authors() -> None:
+    notes = msg(
+        "Widget 2.1.0 is out 🎉\n\n## What's Changed\n"
+        "* Fix crash on empty config by @ana in https://github.com/lab/main/pull/901\n"
+        "* Add a --json flag to the list command by @bo-lee in https://github.com/lab/main/pull/905\n"
+        "\n**Full Changelog**: https://github.com/lab/main/compare/v2.0.0...v2.1.0",
+        channel="data",
+        author="Bea Lund",
+    )
+    text = section(draft([replace(notes, reactions=8)]), "data").markdown
+    assert text.startswith("- Widget 2.1.0 is out: Fix crash on empty config ([lab/main#901](")
+    assert "), ana). Add a --json flag to the list command ([lab/main#905](" in text
+    assert " by " not in text and "🎉" not in text
+
+
+def test_a_blank_line_between_a_heading_and_its_list_keeps_them_together() -> None:
+    plan = msg("Loader plan for next week:\n\n1. land the cache rework (#12)", channel="data")
+    text = section(draft([plan]), "data").markdown
+    assert text.startswith("- Loader plan for next week: land the cache rework ([#12]")
