@@ -430,13 +430,11 @@ def _heading(line: str) -> str:
     """The heading a line gives the list under it: a short line ending with a colon ("Plan
     for next week:"), or one naming a release ("Widget 2.1.0 is out 🎉" -> "Widget 2.1.0 is
     out:"); "" for any other line."""
-    if len(line.split()) > HEADING_WORDS:
-        return ""
     if line.endswith(":"):
-        return line
-    if "#" not in line and names_release(line):
-        return EMOJI_RE.sub("", line).strip().rstrip("!.") + ":"
-    return ""
+        return line if len(line.split()) <= HEADING_WORDS else ""
+    if line.count(" ") >= HEADING_WORDS or "#" in line or not names_release(line):
+        return ""  # (most lines: the cheap tests first)
+    return EMOJI_RE.sub("", line).strip().rstrip("!.") + ":"
 
 
 # A line of GitHub's generated release notes: "Fix the crash by @ana in <PR's url>".
