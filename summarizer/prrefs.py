@@ -155,11 +155,12 @@ _COLOUR_HINT = re.compile(
 _COLOUR_DIGITS = (3, 6, 8)
 
 # What numbers one of a series or a rank, right before a bare "#N": "Devlog #12", "Meetup
-# #34", "Episode #3", "Week #47", "ranked #2" (an issue of GitHub's is a reference: "issue #5").
+# #34", "Episode #3", "Week #47", "ranked #2", a CI run ("build #4513", "job #88"). (An issue
+# of GitHub's is a reference: "issue #5".)
 _SERIES_RE = re.compile(
     r"(?i:\b(?:devlog|episode|ep|meetup|sprint|week|day|part|round|season|chapter|vol"
     r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
-    r"|podcast|meeting|ranked|rank|number|no\.|top)) $"
+    r"|podcast|meeting|ranked|rank|number|no\.|top|build|run|job|pipeline|workflow)) $"
 )
 SERIES_CHARS = 12  # the longest of those words, its space and a character before it
 # ... and what says first place ("is #1", "the #1 request").
