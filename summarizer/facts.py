@@ -32,6 +32,7 @@ from summarizer.text import (
     chat_lines,
     full_stop,
     holds_any,
+    listed,
     says_to_the_reader,
     sentences,
     strip_code_blocks,
@@ -227,7 +228,11 @@ def find_facts(
             if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
         ]
         if not found and shows:
-            shared = _shared_link(message, time, signal) or _labelled_link(message, time, signal)
+            shared = (
+                _shared_link(message, time, signal)
+                or _labelled_link(message, time, signal)
+                or _link_list(message, time, signal)
+            )
             found = [shared] if shared is not None else []
         if asked is not None and asked.author != message.author and _asks(asked.text):
             for fact in found:
@@ -278,7 +283,7 @@ LABEL_WORDS = (2, 12)
 # Words of a clause, not of a name for what a link is: pronouns and the commonest verbs.
 _CLAUSE_WORDS = frozenset(
     ["i", "i'm", "we", "we're", "you", "you're", "it", "it's", "they", "they're", "he", "she"]
-    + ["this", "that", "these", "those", "yes", "no", "is", "are", "was", "were", "be"]
+    + ["yes", "no", "is", "are", "was", "were", "be"]
     + ["seems", "seem", "think", "thinks", "looks", "look", "has", "have", "had"]
 )
 
@@ -293,13 +298,42 @@ def _labelled_link(message: SourceMessage, time: float, signal: float) -> Fact |
     match = _LABELLED_LINK_RE.fullmatch(line)
     if match is None:
         return None
-    label = match["label"].strip()
+    label = _link_label(match["label"])
+    return (
+        None if label is None else _share(f"Shared {label}: {match['url']}", message, time, signal)
+    )
+
+
+def _link_label(text: str) -> str | None:
+    """What a link is said to be of ("Meeting notes from today's sync"), as it reads after
+    "shared" ("meeting notes from ..."); None for a clause ("it seems like a few went")."""
+    label = text.strip()
     said = label.lower().split()
     if not LABEL_WORDS[0] <= len(said) <= LABEL_WORDS[1] or _CLAUSE_WORDS.intersection(said):
-        return None  # ("it seems like a few of them went: <url>" says, it does not name)
+        return None
     if label[:1].isupper() and label.split(" ", 1)[0][1:].islower():
         label = label[0].lower() + label[1:]  # "Meeting notes" -> "shared meeting notes"
-    return _share(f"Shared {label}: {match['url']}", message, time, signal)
+    return label
+
+
+MAX_LISTED_LINKS = 6
+
+
+def _link_list(message: SourceMessage, time: float, signal: float) -> Fact | None:
+    """A short heading over a list of links ("Some good reads this week:" over "- <url>"
+    lines), that people took up, as a share ("Shared some good reads this week: <url>,
+    <url> and <url>"); None for anything else."""
+    if not signal:
+        return None
+    lines = [line.strip() for line in written(message).splitlines() if line.strip()]
+    if not 3 <= len(lines) <= MAX_LISTED_LINKS + 1 or not lines[0].endswith(":"):
+        return None
+    links = [LINK_RE.fullmatch(without_list_mark(line)) for line in lines[1:]]
+    label = _link_label(lines[0][:-1])
+    if label is None or not all(links):
+        return None
+    urls = listed([f"<{link[1]}>" for link in links if link is not None])
+    return _share(f"Shared {label}: {urls}", message, time, signal)
 
 
 def _share(

@@ -229,7 +229,7 @@ def defuse_pings(text: str) -> str:
 
 
 _CLOSING = ".!?"
-_URL_END_RE = re.compile(r"(?<!\]\()https?://[^\s()]+$")
+_URL_END_RE = re.compile(r"(?<!\]\()(?<!<)https?://[^\s()<>]+$")
 
 
 def listed(items: Sequence[str]) -> str:

@@ -11,7 +11,7 @@ from factories import TOPICS, msg
 
 from summarizer.draft import format_title, make_draft, ordinal
 from summarizer.render import to_json, to_markdown
-from summarizer.text import visible_length
+from summarizer.text import full_stop, visible_length
 from summarizer.types import SourceMessage, Topic
 from summarizer.voice import chat_voice
 
@@ -609,6 +609,40 @@ def test_a_link_said_what_it_is_of_is_a_share_once_people_take_it_up() -> None:
         msg("it seems a few of them went: https://example.org/x", channel="data"), reactions=3
     )
     assert draft([said]).sections == []  # a remark, not a name for what it links
+
+
+def test_slides_from_this_morning_name_what_a_link_is_of() -> None:
+    slides = replace(
+        msg("Slides from this morning's talk: https://example.org/s", channel="data"), reactions=2
+    )
+    assert section(draft([slides]), "data").markdown == (
+        "- Ana Ruiz shared slides from this morning's talk: <https://example.org/s>."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "sentence"),
+    [
+        ("see https://a.org/x", "see <https://a.org/x>."),
+        ("see <https://a.org/x>", "see <https://a.org/x>."),  # (never "<<...>>")
+        ("see [x](https://a.org/x)", "see [x](https://a.org/x)."),
+    ],
+)
+def test_a_full_stop_after_a_link_leaves_the_link_whole(text: str, sentence: str) -> None:
+    assert full_stop(text) == sentence
+
+
+def test_a_list_of_links_under_a_short_heading_is_a_share_once_people_take_it_up() -> None:
+    reads = (
+        "Some good reads this week:\n- https://example.org/parsers\n"
+        "- https://example.org/talks/incremental\n- https://example.net/a/912345/"
+    )
+    taken_up = replace(msg(reads, channel="data"), reactions=4)
+    assert section(draft([taken_up]), "data").markdown == (
+        "- Ana Ruiz shared some good reads this week: <https://example.org/parsers>, "
+        "<https://example.org/talks/incremental> and <https://example.net/a/912345/>."
+    )
+    assert draft([msg(reads, channel="data")]).sections == []  # nobody took it up
 
 
 def test_a_short_release_announcement_is_news() -> None:
