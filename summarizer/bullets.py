@@ -42,6 +42,7 @@ from summarizer.phrasing import (
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.pushes import commit_digests
 from summarizer.signals import is_announcement, shows_something, social_gain, text_gain
+from summarizer.termmodel import STOPWORDS
 from summarizer.text import (
     defuse_pings,
     full_stop,
@@ -382,6 +383,7 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
     ][:MAX_TRAILING_PRS]
     if not body:
         return ""
+    body = _in_thread(picked[0].message.thread_title, body)
     # Further PRs listed as bare numbers say nothing: those with a short title are said
     # by it (one further PR beside what the bullet says is only its citation).
     titled = [m for m in unsaid if _short_title(m)]
@@ -391,6 +393,21 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
         body += " " + "; ".join(f"{_short_title(m)} ({link(m)})" for m in titled) + "."
     trailing = [link(m) for m in unsaid if m not in titled]
     return "- " + defuse_pings(credited(body, trailing, list(dict.fromkeys(credits))))
+
+
+THREAD_NAME_WORDS = 6  # a thread's name this short names its subject; a longer one is chat
+
+
+def _in_thread(title: str | None, body: str) -> str:
+    """`body` under the name of the thread it was said in, where that names its subject and
+    the body does not ("Plugin API v2: Dana's team will go with sync hooks ..."), so that
+    what a thread settled is said of something."""
+    if not title or not body or title.endswith("?") or len(title.split()) > THREAD_NAME_WORDS:
+        return body
+    named = words(title) - STOPWORDS
+    if not named or len(named & words(body)) * 2 >= len(named) or ": " in body:
+        return body  # (said already, or a label leads a clause: "Decided: 3.0 ships ...")
+    return f"{title.strip().rstrip('.:')}: {body}"
 
 
 def says_little(text: str, prs: Sequence[PRMention]) -> bool:

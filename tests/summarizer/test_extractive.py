@@ -1503,3 +1503,23 @@ def test_a_blank_line_between_a_heading_and_its_list_keeps_them_together() -> No
     plan = msg("Loader plan for next week:\n\n1. land the cache rework (#12)", channel="data")
     text = section(draft([plan]), "data").markdown
     assert text.startswith("- Loader plan for next week: land the cache rework ([#12]")
+
+
+def test_what_a_thread_settled_is_said_of_the_thread_s_subject() -> None:
+    def in_thread(text: str, title: str, **kw) -> SourceMessage:
+        return replace(
+            msg(text, channel="data", thread_id="t1", thread_title=title, **kw), reactions=3
+        )
+
+    settled = "agreed. we'll go with sync hooks for v2 and revisit async in 3.1"
+    d = draft([in_thread(settled, "Loader API v2", author="Dana Oduya")])
+    assert section(d, "data").markdown == (
+        "- Loader API v2: Dana Oduya's team will go with sync hooks for v2 and revisit async "
+        "in 3.1."
+    )
+    # A thread named by its first message's words (a question, a long line) names nothing.
+    for title in ("When do we ship the loader API v2?", "so about the hooks for the next v2 API"):
+        assert (
+            "- Dana Oduya's team will"
+            in section(draft([in_thread(settled, title, author="Dana Oduya")]), "data").markdown
+        )
