@@ -280,12 +280,21 @@ def introductions_topic(topics: Sequence[Topic]) -> Topic | None:
     )
 
 
-def is_self_introduction(message: SourceMessage, intro_channels: Collection[str] = ()) -> bool:
+def is_self_introduction(
+    message: SourceMessage,
+    intro_channels: Collection[str] = (),
+    answered: SourceMessage | None = None,
+) -> bool:
     """A newcomer saying who they are: in an introductions channel (`intro_channels`, as
     `channel_key` writes them), any statement about themselves; elsewhere, enough signs of
     one (a greeting, "I'm a ...", their own name, "new here", what they work on) and no PR
-    (that is work talk)."""
-    if message.is_bot or message.reply_to_id:
+    (that is work talk). A reply is one only to a welcome (`answered`: the message it
+    replies to, a bot's greeting or a member's "Welcome Ana! Tell us about yourself")."""
+    if message.is_bot:
+        return False
+    if message.reply_to_id and not (
+        answered is not None and (answered.is_bot or _WELCOME_RE.match(answered.text))
+    ):
         return False
     head = message.text[:400]
     if channel_key(message.channel) in intro_channels:
@@ -362,8 +371,10 @@ def group_by_topic(
 
     grouped: dict[str, list[SourceMessage]] = {t.id: [] for t in topics}
     rest: list[SourceMessage] = []
+    by_id = {m.id: m for m in messages} if intro_topic is not None else {}  # (bots too)
     for message in kept:
-        if intro_topic is not None and is_self_introduction(message, intro_channels):
+        answered = by_id.get(message.reply_to_id) if message.reply_to_id else None
+        if intro_topic is not None and is_self_introduction(message, intro_channels, answered):
             grouped[intro_topic.id].append(message)
         elif intro_topic is not None and channel_key(message.channel) in intro_channels:
             continue  # welcomes and small talk under an introduction

@@ -119,6 +119,28 @@ def test_self_introductions_are_recognised_anywhere() -> None:
     assert all(welcome not in ms for ms in grouped.values())
 
 
+def test_a_reply_to_a_welcome_can_introduce_but_a_reply_to_an_introduction_does_not() -> None:
+    greeting = msg(
+        "Welcome Tom Weber! Tell us a bit about yourself",
+        channel="introductions",
+        author="Greeter",
+        is_bot=True,
+    )
+    intro = msg(
+        "Thanks! I'm Tom, a postdoc at ETH working on legged robots",
+        channel="introductions",
+        author="Tom Weber",
+        reply_to_id=greeting.id,
+    )
+    chat = msg(
+        "I'm also in Zurich, we should grab a coffee sometime next week",
+        channel="introductions",
+        reply_to_id=intro.id,
+    )
+    grouped = group_by_topic([greeting, intro, chat], TOPICS)
+    assert grouped["introductions"] == [intro]
+
+
 def test_the_introductions_topic_is_found_by_its_name_or_channel() -> None:
     data, other = Topic("data", "Data", channels=("data",)), Topic("other", "Other updates")
     welcome = Topic("hello", "Say hello", channels=("welcome",))
