@@ -280,6 +280,10 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | N
 # "Meeting notes from today's sync: <url>": what a link is, then the link, on one line.
 _LABELLED_LINK_RE = re.compile(r"(?P<label>[^?\n:]+?):?\s+<?(?P<url>https?://[^\s>]+)>?")
 LABEL_WORDS = (2, 12)
+# ... or said to be published: "The recording of Tuesday's talk is up: <url>".
+_PUBLISHED_RE = re.compile(
+    r"\s+(?:is|are)\s+(?:now\s+)?(?:up|live|out|online|available|ready)\s*$", re.IGNORECASE
+)
 # Words of a clause, not of a name for what a link is: pronouns and the commonest verbs.
 _CLAUSE_WORDS = frozenset(
     ["i", "i'm", "we", "we're", "you", "you're", "it", "it's", "they", "they're", "he", "she"]
@@ -298,7 +302,7 @@ def _labelled_link(message: SourceMessage, time: float, signal: float) -> Fact |
     match = _LABELLED_LINK_RE.fullmatch(line)
     if match is None:
         return None
-    label = _link_label(match["label"])
+    label = _link_label(_PUBLISHED_RE.sub("", match["label"]))
     return (
         None if label is None else _share(f"Shared {label}: {match['url']}", message, time, signal)
     )

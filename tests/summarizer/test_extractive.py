@@ -632,6 +632,16 @@ def test_a_full_stop_after_a_link_leaves_the_link_whole(text: str, sentence: str
     assert full_stop(text) == sentence
 
 
+def test_a_link_said_to_be_up_is_shared_by_what_it_is_of() -> None:
+    posted = replace(
+        msg("The recording of Tuesday's talk is up: https://example.org/v", channel="data"),
+        reactions=1,
+    )
+    assert section(draft([posted]), "data").markdown == (
+        "- Ana Ruiz shared the recording of Tuesday's talk: <https://example.org/v>."
+    )
+
+
 def test_a_list_of_links_under_a_short_heading_is_a_share_once_people_take_it_up() -> None:
     reads = (
         "Some good reads this week:\n- https://example.org/parsers\n"
