@@ -596,8 +596,8 @@ def test_a_number_in_a_series_or_a_rank_is_not_a_pr(text: str) -> None:
 
 
 def test_a_number_after_a_verb_or_an_issue_is_still_a_pr() -> None:
-    text = "Merged #830, see #12, issue #5 and the fix is #14"
-    assert [r.number for r in parse_pr_refs(text)] == [830, 12, 5, 14]
+    text = "Merged #830, see #12, issue #5, the fix is #14 and let's run #15 on the cluster"
+    assert [r.number for r in parse_pr_refs(text)] == [830, 12, 5, 14, 15]
 
 
 def test_a_lone_small_number_is_still_a_pr() -> None:
