@@ -402,8 +402,10 @@ def _in_thread(title: str | None, body: str) -> str:
     """`body` under the name of the thread it was said in, where that names its subject and
     the body does not ("Plugin API v2: Dana's team will go with sync hooks ..."), so that
     what a thread settled is said of something."""
-    if not title or not body or title.endswith("?") or len(title.split()) > THREAD_NAME_WORDS:
+    if not title or not body or len(title.split()) > THREAD_NAME_WORDS:
         return body
+    if title.endswith("?") or ":" in title:
+        return body  # (a question, or a name with its own label: "Bug: crash on start")
     named = words(title) - STOPWORDS
     if not named or len(named & words(body)) * 2 >= len(named) or ": " in body:
         return body  # (said already, or a label leads a clause: "Decided: 3.0 ships ...")

@@ -1528,7 +1528,11 @@ def test_what_a_thread_settled_is_said_of_the_thread_s_subject() -> None:
         "in 3.1."
     )
     # A thread named by its first message's words (a question, a long line) names nothing.
-    for title in ("When do we ship the loader API v2?", "so about the hooks for the next v2 API"):
+    for title in (
+        "When do we ship the loader API v2?",
+        "so about the hooks for the next v2 API",
+        "RFC: loader hooks",  # (no second label before the first)
+    ):
         assert (
             "- Dana Oduya's team will"
             in section(draft([in_thread(settled, title, author="Dana Oduya")]), "data").markdown
