@@ -47,8 +47,14 @@ REPLY_OPENER_RE = re.compile(
 )
 _EXCLAMATION_RE = re.compile(r"^(?:[^\W\d]+ )?[^\W\d]+[.!]+ +")  # "Nice catch. ", "Oh wow! "
 # Openers that point back at something said before ("That fixed it", "It's a 535B MoE").
+# "This week in Widget", "This Friday we ...": a time, not what was said before.
+_NOT_A_TIME = (
+    r"(?! (?:week|month|year|quarter|morning|afternoon|evening|weekend|spring|summer|fall"
+    r"|autumn|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)"
+)
 ANAPHORA_RE = re.compile(
-    r"^(?:right now |[a-z]+, )?(?:this|that|it|they|these|those|which)\b", re.IGNORECASE
+    rf"^(?:right now |[a-z]+, )?(?:this|that|it|they|these|those|which)\b{_NOT_A_TIME}",
+    re.IGNORECASE,
 )
 # What a subject-less chat sentence starts with: "Found a bug", "Trying that next".
 _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
@@ -311,7 +317,8 @@ def _shared(sentence: str, name: str) -> str | None:
 # "That works: `.all(timeout=2)` raises after 2 s": a label pointing back at the message it
 # answers; once the sentence stands alone in a summary, what follows the colon says it.
 _POINTING_LABEL_RE = re.compile(
-    r"^(?:that|this|it|which)(?:'s|’s| is| was)?\b[^:\n\d#]{0,30}:\s+(?=\S)", re.IGNORECASE
+    rf"^(?:that|this|it|which)(?:'s|’s| is| was)?\b{_NOT_A_TIME}[^:\n\d#]{{0,30}}:\s+(?=\S)",
+    re.IGNORECASE,
 )
 MIN_STANDING_WORDS = 5
 

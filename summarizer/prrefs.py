@@ -147,11 +147,14 @@ _HINT = re.compile(rf"\#[1-9]|(?i:github\.com/|gh-[1-9]|(?:pr|pull[ -]?request)s
 _NOT_REPO_WORDS = frozenset({"pr", "prs", "pull", "issue", "issues"})
 
 # Look-alikes only the whole message reveals: a numbered list written "#1 ..., #2 ..." and an
-# all-digit hex colour ("#112233") among colours or colour words.
-_COLOUR_HINT = re.compile(
-    r"(?i:\b(?:colou?rs?|hex|rgba?|palette|css|theme|background|foreground|fill|stroke)\b)"
-    r"|#[0-9a-fA-F]{0,5}[a-fA-F][0-9a-fA-F]{0,5}\b"
-)
+# all-digit hex colour ("#112233") among colours or colour words. Three digits are a colour
+# only beside a hex colour with letters or right after a colour's word ("text colour #333"):
+# "#980 faster startup, #981 new theme API" cites two PRs.
+_COLOUR_WORD = r"colou?rs?|hex|rgba?|palette|css|theme|background|foreground|fill|stroke"
+_LETTERED_HEX_RE = re.compile(r"#[0-9a-fA-F]{0,5}[a-fA-F][0-9a-fA-F]{0,5}\b")
+_COLOUR_HINT = re.compile(rf"(?i:\b(?:{_COLOUR_WORD})\b)|{_LETTERED_HEX_RE.pattern}")
+_COLOUR_BEFORE_RE = re.compile(rf"(?i:\b(?:{_COLOUR_WORD})\b\W{{0,3}}(?:to |of |is |= ?)?)$")
+COLOUR_WORD_CHARS = 16  # a colour's word, its punctuation and "to " before three digits
 _COLOUR_DIGITS = (3, 6, 8)
 
 # What numbers one of a series or a rank, right before a bare "#N": "Devlog #12", "Meetup
@@ -337,9 +340,22 @@ def _without_lookalikes(refs: list[PRRef], text: str) -> list[PRRef]:
         if not (
             r.repo is None
             and r.raw.startswith("#")
-            and (r.number in listed or colours and len(r.raw) - 1 in _COLOUR_DIGITS)
+            and (r.number in listed or colours and _is_colour(r.raw, text))
         )
     ]
+
+
+def _is_colour(raw: str, text: str) -> bool:
+    """Whether the bare "#N" `raw`, in a text with a colour's word or a hex colour, is a
+    colour: six or eight digits, or three beside a hex colour with letters or right after
+    a colour's word."""
+    digits = len(raw) - 1
+    if digits not in _COLOUR_DIGITS:
+        return False
+    if digits != 3 or _LETTERED_HEX_RE.search(text):
+        return True
+    at = text.find(raw)
+    return _COLOUR_BEFORE_RE.search(text[max(0, at - COLOUR_WORD_CHARS) : at]) is not None
 
 
 def _in_notification_repo(refs: list[PRRef], text: str) -> list[PRRef]:

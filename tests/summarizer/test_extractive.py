@@ -1537,3 +1537,14 @@ def test_what_a_thread_settled_is_said_of_the_thread_s_subject() -> None:
             "- Dana Oduya's team will"
             in section(draft([in_thread(settled, title, author="Dana Oduya")]), "data").markdown
         )
+
+
+def test_a_message_opening_with_a_time_is_not_said_with_the_one_before_it() -> None:
+    notes = msg(
+        "Notes from the storage call: we agreed to cut 3.0 on Dec 10 and to drop Python 3.9",
+        channel="data",
+    )
+    digest = msg("This week in the loader: #980 faster startup, #981 lazy shards", channel="data")
+    lines = section(draft([replace(notes, reactions=4), digest]), "data").markdown.splitlines()
+    assert len(lines) == 2
+    assert any(line.startswith("- This week in the loader: [#980]") for line in lines)

@@ -609,6 +609,12 @@ def test_digit_only_hex_colours_among_colours_are_not_prs() -> None:
     assert parse_pr_refs("set the background to #123456") == []
     assert parse_pr_refs("#123456 fixes the theme loader") == []  # a colour word nearby
     assert parse_pr_refs("#123456 fixes the loader") == [PRRef(None, 123456, "#123456")]
+    # Three digits are a colour only beside a lettered one or right after a colour's word.
+    assert parse_pr_refs("theme colours: #fff and #333, text colour #444") == []
+    assert [r.number for r in parse_pr_refs("#980 faster startup, #981 new theme API")] == [
+        980,
+        981,
+    ]
 
 
 def test_a_bare_ref_resolves_to_the_one_full_repo_the_week_names() -> None:
