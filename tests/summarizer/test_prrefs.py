@@ -611,6 +611,7 @@ def test_digit_only_hex_colours_among_colours_are_not_prs() -> None:
     assert parse_pr_refs("#123456 fixes the loader") == [PRRef(None, 123456, "#123456")]
     # Three digits are a colour only beside a lettered one or right after a colour's word.
     assert parse_pr_refs("theme colours: #fff and #333, text colour #444") == []
+    assert parse_pr_refs("theme: #982 adds dark mode") == [PRRef(None, 982, "#982")]
     assert [r.number for r in parse_pr_refs("#980 faster startup, #981 new theme API")] == [
         980,
         981,
