@@ -15,6 +15,7 @@ from summarizer.phrasing import (
     opens_without_subject,
     third_person,
 )
+from summarizer.prlinks import link, link_prs
 from summarizer.text import (
     LOWER_START_RE,
     chat_lines,
@@ -23,7 +24,7 @@ from summarizer.text import (
     says_to_the_reader,
     sentences,
 )
-from summarizer.types import Section, SourceMessage, Topic
+from summarizer.types import PRMention, Section, SourceMessage, Topic
 from summarizer.voice import EMOJI_RE
 
 INTRO_WORDS = 35
@@ -53,6 +54,7 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
     """One complete line per newcomer: who they are, from where, working on what."""
     lines = []
     people: dict[str, None] = {}
+    cited: dict[str, None] = {}
     sources = []
     for message in messages:
         if message.author in people:
@@ -61,15 +63,30 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
         if not line:
             continue
         people[message.author] = None
+        cited.update(dict.fromkeys(p.ref for p in message.prs))
         sources.append(message.id)
-        lines.append("- " + defuse_pings(line))
+        lines.append("- " + defuse_pings(_citing(line, message.prs)))
     return Section(
         topic=topic.id,
         title=topic.title,
         markdown="\n".join(lines),
+        prs=list(cited),
         people=list(people),
         sources=sources,
     )
+
+
+def _citing(line: str, prs: Sequence[PRMention]) -> str:
+    """A newcomer's line with the PRs they cited linked, those it does not say at its end
+    ("Ana Ruiz is a data engineer in Lisbon ([#990](...)).": every PR is in the draft)."""
+    if not prs:
+        return line
+    unsaid = [link(p) for p in prs if p.raw not in line]
+    line = link_prs(line, prs)
+    if not unsaid:
+        return line
+    body, stop = (line[:-1], line[-1]) if line[-1] in ".!?" else (line, ".")
+    return f"{body} ({', '.join(unsaid)}){stop}"
 
 
 def introduction(message: SourceMessage) -> str:

@@ -1548,3 +1548,22 @@ def test_a_message_opening_with_a_time_is_not_said_with_the_one_before_it() -> N
     lines = section(draft([replace(notes, reactions=4), digest]), "data").markdown.splitlines()
     assert len(lines) == 2
     assert any(line.startswith("- This week in the loader: [#980]") for line in lines)
+
+
+def test_a_pr_a_newcomer_cites_is_in_the_draft_with_their_introduction() -> None:
+    said = msg(
+        "Hi all! I'm Ana, a data engineer in Lisbon. I just sent my first PR, #990, which "
+        "fixes the shard index",
+        channel="introductions",
+    )
+    unsaid = msg(
+        "Hello, I'm Cy, a student in Oslo. I work on parsers. Also sent #992 yesterday, "
+        "happy to get feedback on it",
+        channel="introductions",
+        author="Cy Berg",
+    )
+    intro = section(draft([said, unsaid]), "introductions")
+    assert intro.prs == ["lab/main#990", "lab/main#992"]
+    lines = intro.markdown.splitlines()
+    assert "first PR, [#990](https://github.com/lab/main/pull/990), which" in lines[0]
+    assert lines[1].endswith("([#992](https://github.com/lab/main/pull/992)).")
