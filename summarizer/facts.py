@@ -616,8 +616,11 @@ def _fact(
     signal += text_gain(sentence) if shows else 0.0
     if not prs and (_MEME_RE.match(text) or "…" in text and _TRUNCATED_RE.search(text)):
         return None
-    if not prs and n_words < SIGNAL_FACT_WORDS and REPLY_OPENER_RE.match(text):
-        return None  # a short answer ("yes, 10 minutes or so"): its figure is no news
+    opener = REPLY_OPENER_RE.match(text) if n_words < SIGNAL_FACT_WORDS else None
+    if opener and (not prs or len(text[opener.end() :].split()) < MIN_PR_FACT_WORDS):
+        # A short answer ("yes, 10 minutes or so"): its figure is no news; "+1 on #12" says
+        # nothing of its PR once its opener is gone.
+        return None
     # What many people reacted to is news said briefly, whenever it happened (what they
     # were asked to do is not).
     strong = signal >= STRONG_SIGNAL and not says_to_the_reader(text)

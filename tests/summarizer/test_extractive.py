@@ -587,6 +587,13 @@ def test_a_pr_cited_with_nothing_said_of_it_is_still_in_the_draft() -> None:
     )
 
 
+def test_a_pr_a_reply_s_opener_says_nothing_of_is_listed_not_said() -> None:
+    plus_one = msg("+1 on #991", channel="data", author="Bo Li")
+    assert section(draft([plus_one]), "data").markdown == (
+        "- Also discussed ([#991](https://github.com/lab/main/pull/991), Bo Li)."
+    )
+
+
 def test_a_pr_said_only_to_be_done_is_said_done() -> None:
     news = msg("the shard index rebuild finished, 3.1% smaller (#17)", channel="data")
     done = msg("Merged! https://github.com/lab/main/pull/59", channel="data", author="Li Wu")
