@@ -372,11 +372,18 @@ def group_by_topic(
     grouped: dict[str, list[SourceMessage]] = {t.id: [] for t in topics}
     rest: list[SourceMessage] = []
     by_id = {m.id: m for m in messages} if intro_topic is not None else {}  # (bots too)
+    said_elsewhere = {
+        p.ref for m in kept if m.prs and channel_key(m.channel) not in intro_channels for p in m.prs
+    }
     for message in kept:
         answered = by_id.get(message.reply_to_id) if message.reply_to_id else None
         if intro_topic is not None and is_self_introduction(message, intro_channels, answered):
             grouped[intro_topic.id].append(message)
-        elif intro_topic is not None and channel_key(message.channel) in intro_channels:
+        elif (
+            intro_topic is not None
+            and channel_key(message.channel) in intro_channels
+            and not _cites_alone(message, said_elsewhere)
+        ):
             continue  # welcomes and small talk under an introduction
         else:
             rest.append(message)
@@ -385,6 +392,12 @@ def group_by_topic(
     for message, topic_id in zip(rest, assigned, strict=True):
         grouped[topic_id].append(message)
     return grouped
+
+
+def _cites_alone(message: SourceMessage, said_elsewhere: Collection[str]) -> bool:
+    """Whether `message` cites a PR no message outside the introductions channel cites: it
+    is placed as any other, so that the PR is in the draft."""
+    return any(p.ref not in said_elsewhere for p in message.prs)
 
 
 def _assign(

@@ -141,6 +141,15 @@ def test_a_reply_to_a_welcome_can_introduce_but_a_reply_to_an_introduction_does_
     assert grouped["introductions"] == [intro]
 
 
+def test_a_pr_said_only_in_the_introductions_channel_is_placed_as_anywhere() -> None:
+    alone = msg("Welcome Ana! #994 looks great, the dedup speedup is real", channel="introductions")
+    also = msg("Welcome Bo! #995 is a good first issue", channel="introductions")
+    elsewhere = msg("#995 splits the dedup index by shard", channel="data")
+    grouped = group_by_topic([alone, also, elsewhere], TOPICS)
+    assert topic_of(grouped, alone) == "data"  # its PR is in the draft
+    assert all(also not in found for found in grouped.values())  # said where it belongs
+
+
 def test_the_introductions_topic_is_found_by_its_name_or_channel() -> None:
     data, other = Topic("data", "Data", channels=("data",)), Topic("other", "Other updates")
     welcome = Topic("hello", "Say hello", channels=("welcome",))
