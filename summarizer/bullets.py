@@ -395,6 +395,7 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
     return "- " + defuse_pings(credited(body, trailing, list(dict.fromkeys(credits))))
 
 
+REVIEW_ASK_WORDS = 12  # a request for a review this short says nothing else
 THREAD_NAME_WORDS = 6  # a thread's name this short names its subject; a longer one is chat
 
 
@@ -546,7 +547,7 @@ def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bull
     citing = [m for m in item if m.prs and not m.is_bot]
     if not citing:
         return None
-    done = _done_to_prs(citing[0])
+    done = _done_to_prs(citing[0]) or _review_asked(citing[0])
     return Bullet(
         topic=topic,
         text=done and "- " + defuse_pings(done),
@@ -558,6 +559,24 @@ def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bull
         time=time,
         author=citing[0].author,
     )
+
+
+# A request for a review: "can someone review #22?", "PTAL #22", "any eyes on #22?".
+_REVIEW_ASKED_RE = re.compile(
+    r"\b(?:review|ptal|take a look|have a look|look at|eyes on|reviewers?)\b", re.IGNORECASE
+)
+
+
+def _review_asked(message: SourceMessage) -> str | None:
+    """ "can someone review #22?" by Li -> "Li Wu asked for reviews of [#22](...)."; None
+    for a message that asks nothing of its PRs or says more than the asking."""
+    text = message.text
+    if len(text.split()) > REVIEW_ASK_WORDS or not _REVIEW_ASKED_RE.search(text):
+        return None
+    if "?" not in text and not text.lower().startswith(("ptal", "please", "review")):
+        return None
+    prs = link_prs(listed([p.raw for p in message.prs]), message.prs)
+    return f"{message.author} asked for reviews of {prs}."
 
 
 def _done_to_prs(message: SourceMessage) -> str | None:

@@ -587,6 +587,13 @@ def test_a_pr_cited_with_nothing_said_of_it_is_still_in_the_draft() -> None:
     )
 
 
+def test_a_request_for_a_review_says_so() -> None:
+    asked = msg("could someone take a look at #26 when you have a minute?", channel="data")
+    assert section(draft([asked]), "data").markdown == (
+        "- Ana Ruiz asked for reviews of [#26](https://github.com/lab/main/pull/26)."
+    )
+
+
 def test_a_pr_a_reply_s_opener_says_nothing_of_is_listed_not_said() -> None:
     plus_one = msg("+1 on #991", channel="data", author="Bo Li")
     assert section(draft([plus_one]), "data").markdown == (
