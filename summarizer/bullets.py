@@ -561,9 +561,10 @@ def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bull
     )
 
 
-# A request for a review: "can someone review #22?", "PTAL #22", "any eyes on #22?".
+# A request for a review: "can someone review #22?", "please review #22", "eyes on #22?"
+# ("PTAL #22" is review chatter: `summarizer.noise`).
 _REVIEW_ASKED_RE = re.compile(
-    r"\b(?:review|ptal|take a look|have a look|look at|eyes on|reviewers?)\b", re.IGNORECASE
+    r"\b(?:review|take a look|have a look|look at|eyes on|reviewers?)\b", re.IGNORECASE
 )
 
 
@@ -573,7 +574,7 @@ def _review_asked(message: SourceMessage) -> str | None:
     text = message.text
     if len(text.split()) > REVIEW_ASK_WORDS or not _REVIEW_ASKED_RE.search(text):
         return None
-    if "?" not in text and not text.lower().startswith(("ptal", "please", "review")):
+    if "?" not in text and not text.lower().startswith(("please", "review")):
         return None
     prs = link_prs(listed([p.raw for p in message.prs]), message.prs)
     return f"{message.author} asked for reviews of {prs}."
