@@ -372,9 +372,16 @@ def group_by_topic(
     grouped: dict[str, list[SourceMessage]] = {t.id: [] for t in topics}
     rest: list[SourceMessage] = []
     by_id = {m.id: m for m in messages} if intro_topic is not None else {}  # (bots too)
-    said_elsewhere = {
-        p.ref for m in kept if m.prs and channel_key(m.channel) not in intro_channels for p in m.prs
-    }
+    said_elsewhere = (
+        {
+            p.ref
+            for m in kept
+            if m.prs and channel_key(m.channel) not in intro_channels
+            for p in m.prs
+        }
+        if intro_channels
+        else set()
+    )
     for message in kept:
         answered = by_id.get(message.reply_to_id) if message.reply_to_id else None
         if intro_topic is not None and is_self_introduction(message, intro_channels, answered):
