@@ -85,6 +85,12 @@ _MEME_RE = re.compile(
     r"|nobody:)",
     re.IGNORECASE,
 )
+# A poll asks, whatever people reacted with ("Quick poll for next call's time: 👍 for 16:00
+# UTC, 🎉 for 18:00 UTC"); its results are news ("Poll results: 62% prefer Thursday").
+_POLL_RE = re.compile(
+    r"^\W*(?:(?:quick|a|small|new) )?(?:poll|vote|survey)\b(?!\W*(?:results?|closed|is closed))",
+    re.IGNORECASE,
+)
 # A message that opens or closes laughing is banter, whatever its reactions: "lol the CI bot
 # just approved its own PR 😂" (`_banter`).
 _LAUGH_WORDS = frozenset(["lol", "lmao", "rofl", "lmfao", "hehe", "haha", "hahaha", "xd"])
@@ -207,7 +213,9 @@ def find_facts(
         if how_to is not None:
             facts.append(how_to)
             continue
-        if not message.prs and (_MEME_RE.match(message.text) or _banter(message.text)):
+        if not message.prs and (
+            _MEME_RE.match(message.text) or _POLL_RE.match(message.text) or _banter(message.text)
+        ):
             continue  # ("nobody:\nthe CI runner: let me reinstall CUDA")
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it
         if not (shows or signal or _may_hold_a_fact(message)):

@@ -967,6 +967,13 @@ def test_banter_is_no_news_however_many_reacted_but_a_laughing_figure_is() -> No
     assert "approved" not in text and "cheese" not in text
 
 
+def test_a_poll_asks_and_its_results_are_news() -> None:
+    poll = msg("Quick poll for next call's time: 👍 for 16:00 UTC, 🎉 for 18:00 UTC")
+    results = msg("Poll results: 62% prefer Thursday, so the call moves to Thursdays at 16:00")
+    text = "\n".join(s.markdown for s in draft([replace(poll, reactions=12), results]).sections)
+    assert "62% prefer Thursday" in text and "18:00" not in text
+
+
 def test_in_a_week_without_prs_an_announcement_outranks_plain_link_shares() -> None:
     shares = [
         msg(
