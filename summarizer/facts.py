@@ -320,6 +320,8 @@ def _link_label(text: str) -> str | None:
     """What a link is said to be of ("Meeting notes from today's sync"), as it reads after
     "shared" ("meeting notes from ..."); None for a clause ("it seems like a few went")."""
     label = text.strip()
+    if label.endswith(("!", ".")):
+        return None  # a sentence ("Widget 3.1 just dropped!"), not a name
     said = label.lower().split()
     if not LABEL_WORDS[0] <= len(said) <= LABEL_WORDS[1] or _CLAUSE_WORDS.intersection(said):
         return None

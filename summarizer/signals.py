@@ -46,9 +46,12 @@ _DATE_RE = re.compile(
 )
 # A version or a release: "v2.1", "3.2.0rc1", "released", "is out".
 _RELEASE_RE = re.compile(
-    r"\bv?\d+\.\d+(?:\.\d+)?(?:[ab]|rc)?\d*\b(?=.{0,40}\b(?:release|out|available|ship))"
+    r"\bv?\d+\.\d+(?:\.\d+)?(?:[ab]|rc)?\d*\b"
+    r"(?=.{0,40}\b(?:release|out|available|ship|dropped|published|tagged))"
     r"|\b(?:released|is out|now available|new release)\b"
 )  # (lower-cased text too)
+
+_RELEASE_HINTS = ("release", " out", "available", "ship", "dropped", "published", "tagged")
 
 LINK_GAIN = 1.0
 WHEN_GAIN = 1.0
@@ -109,5 +112,5 @@ def names_release(text: str) -> bool:
 
 def _names_release(lower: str) -> bool:
     # Most chat names no release: the pattern runs only where its words are.
-    hinted = "release" in lower or " out" in lower or "available" in lower or "ship" in lower
+    hinted = holds_any(lower, _RELEASE_HINTS)
     return hinted and _RELEASE_RE.search(lower) is not None

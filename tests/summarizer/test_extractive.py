@@ -669,6 +669,20 @@ def test_a_list_of_links_under_a_short_heading_is_a_share_once_people_take_it_up
     assert draft([msg(reads, channel="data")]).sections == []  # nobody took it up
 
 
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            "Widget 3.1 just dropped! https://example.org/blog/widget",
+            "- Widget 3.1 just dropped! <https://example.org/blog/widget> (Ana Ruiz).",
+        ),
+        ("Loader 2.0 tagged", "- Loader 2.0 tagged (Ana Ruiz)."),
+    ],
+)
+def test_a_version_said_dropped_or_published_is_a_release(text: str, line: str) -> None:
+    assert drafted_alone(text) == line
+
+
 def test_a_short_release_announcement_is_news() -> None:
     line = drafted_alone("v2.3.0 is out! Changelog: https://example.org/changelog")
     assert line == "- v2.3.0 is out! Changelog: <https://example.org/changelog> (Ana Ruiz)."
