@@ -21,6 +21,7 @@ from summarizer.phrasing import (
     ANAPHORA_RE,
     REPLY_OPENER_RE,
     clean_sentence,
+    is_laugh,
     without_pointing_label,
 )
 from summarizer.previews import LINK_RE, page_title, with_titles, written
@@ -93,7 +94,6 @@ _POLL_RE = re.compile(
 )
 # A message that opens or closes laughing is banter, whatever its reactions: "lol the CI bot
 # just approved its own PR 😂" (`_banter`).
-_LAUGH_WORDS = frozenset(["lol", "lmao", "rofl", "lmfao", "hehe", "haha", "hahaha", "xd"])
 _LAUGH_EMOJI = ("😂", "🤣", "😆", "😹")
 # Text a link's preview cut short ("... before we to… <url>"): half a sentence says nothing.
 # (Searched only where a "…" is: the search tries every word character.)
@@ -261,7 +261,7 @@ def _banter(text: str) -> bool:
     said = text.strip()
     first = said[:8].split(" ", 1)[0].strip(",.!").lower()
     last = said[-8:].rpartition(" ")[2].strip(",.!").lower()
-    laughs = said.endswith(_LAUGH_EMOJI) or first in _LAUGH_WORDS or last in _LAUGH_WORDS
+    laughs = said.endswith(_LAUGH_EMOJI) or is_laugh(first) or is_laugh(last)
     return laughs and not (FIGURE_RE.search(text) or names_release(text))
 
 

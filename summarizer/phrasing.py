@@ -180,26 +180,35 @@ _LABEL_RE = re.compile(r"^(?P<label>[^:\n]{3,60}):\s+(?=(?:I|I'm|I've|We|We're|W
 _LABEL_REF_RE = re.compile(r"[\w/.-]*#\d+")
 
 
+# Laughs typed as words ("lol", "haha", "hahaha"): chat, never news.
+_LAUGHS = ("lol", "lmao", "lmfao", "rofl", "hehe", "xd")
+
+
+def is_laugh(word: str) -> bool:
+    """Whether a lower-case `word` is a laugh typed as a word ("lol", "hahaha")."""
+    return word in _LAUGHS or word.startswith("haha")
+
+
 # A hedge or a laugh closing a sentence: "..., I think though", "..., imo", "... broke again
 # lol". A summary states it.
 _HEDGE_TAIL_RE = re.compile(
     r",\s*(?:(?:i|we) (?:think|find|guess|believe|feel|suppose|reckon)|imo|imho|tbh)"
     r"(?: though| anyway)?(?=[.!]*$)"
-    r"|,?\s+(?:lol|lmao|rofl|haha\w*|hehe|xd)(?=[.!]*$)",
+    rf"|,?\s+(?:{'|'.join(_LAUGHS)}|haha\w*)(?=[.!]*$)",
     re.IGNORECASE,
 )
 TAIL_CHARS = 40  # a hedge or laugh fits in a sentence's last characters; only they are read
-# The words a hedge or a laugh ends with (the pattern is tried only after one of them).
-_TAIL_WORDS = frozenset(
+# The words a hedge ends with (the pattern is tried only after one of them, or a laugh).
+_HEDGE_WORDS = frozenset(
     ["think", "find", "guess", "believe", "feel", "suppose", "reckon", "imo", "imho", "tbh"]
-    + ["though", "anyway", "lol", "lmao", "rofl", "hehe", "xd"]
+    + ["though", "anyway"]
 )
 
 
 def _without_tail(text: str) -> str:
     """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`)."""
     last = text[-TAIL_CHARS:].rstrip(".! ").rpartition(" ")[2].lower()
-    if last not in _TAIL_WORDS and not last.startswith("haha"):
+    if last not in _HEDGE_WORDS and not is_laugh(last):
         return text  # (most sentences)
     match = _HEDGE_TAIL_RE.search(text, max(0, len(text) - TAIL_CHARS))
     return text if match is None else text[: match.start()] + text[match.end() :]

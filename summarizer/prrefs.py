@@ -150,14 +150,14 @@ _NOT_REPO_WORDS = frozenset({"pr", "prs", "pull", "issue", "issues"})
 # all-digit hex colour ("#112233") among colours or colour words. Three digits are a colour
 # only beside a hex colour with letters or right after a colour's word ("text colour #333"):
 # "#980 faster startup, #981 new theme API" cites two PRs.
-_COLOUR_WORD = r"colou?rs?|hex|rgba?|palette|css|theme|background|foreground|fill|stroke"
+# A colour's own words, and words that only put colours in mind ("theme: #980 adds dark
+# mode" labels a PR).
+_COLOUR_WORD = r"colou?rs?|hex|rgba?|background|foreground|fill|stroke"
 _LETTERED_HEX_RE = re.compile(r"#[0-9a-fA-F]{0,5}[a-fA-F][0-9a-fA-F]{0,5}\b")
-_COLOUR_HINT = re.compile(rf"(?i:\b(?:{_COLOUR_WORD})\b)|{_LETTERED_HEX_RE.pattern}")
-# (a colour's own words: "theme: #980 adds dark mode" labels a PR)
-_COLOUR_BEFORE_RE = re.compile(
-    r"(?i:\b(?:colou?rs?|hex|rgba?|background|foreground|fill|stroke)\b"
-    r"\W{0,3}(?:to |of |is |= ?)?)$"
+_COLOUR_HINT = re.compile(
+    rf"(?i:\b(?:{_COLOUR_WORD}|palette|css|theme)\b)|{_LETTERED_HEX_RE.pattern}"
 )
+_COLOUR_BEFORE_RE = re.compile(rf"(?i:\b(?:{_COLOUR_WORD})\b\W{{0,3}}(?:to |of |is |= ?)?)$")
 COLOUR_WORD_CHARS = 16  # a colour's word, its punctuation and "to " before three digits
 _COLOUR_DIGITS = (3, 6, 8)
 

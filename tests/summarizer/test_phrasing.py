@@ -103,6 +103,7 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("Reminder that the call moves to 17:00", "Reminder that the call moves to 17:00"),
         ("The old loader was faster, imo.", "The old loader was faster."),
         ("the thing from #45 broke again lol", "the thing from #45 broke again"),
+        ("the cache broke again lmfao", "the cache broke again"),
         ("Lolcats are back in the dataset", "Lolcats are back in the dataset"),
         ("I think, we ship it", "I think, we ship it"),
         ("Dedup audit (#12): I checked 600 pairs.", "I checked 600 pairs (#12)."),
