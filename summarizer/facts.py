@@ -158,6 +158,9 @@ _LEADING_LINK_RE = re.compile(r"(<?https?://\S+?>?)[.,]?\s+(?=\S)")
 _LINK_AS_SUBJECT_RE = re.compile(
     r"(?:is|are|was|were|has|have|had|looks|seems|does|will|can|should|might|may)\b"
 )
+# "<PR url> fixes the leak": a PR's link before a verb ("adds", "fixes") is its subject too.
+_PR_LINK_RE = re.compile(r"/(?:pull|issues)/\d+>?$")
+_VERB_RE = re.compile(r"(?!this\b|thus\b|plus\b)[a-z]{2,}(?<!ss)s\b")
 _ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
 
 
@@ -523,7 +526,7 @@ def statements(text: str, *, list_intros: bool = False) -> Iterable[str]:
                 # "I made this: <url> Let me know": the link shows what came before it.
                 kept[-1] = f"{kept[-1].rstrip('.')} {leading.group(1)}"
                 sentence = sentence[leading.end() :]
-            elif leading and not _LINK_AS_SUBJECT_RE.match(sentence, leading.end()):
+            elif leading and not _link_as_subject(sentence, leading):
                 # "<url> here is the thread on force layouts": the link shows what follows.
                 links.append(leading.group(1))
                 sentence = capitalised(sentence[leading.end() :])
@@ -544,6 +547,14 @@ def statements(text: str, *, list_intros: bool = False) -> Iterable[str]:
             else:
                 kept.append(sentence)
     return _with_links(kept, links)
+
+
+def _link_as_subject(sentence: str, leading: re.Match[str]) -> bool:
+    """Whether the link `leading` opens `sentence` with is its subject (`_LINK_AS_SUBJECT_RE`,
+    `_VERB_RE` after a PR's link), not a pointer to what follows."""
+    if _LINK_AS_SUBJECT_RE.match(sentence, leading.end()):
+        return True
+    return bool(_PR_LINK_RE.search(leading.group(1)) and _VERB_RE.match(sentence, leading.end()))
 
 
 def _split(sentence: str) -> list[str]:
@@ -580,7 +591,9 @@ def _with_links(kept: list[str], links: list[str]) -> list[str]:
     statements as one, after the exclamations it opens with ("Sorry for the radio
     silence!"), which stay apart."""
     if links and kept:
-        kept[-1] = f"{kept[-1].rstrip('.')} {' '.join(links)}"
+        # A PR's link is cited as a PR is: in brackets, where the credit joins it.
+        said = (f"({link})" if _PR_LINK_RE.search(link) else link for link in links)
+        kept[-1] = f"{kept[-1].rstrip('.')} {' '.join(said)}"
     opening = 0
     while (
         opening < len(kept) - 1

@@ -15,8 +15,11 @@ from summarizer.voice import QUOTE_RE
 
 # Fillers and status labels chat puts before the news; they say nothing in a summary.
 _OPENER_RE = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|update|quick update|status|"
-    r"small update|reminder(?=\s*[:—–-])|good news|bad news|update on [^:,]{1,40}|re|note|"
+    # ("Small update to Widget: v2.3 adds ..." keeps what it updates)
+    r"^(?:(?:(?:(?:small|quick) )?update (?:on|to|for)(?= [^:,\n]{1,40}:)|"
+    r"(?:(?:small|quick) )?update(?=\s*[:,.!—–-])|"
+    r"ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|status|"
+    r"reminder(?=\s*[:—–-])|good news|bad news|re|note|"
     r"tl;?dr|ah|oh|hmm+|yeah|yep|alright|anyway|and|but|plus|ps|sure|separately|"
     r"(?:a )?(?:small|quick) one|meanwhile|"
     r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)"

@@ -318,6 +318,26 @@ def test_a_link_opening_a_share_follows_what_it_shows_unless_it_is_the_subject(
     assert section(draft([shared]), "data").markdown.startswith(line)
 
 
+def test_a_pr_link_before_a_verb_is_the_subject() -> None:
+    """ "<PR url> fixes the leak" says what the PR does; it does not read "Fixes the leak"."""
+    line = drafted_alone(
+        "https://github.com/lab/main/pull/1417 fixes the handle leak when reloading plugins. "
+        "Memory stays flat after 50 reloads now."
+    )
+    assert line.startswith("- [lab/main#1417](https://github.com/lab/main/pull/1417) fixes the")
+
+
+def test_a_pr_link_after_a_sentence_is_cited_in_brackets_with_the_credit() -> None:
+    line = drafted_alone(
+        "Widget 3.4 is released: it caches builds across runs now. "
+        "https://github.com/lab/widget/pull/288"
+    )
+    assert line.endswith(
+        "caches builds across runs now "
+        "([lab/widget#288](https://github.com/lab/widget/pull/288), Ana Ruiz)."
+    )
+
+
 def test_a_sentence_that_starts_after_a_link_without_a_stop_is_a_sentence() -> None:
     text = (
         "Scaling study: https://papers.example.org/77 we compare how 8 optimizers scale with batch"

@@ -107,6 +107,11 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("Lolcats are back in the dataset", "Lolcats are back in the dataset"),
         ("I think, we ship it", "I think, we ship it"),
         ("Dedup audit (#12): I checked 600 pairs.", "I checked 600 pairs (#12)."),
+        # an update's label keeps what it updates; "update" alone is a label only before a stop
+        ("small update to Tidy Docs: v2.3 adds dark mode", "Tidy Docs: v2.3 adds dark mode"),
+        ("Quick update on the parser: it reads tabs", "The parser: it reads tabs"),
+        ("Update: the parser reads tabs", "The parser reads tabs"),
+        ("update the pinned guide, it is stale", "update the pinned guide, it is stale"),
     ],
 )
 def test_fillers_labels_and_emoji_go(sentence: str, cleaned: str) -> None:
