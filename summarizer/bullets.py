@@ -55,6 +55,7 @@ from summarizer.text import (
 from summarizer.types import PRMention, SourceMessage
 
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
+_VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
 MAX_TRAILING_PRS = 8
 MIN_TITLED = 2  # from this many further PRs with titles on, the titles say them
@@ -468,6 +469,7 @@ def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
         "#" in sentence
         or "/pull/" in sentence
         or FIGURE_RE.search(sentence)
+        or _VERSION_RE.search(sentence)  # "Fixed in 4.1.4 and 4.2.0."
         or any(p.raw in sentence for p in prs)
     )
 

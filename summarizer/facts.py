@@ -110,11 +110,12 @@ _is_request = any_phrase((
     "can someone", "anyone", "use your eyes", "let me know",
     "if you (?:like|want|wish|are interested|.re interested)",
 ))  # fmt: skip
-# A request closing a statement: "Maintenance Saturday 8-14h, jobs will be killed, please
-# checkpoint". The statement is the news; what its readers were asked is not.
+# A request closing a statement or one of its sentences: "Maintenance Saturday 8-14h, jobs
+# will be killed, please checkpoint". The statement is the news; what its readers were
+# asked is not.
 _REQUEST_TAIL_RE = re.compile(
     r"(?:[,;]| [—–-])\s+(?:and\s+)?(?:please|pls|plz|kindly|let (?:me|us) know|feel free"
-    r"|reach out|dm me|ping me)\b[^,;.!?]*[.!]*$",
+    r"|reach out|dm me|ping me)\b[^,;.!?]*(?:[.!]*$|(?=[.!]))",
     re.IGNORECASE,
 )
 _REQUEST_TAIL_HINTS = (
@@ -665,11 +666,12 @@ def _fact(
 
 
 def _without_request_tail(text: str) -> str:
-    """`text` without a closing request (`_REQUEST_TAIL_RE`), ending with a full stop."""
+    """`text` without the requests closing its sentences (`_REQUEST_TAIL_RE`), ending with
+    a full stop."""
     if not holds_any(text.lower(), _REQUEST_TAIL_HINTS):
         return text  # (most sentences)
-    match = _REQUEST_TAIL_RE.search(text)
-    return text if match is None else full_stop(text[: match.start()])
+    told, n = _REQUEST_TAIL_RE.subn("", text)
+    return full_stop(told) if n else text
 
 
 def _words_but_links(text: str) -> int:

@@ -36,14 +36,18 @@ _OPENER_RE = re.compile(
 )
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
-# "Fixed in #405, so ...": done by a PR, not by the author ("Ana fixed in #405" is wrong).
-_BY_A_PR_RE = re.compile(r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)", re.IGNORECASE)
+# "Fixed in #405, so ...": done by a PR, not by the author ("Ana fixed in #405" is wrong);
+# so is "Fixed in 4.1.4", by a release.
+_BY_A_PR_RE = re.compile(
+    r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)|in v?\d+\.\d", re.IGNORECASE
+)
 # Reply openers: words a reply starts with that say nothing in a summary. The second group
 # only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).
 REPLY_OPENER_RE = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|heh|"
     r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
-    r"\+1|lgtm)\b(?:[\s,.!:;]|[—–-](?!-))*"  # (not the dashes of "--flag")
+    # (not a word's hyphen, "Exactly-once", nor the dashes of "--flag")
+    r"\+1|lgtm)\b(?!-\w)(?:[\s,.!:;]|[—–-](?!-))*"
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
     r"thx|thnx|ty)[,.!]\s*)+",
     re.IGNORECASE,

@@ -42,6 +42,8 @@ _HIDDEN_RE = re.compile(
 )
 # Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
 _EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")
+# Emoji codes where chat left out a stop: "4.2.0 is released :tada: Exactly-once sinks ...".
+_EMOJI_CODE_GAP_RE = re.compile(rf"(?<=\w) ?(?:{_EMOJI_CODE_RE.pattern} ?)+ (?=[A-Z`])")
 _MASS_MENTION_RE = re.compile(
     r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b"
 )
@@ -77,7 +79,7 @@ def chat_lines(text: str) -> list[str]:
     if "@" in text or "<!" in text:
         text = _MASS_MENTION_RE.sub("", text)
     if ":" in text:
-        text = _EMOJI_CODE_RE.sub("", text)
+        text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(". ", text))
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
     lines = [line for line in lines if line]
     if len(lines) > 2 and ":\n" in text:  # (a heading ending in a colon, then a line)

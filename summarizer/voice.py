@@ -49,7 +49,7 @@ _MENTION_RE = re.compile(r"(?<![\w.])@[A-Za-z0-9_][\w.-]{0,80}|<@[!&]?\w{1,40}>"
 _REPLY_RE = re.compile(
     r"(?:yes|yeah|yep|yup|nope|not yet|agreed|thanks|thank you|thx|thnx|ty|lol|lmao|haha\w*|"
     r"heh|hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
-    r"\+1|lgtm)\b"
+    r"\+1|lgtm)\b(?!-\w)"  # ("Exactly-once sinks" opens no reply)
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes)[,.!]",
     re.IGNORECASE,
 )

@@ -361,6 +361,40 @@ def test_an_announcement_closing_with_a_request_is_still_news() -> None:
     )
 
 
+def test_a_request_inside_an_announcement_goes_and_the_fixed_release_stays() -> None:
+    advisory = replace(
+        msg(
+            "Security advisory: versions 2.0.0-2.1.3 of the upload gateway accept unsigned "
+            "uploads from any client when the signing key file is missing on the server. Fixed in "
+            "2.1.4 and 2.2.0, please upgrade. CVE-2026-0001",
+            channel="data",
+            author="Sam Ode",
+        ),
+        pinned=True,
+    )
+    assert section(draft([advisory]), "data").markdown == (
+        "- Security advisory: versions 2.0.0-2.1.3 of the upload gateway accept unsigned "
+        "uploads from any client when the signing key file is missing on the server. Fixed in "
+        "2.1.4 and 2.2.0 (Sam Ode)."
+    )
+
+
+def test_an_emoji_code_where_a_stop_was_left_out_ends_the_sentence() -> None:
+    """A release's highlights after ":tada:" are kept, and read as a sentence of their own."""
+    release = replace(
+        msg(
+            "Widget 4.2.0 is released :tada: Exactly-once sinks for Postgres and S3, and the "
+            "web UI shows backpressure per operator",
+            channel="data",
+        ),
+        reactions=20,
+    )
+    assert section(draft([release]), "data").markdown == (
+        "- Widget 4.2.0 is released. Exactly-once sinks for Postgres and S3, and the web UI "
+        "shows backpressure per operator (Ana Ruiz)."
+    )
+
+
 def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
     announced = "As of today, Ada Ito is a maintainer of the loader, after months of work"
     fleeting = "Ada Ito is bringing cake to the office today, after months of promising it"

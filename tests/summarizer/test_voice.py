@@ -44,6 +44,7 @@ def test_each_marker_of_chat_is_found(item: str, marker: str) -> None:
         "Training ran at 10:30:00 UTC on 64 GPUs.",
         "The mix is 3:2 (code:prose) this week (#14).",
         "The types derive Debug, Eq etc. on every platform (#315).",
+        "The loader is out. Exactly-once sinks are the default (Ana Ruiz).",
     ],
 )
 def test_a_newsletters_sentences_carry_no_marker(item: str) -> None:
