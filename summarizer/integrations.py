@@ -37,6 +37,11 @@ _RESOLVES_RE = re.compile(
     re.IGNORECASE,
 )
 _BY_RE = re.compile(r" - (?P<who>[^-\n]{1,80})$")
+# Who an event's title credits: "#12 Fix the loader (by ana)", "#12 Fix the loader by @ana"
+# ("Sort results by date" names nobody).
+_TITLE_BY_RE = re.compile(
+    r"\s{1,3}(?:\(by @?(?P<who>[^()\n]{1,80})\)|by @(?P<handle>[\w.-]{1,40}))$"
+)
 # "[owner/repo] New release published: v2.1.0" (GitHub's Discord webhook), "Release
 # published: v2.1.0" (its Slack app).
 _RELEASE_RE = re.compile(
@@ -72,7 +77,8 @@ def post_repo(text: str) -> str | None:
 def integration_items(text: str) -> list[IntegrationItem]:
     """The PRs and issues a post reports, in order (see the module docstring)."""
     found = [
-        IntegrationItem(m["number"], m["title"].strip()) for m in _EVENT_RE.finditer(text[:20_000])
+        IntegrationItem(m["number"], *_title_credit(m["title"]))
+        for m in _EVENT_RE.finditer(text[:20_000])
     ]
     # A merged PR's title: the first clause of the first of its commits (those since the
     # post's previous merge); the rest are its steps ("Implement get_package_cls and test").
@@ -102,6 +108,14 @@ def commits(text: str) -> list[Commit]:
         Commit(m["sha"] or m["linked"], *_split_credit(m["message"]))
         for m in _COMMIT_RE.finditer(text[:20_000])
     ]
+
+
+def _title_credit(title: str) -> tuple[str, str | None]:
+    """ "Fix the loader (by ana)" -> ("Fix the loader", "ana")."""
+    by = _TITLE_BY_RE.search(title.strip())
+    if by is None:
+        return title.strip(), None
+    return title.strip()[: by.start()], (by["who"] or by["handle"]).strip()
 
 
 def _split_credit(message: str) -> tuple[str, str | None]:

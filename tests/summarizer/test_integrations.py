@@ -66,6 +66,27 @@ def test_pr_events_report_their_titles() -> None:
     assert (merged.number, merged.title) == ("8498", "Bump NCCL to 2.29")
 
 
+def test_an_event_s_title_names_who_did_it_in_brackets_or_by_handle() -> None:
+    posts = [
+        "Pull request merged: #5509 Rescale operators live (by hmarsh)",
+        "[lab/main] PR merged: #5510 Rescale operators live by @hmarsh",
+        "Pull request merged: #5511 Sort results by date",
+    ]
+    items = [integration_items(post)[0] for post in posts]
+    assert [(i.title, i.person) for i in items] == [
+        ("Rescale operators live", "hmarsh"),
+        ("Rescale operators live", "hmarsh"),
+        ("Sort results by date", None),
+    ]
+    merged = replace(msg(posts[0], channel="data", author="GitHub"), is_bot=True)
+    d = make_draft(
+        [merged], TOPICS, workspace="w", week_start=date(2026, 11, 16), title="t", max_chars=4000
+    )
+    assert "Rescale operators live ([#5509](https://github.com/lab/main/pull/5509), hmarsh)." in (
+        d.sections[0].markdown
+    )
+
+
 def test_a_person_s_message_in_brackets_is_not_a_post() -> None:
     assert post_repo("Thanks! [see below]") is None
     assert integration_items("I merged it, resolves the flake") == []
