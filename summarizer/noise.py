@@ -126,6 +126,9 @@ _ACK_MULTI = frozenset(
         "good point",
         "fair point",
         "good idea",
+        # the answer to "who owns this?" or "is that right?", before what it says
+        *(f"that{s} {w}" for s in ("'s", "’s") for w in ("me", "right", "it", "true")),
+        "that was me",
     )
 )
 _ACK_MAX_WORDS = 3  # the longest phrase above

@@ -395,6 +395,21 @@ def test_an_emoji_code_where_a_stop_was_left_out_ends_the_sentence() -> None:
     )
 
 
+def test_an_answer_to_who_owns_something_is_said_without_its_yes() -> None:
+    asked = msg("Who owns the long-context evals? They score 0 everywhere", channel="data")
+    answer = replace(
+        msg(
+            "That's me. The tokenizer truncates at 8k by default, fix is in #913",
+            channel="data",
+            author="Mira Chen",
+        ),
+        reply_to_id=asked.id,
+    )
+    assert section(draft([asked, answer]), "data").markdown.startswith(
+        "- The tokenizer truncates at 8k by default, fix is in [#913]"
+    )
+
+
 def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
     announced = "As of today, Ada Ito is a maintainer of the loader, after months of work"
     fleeting = "Ada Ito is bringing cake to the office today, after months of promising it"

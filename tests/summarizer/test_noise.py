@@ -26,6 +26,8 @@ def test_acknowledgements() -> None:
         ":tada:",
         "Morning!",
         "hey everyone 👋",
+        "That's me.",
+        "That’s right!",
     ):
         assert is_acknowledgement(text), text
     for text in (
@@ -33,6 +35,7 @@ def test_acknowledgements() -> None:
         "me! let's grab dinner",
         "ok so 3 racks died",
         "hello world fails on 3.14",
+        "That's it for the loader: 2.0 is out",
     ):
         assert not is_acknowledgement(text), text
 
