@@ -41,7 +41,14 @@ from summarizer.phrasing import (
 )
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.pushes import commit_digests
-from summarizer.signals import is_announcement, shows_something, social_gain, text_gain
+from summarizer.signals import (
+    THANKED_GAIN,
+    is_announcement,
+    shows_something,
+    social_gain,
+    text_gain,
+    thanked_answers,
+)
 from summarizer.termmodel import STOPWORDS
 from summarizer.text import (
     defuse_pings,
@@ -167,7 +174,8 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     one bullet per paragraph that says something of its own."""
     mentions = _mentions(item)
     times = [m.created_at.timestamp() for m in item]
-    signals = [0.0 if m.is_bot else social_gain(m) for m in item]
+    thanked = thanked_answers(item) if len(item) > 2 else set()  # (a question, an answer, thanks)
+    signals = [0.0 if m.is_bot else social_gain(m) + THANKED_GAIN * (m.id in thanked) for m in item]
     facts = find_facts(item, times, signals)
     time = max(times)
     if not facts:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
+from summarizer.phrasing import REPLY_OPENER_RE
 from summarizer.text import holds_any
 from summarizer.types import SourceMessage
 
@@ -53,8 +55,16 @@ _RELEASE_RE = re.compile(
 
 _RELEASE_HINTS = ("release", " out", "available", "ship", "dropped", "published", "tagged")
 
+# The asker's thanks for an answer: "that was it, thank you!!", "thx, works now".
+_THANKS_RE = re.compile(
+    r"\b(?:thanks|thank you|thx|ty|tysm|that (?:was|did) it|works now|that worked)\b",
+    re.IGNORECASE,
+)
+THANKS_WORDS = 12  # a thanks is short: a longer reply goes on with its own question or news
+
 LINK_GAIN = 1.0
 WHEN_GAIN = 1.0
+THANKED_GAIN = math.log1p(2)  # as much as two reactions
 RELEASE_GAIN = 1.0
 ANNOUNCEMENT_GAIN = 2.0
 PIN_GAIN = 2.0
@@ -114,3 +124,40 @@ def _names_release(lower: str) -> bool:
     # Most chat names no release: the pattern runs only where its words are.
     hinted = holds_any(lower, _RELEASE_HINTS)
     return hinted and _RELEASE_RE.search(lower) is not None
+
+
+def thanked_answers(item: Sequence[SourceMessage]) -> set[str]:
+    """The ids of the messages of a conversation that answered another person's question
+    and that the asker then thanked: a question answered in substance, by what it says (not
+    "yes, ...": that needs the question to be read). A reply answers the message it replies
+    to; in a thread, the one before it, and the thread's first message is what was asked."""
+    by_id = {m.id: m for m in item}
+    first_in_thread: dict[str, SourceMessage] = {}
+    last_in_thread: dict[str, SourceMessage] = {}
+    thanked: set[str] = set()
+    for message in item:
+        thread = message.thread_id
+        answer = by_id.get(message.reply_to_id or "") or (
+            last_in_thread.get(thread) if thread else None
+        )
+        if thread:
+            first_in_thread.setdefault(thread, message)
+            last_in_thread[thread] = message
+        if (
+            answer is None
+            or answer.author_id == message.author_id
+            or len(message.text.split()) > THANKS_WORDS
+            or _THANKS_RE.search(message.text) is None
+        ):
+            continue  # (most messages: no thanks for another's answer)
+        asked = by_id.get(answer.reply_to_id or "") or (
+            first_in_thread.get(answer.thread_id) if answer.thread_id else None
+        )
+        if (
+            asked is not None
+            and asked.author_id == message.author_id
+            and "?" in asked.text
+            and not REPLY_OPENER_RE.match(answer.text)  # ("yes, filter for ..." needs its question)
+        ):
+            thanked.add(answer.id)
+    return thanked

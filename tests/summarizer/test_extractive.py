@@ -410,6 +410,48 @@ def test_an_answer_to_who_owns_something_is_said_without_its_yes() -> None:
     )
 
 
+def _help_thread(answer: str, thanks: str) -> list[SourceMessage]:
+    """A question in a thread, another member's answer, and the asker's reply to it."""
+    title = "Logins lost after upgrading"
+    said = [
+        ("Greg Howe", "Since 5.3 every deploy logs all users out, has anyone seen this?"),
+        ("Alma Ruiz", answer),
+        ("Greg Howe", thanks),
+    ]
+    return [
+        msg(text, channel="data", author=who, thread_id="h1", thread_title=title)
+        for who, text in said
+    ]
+
+
+ANSWER = (
+    "Session cookies are signed with a key derived from the app name since 5.3, so a "
+    "hostname in the name breaks them. Pin SESSION_SALT in the settings."
+)
+
+
+def test_an_answer_the_asker_thanked_is_news() -> None:
+    """A question answered in substance is among the signals every community has."""
+    d = draft(_help_thread(ANSWER, "that was exactly it, thank you!!"))
+    assert section(d, "data").markdown.startswith(
+        "- Logins lost after upgrading: Session cookies are signed with a key derived from "
+        "the app name since 5.3"
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "thanks"),
+    [
+        (ANSWER, "ok, I will look into it next week"),  # no thanks: not known to answer
+        ("yes, pin SESSION_SALT and the sessions survive a deploy", "that did it, thanks"),
+    ],
+)
+def test_an_answer_not_thanked_or_read_only_with_its_question_is_no_news(
+    answer: str, thanks: str
+) -> None:
+    assert not [s for s in draft(_help_thread(answer, thanks)).sections if s.topic == "data"]
+
+
 def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
     announced = "As of today, Ada Ito is a maintainer of the loader, after months of work"
     fleeting = "Ada Ito is bringing cake to the office today, after months of promising it"
