@@ -47,7 +47,8 @@ _MENTION_RE = re.compile(r"(?<![\w.])@[A-Za-z0-9_][\w.-]{0,80}|<@[!&]?\w{1,40}>"
 # Openers that are replies wherever they stand, and words that are replies only when
 # punctuation follows them ("No, not yet" is a reply; "No regressions were found" is not).
 _REPLY_RE = re.compile(
-    r"(?:yes|yeah|yep|yup|nope|not yet|agreed|thanks|thank you|thx|thnx|ty|lol|lmao|haha\w*|"
+    r"(?:yes|yeah|yep|yup|nope|not yet|agreed|thanks(?! to\b)|thank you(?! to\b)|thx|thnx|ty|"
+    r"lol|lmao|haha\w*|"
     r"heh|hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
     r"\+1|lgtm)\b(?!-\w)"  # ("Exactly-once sinks" opens no reply)
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes)[,.!]",

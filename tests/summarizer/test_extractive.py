@@ -452,6 +452,21 @@ def test_an_answer_not_thanked_or_read_only_with_its_question_is_no_news(
     assert not [s for s in draft(_help_thread(answer, thanks)).sections if s.topic == "data"]
 
 
+def test_thanks_that_lead_with_a_figure_stay_and_a_courtesy_after_the_news_goes() -> None:
+    survey = replace(
+        msg(
+            "Thanks to everyone who filled in the survey: 1,240 responses! Top ask was "
+            "deployment docs (61%). Thanks to Bo for the forms.",
+            channel="data",
+        ),
+        reactions=9,
+    )
+    assert section(draft([survey]), "data").markdown == (
+        "- Thanks to everyone who filled in the survey: 1,240 responses! Top ask was "
+        "deployment docs (61%) (Ana Ruiz)."
+    )
+
+
 def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
     announced = "As of today, Ada Ito is a maintainer of the loader, after months of work"
     fleeting = "Ada Ito is bringing cake to the office today, after months of promising it"
