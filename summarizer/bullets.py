@@ -63,6 +63,7 @@ from summarizer.types import PRMention, SourceMessage
 
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
 _VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
+_MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
 _THANKS_RE = re.compile(r"(?:big |many |special )?(?:thanks|thank you)\b", re.IGNORECASE)
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
 MAX_TRAILING_PRS = 8
@@ -98,6 +99,7 @@ class Bullet:
     recap: bool = False  # led by a sentence listing many PRs
     pushed: bool = False  # commits an integration bot reports pushed (`summarizer.pushes`)
     picked: tuple[Fact, ...] = ()  # the sentences the bullet is written from
+    released: tuple[str, ...] = ()  # the releases an integration bot reports (`_release_bullet`)
     said: tuple[Fact, ...] = ()  # every fact of the item, in the order they were said
 
     @property
@@ -167,7 +169,34 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
         )
         for digest in commit_digests(messages)
     ]
-    return _drop_stale(written) + digests
+    return _drop_stale(_drop_announced_releases(written)) + digests
+
+
+def _drop_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
+    """A bot's "v5.3.0 is released" goes where a person's bullet announces that release
+    ("5.3 is out! ..."); its PRs and posts are kept on the person's."""
+    reported = [b for b in bullets if b.released]
+    if not reported:
+        return bullets  # (most topics)
+    kept = [b for b in bullets if not b.released]
+    for bullet in reported:
+        said = next((b for b in kept if all(_names(b, r) for r in bullet.released)), None)
+        if said is None:
+            kept.append(bullet)
+            continue
+        said.prs.update((ref, m) for ref, m in bullet.prs.items() if ref not in said.prs)
+        said.sources += [s for s in bullet.sources if s not in said.sources]
+    return sorted(kept, key=lambda b: b.time)
+
+
+def _names(bullet: Bullet, release: str) -> bool:
+    """Whether a person's `bullet` names `release` ("v5.3.0"), in full or as its major and
+    minor version ("5.3")."""
+    number = _VERSION_RE.search(release) or _MINOR_RE.search(release)
+    if number is None or bullet.author is None:
+        return False
+    full = number.group().lstrip("vV")
+    return full in bullet.words or ".".join(full.split(".")[:2]) in bullet.words
 
 
 def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
@@ -548,6 +577,7 @@ def _release_bullet(
         signal=text_gain(text),
         time=time,
         author=None,
+        released=tuple(said),
     )
 
 

@@ -143,3 +143,24 @@ def test_a_published_release_is_reported_and_drafted() -> None:
     assert data.markdown == (
         "- kern/boot v0.9.2 is released ([#44](https://github.com/kern/boot/pull/44))."
     )
+
+
+def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs() -> None:
+    post = "[kern/boot] New release published: v0.9.2\nFaster cold boot on ARM (#44)"
+    bot = replace(msg(post, channel="data", author="GitHub", default_repo="kern/boot"), is_bot=True)
+    person = replace(
+        msg("0.9 is out! The big one is a new allocator, 30% less memory", channel="data"),
+        reactions=12,
+    )
+    d = make_draft(
+        [bot, person],
+        TOPICS,
+        workspace="w",
+        week_start=date(2026, 11, 16),
+        title="t",
+        max_chars=4000,
+    )
+    [data] = d.sections
+    assert data.markdown.startswith("- 0.9 is out! The big one is a new allocator")
+    assert "is released" not in data.markdown
+    assert data.prs == ["kern/boot#44"]
