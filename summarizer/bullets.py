@@ -490,7 +490,12 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
     nothing to the reader; none that read as chat. `prs`: those the text cites."""
     kept: list[str] = []
     n_words = 0
+    raws = {p.raw for p in prs}
     for sentence in clean_sentences(text):
+        if kept and sentence.rstrip(".!") in raws:
+            # "... down to 244 ms. PR 8526.": a PR said alone cites what came before it.
+            kept[-1] = f"{kept[-1].rstrip('.!')} ({sentence.rstrip('.!')})."
+            continue
         size = len(sentence.split())
         news = _cites_or_measures(sentence, prs)
         if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):

@@ -212,8 +212,20 @@ _HEDGE_WORDS = frozenset(
 )
 
 
+# A condition on the reader closing a sentence: "#1412 is the speedup, if anyone wants the
+# details". What it says stands without it.
+_IF_WANTED_RE = re.compile(
+    r",?\s+if (?:anyone|anybody|someone|you)(?:'s|'re| is| are)? "
+    r"(?:wants?|needs?|cares?|interested|curious)\b(?: [^\s.!?,;]+){0,3}(?=[.!]*$)",
+    re.IGNORECASE,
+)
+
+
 def _without_tail(text: str) -> str:
-    """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`)."""
+    """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`), or a condition on its
+    reader (`_IF_WANTED_RE`)."""
+    if " if " in text[-TAIL_CHARS - 20 :]:
+        text = _IF_WANTED_RE.sub("", text)
     last = text[-TAIL_CHARS:].rstrip(".! ").rpartition(" ")[2].lower()
     if last not in _HEDGE_WORDS and not is_laugh(last):
         return text  # (most sentences)

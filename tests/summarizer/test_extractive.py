@@ -338,6 +338,16 @@ def test_a_pr_link_after_a_sentence_is_cited_in_brackets_with_the_credit() -> No
     )
 
 
+def test_a_pr_said_alone_after_a_sentence_is_its_citation() -> None:
+    line = drafted_alone(
+        "The dashboard's median load is down from 838 ms to 244 ms. PR 8526 if you're curious how."
+    )
+    assert line == (
+        "- The dashboard's median load is down from 838 ms to 244 ms "
+        "([PR 8526](https://github.com/lab/main/pull/8526), Ana Ruiz)."
+    )
+
+
 def test_a_sentence_that_starts_after_a_link_without_a_stop_is_a_sentence() -> None:
     text = (
         "Scaling study: https://papers.example.org/77 we compare how 8 optimizers scale with batch"

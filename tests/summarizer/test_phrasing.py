@@ -112,6 +112,10 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("Quick update on the parser: it reads tabs", "The parser: it reads tabs"),
         ("Update: the parser reads tabs", "The parser reads tabs"),
         ("update the pinned guide, it is stale", "update the pinned guide, it is stale"),
+        # a condition on the reader closing the sentence
+        ("The speedup is #1412 if anyone wants the details", "The speedup is #1412"),
+        ("Slides are up, if you're curious.", "Slides are up."),
+        ("It works if you want it to with both APIs", "It works if you want it to with both APIs"),
     ],
 )
 def test_fillers_labels_and_emoji_go(sentence: str, cleaned: str) -> None:
