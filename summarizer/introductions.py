@@ -31,6 +31,8 @@ INTRO_WORDS = 35
 GREETING_WORDS = 4  # an exclamation this short that names nobody is a greeting
 # "¡Hola! 👋 I'm ...", "from Chile 🇨🇱.": emoji part words, or end them.
 _EMOJI_RE = re.compile(rf"\s*(?:{EMOJI_RE.pattern})+(?:\s+|(?=[.,;:!?])|$)")
+# Emoji where a stop was left out: "Amara from Nairobi 👋 I teach game dev".
+_EMOJI_GAP_RE = re.compile(rf"(?<=\w)\s*(?:{EMOJI_RE.pattern})+\s+(?=[A-Z])")
 _GREETING_RE = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening|afternoon))\b"
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
@@ -228,6 +230,7 @@ def self_description(message: SourceMessage) -> list[str]:
 
 
 def _without_emoji(text: str) -> str:
+    text = _EMOJI_GAP_RE.sub(". ", text)
     return _EMOJI_RE.sub(lambda m: " " if m[0][-1:].isspace() else "", text).strip()
 
 

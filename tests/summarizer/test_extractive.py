@@ -283,6 +283,11 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "Hi all! Quick intro:\nI'm Ed, a backend dev in Seoul.\nCurrently: learning Rust",
             "- Ed Park is a backend dev in Seoul.",
         ),
+        (  # an emoji where a stop was left out ends the sentence
+            "Amara Obi",
+            "Hi! Amara from Nairobi :wave: I teach game dev at a university.",
+            "- Amara Obi (from Nairobi) teaches game dev at a university.",
+        ),
         (  # a name that is also a word names nobody in lower case
             "Will Berg",
             "I will mostly lurk, I work on compilers at Acme in Lyon.",
