@@ -100,6 +100,7 @@ class Bullet:
     pushed: bool = False  # commits an integration bot reports pushed (`summarizer.pushes`)
     picked: tuple[Fact, ...] = ()  # the sentences the bullet is written from
     released: tuple[str, ...] = ()  # the releases an integration bot reports (`_release_bullet`)
+    part: int = 0  # which paragraph of an announcement said a bullet each (`_item_bullets`)
     said: tuple[Fact, ...] = ()  # every fact of the item, in the order they were said
 
     @property
@@ -227,12 +228,15 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     # Each later paragraph cites its own PRs; the first, all the others.
     later = {p.ref for group in groups[1:] for f in group for p in f.prs}
     first = {ref: m for ref, m in mentions.items() if ref not in later}
-    return [_item_bullet(topic, item, groups[0], first, time)] + [
+    written = [_item_bullet(topic, item, groups[0], first, time)] + [
         _item_bullet(
             topic, item, group, {p.ref: mentions[p.ref] for f in group for p in f.prs}, time
         )
         for group in groups[1:]
     ]
+    for part, bullet in enumerate(written):
+        bullet.part = part
+    return written
 
 
 def _by_paragraph(text: str, facts: Sequence[Fact]) -> list[list[Fact]]:

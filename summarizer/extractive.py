@@ -268,7 +268,7 @@ def _citing(bullet: Bullet, prs: Mapping[str, PRMention]) -> list[Fact]:
 
 
 def _section(topic: Topic, bullets: Sequence[Bullet]) -> Section:
-    ordered = _links_together(sorted(bullets, key=lambda b: (-b.value, b.time)))
+    ordered = _links_together(_in_order(bullets))
     cited: dict[str, None] = {}
     people: dict[str, None] = {}
     sources: dict[str, None] = {}
@@ -284,6 +284,21 @@ def _section(topic: Topic, bullets: Sequence[Bullet]) -> Section:
         people=list(people),
         sources=list(sources),
     )
+
+
+def _in_order(bullets: Sequence[Bullet]) -> list[Bullet]:
+    """The most telling first; the bullets of an announcement said a paragraph each
+    (`Bullet.part`) together, in its order, where its most telling one would be."""
+    announced = {b.sources[0] for b in bullets if b.part}
+    value = {
+        source: max(b.value for b in bullets if b.sources[:1] == [source]) for source in announced
+    }
+
+    def rank(bullet: Bullet) -> tuple[float, float, int]:
+        first = bullet.sources[0] if bullet.sources else ""
+        return (-value.get(first, bullet.value), bullet.time, bullet.part)
+
+    return sorted(bullets, key=rank)
 
 
 # A bullet that only says a person shared a link (`summarizer.facts._shared_link`).

@@ -1635,6 +1635,27 @@ def test_an_announcement_of_several_paragraphs_is_a_bullet_per_piece_of_news() -
     assert not any("steering committee" in line or "Second," in line for line in lines)
 
 
+def test_a_release_announcement_s_bullets_keep_its_order_headline_first() -> None:
+    post = replace(
+        msg(
+            "# Widget 0.14 is here!\n\n"
+            "**Highlights**\n- Vulkan is now the default backend on Linux (#2210)\n"
+            "- Shader hot-reload in under 100 ms (#2188)\n\n"
+            "**Breaking changes**\n- `Mesh::new` takes a `MeshDesc` now (#2240)\n\n"
+            "Huge thanks to the 23 contributors! Changelog: https://example.org/0.14",
+            channel="data",
+        ),
+        pinned=True,
+        reactions=40,
+    )
+    lines = section(draft([post]), "data").markdown.splitlines()
+    assert [line[:30] for line in lines] == [
+        "- Widget 0.14 is here! Huge th",
+        "- Shader hot-reload in under 1",
+        "- `Mesh::new` takes a `MeshDes",
+    ]
+
+
 def test_a_list_of_prs_is_said_under_its_heading() -> None:
     plan = msg(
         "Loader plan for next week:\n1. land the cache rework (#12)\n2. gang-aware retries\n"
