@@ -1656,6 +1656,17 @@ def test_a_release_announcement_s_bullets_keep_its_order_headline_first() -> Non
     ]
 
 
+def test_a_list_item_that_measures_something_is_news_without_a_pr() -> None:
+    weekly = msg(
+        "**Renderer weekly**\n- shadow cascades are stable now, no flicker at the seams (#2251)\n"
+        "- Hugo started on the clustered forward path: 2.3x faster with 256 point lights",
+        channel="data",
+    )
+    assert "Hugo started on the clustered forward path: 2.3x faster with 256 point lights" in (
+        section(draft([weekly]), "data").markdown
+    )
+
+
 def test_a_list_of_prs_is_said_under_its_heading() -> None:
     plan = msg(
         "Loader plan for next week:\n1. land the cache rework (#12)\n2. gang-aware retries\n"
