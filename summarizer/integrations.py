@@ -24,6 +24,13 @@ _EVENT_RE = re.compile(
     r"\s{0,3}[:\-]?\s{0,3}#(?P<number>\d{1,7})\s{1,3}(?P<title>[^\n]{1,300})",
     re.IGNORECASE,
 )
+# GitHub's Slack app: "Pull request merged by ana" over "#12 Title" (its attachment's pretext
+# and title).
+_EVENT_BY_RE = re.compile(
+    r"(?:pull request|PR|issue)\s{1,3}(?:opened|merged|closed|reopened)\s{1,3}by\s{1,3}"
+    r"(?P<who>[\w.-]{1,40})\s{0,3}\n\s{0,3}#(?P<number>\d{1,7})\s{1,3}(?P<title>[^\n]{1,300})",
+    re.IGNORECASE,
+)
 # A push post's commit line: Slack's "1a2b3c4: Fix it - Ana", or the linked hash GitHub's
 # Discord webhook writes ("[`1a2b3c4`](https://github.com/...) Fix it - Ana").
 _COMMIT_RE = re.compile(
@@ -79,6 +86,9 @@ def integration_items(text: str) -> list[IntegrationItem]:
     found = [
         IntegrationItem(m["number"], *_title_credit(m["title"]))
         for m in _EVENT_RE.finditer(text[:20_000])
+    ] + [
+        IntegrationItem(m["number"], m["title"].strip(), m["who"])
+        for m in _EVENT_BY_RE.finditer(text[:20_000])
     ]
     # A merged PR's title: the first clause of the first of its commits (those since the
     # post's previous merge); the rest are its steps ("Implement get_package_cls and test").

@@ -87,6 +87,19 @@ def test_an_event_s_title_names_who_did_it_in_brackets_or_by_handle() -> None:
     )
 
 
+def test_the_slack_app_s_event_names_who_over_the_pr_s_title() -> None:
+    post = (
+        "[cellsim/cellsim] Pull request merged by mvoss\n#741 Deprecate the legacy HDF5 writer\n"
+        "The old writer now warns."
+    )
+    [merged] = integration_items(post)
+    assert (merged.number, merged.title, merged.person) == (
+        "741",
+        "Deprecate the legacy HDF5 writer",
+        "mvoss",
+    )
+
+
 def test_a_person_s_message_in_brackets_is_not_a_post() -> None:
     assert post_repo("Thanks! [see below]") is None
     assert integration_items("I merged it, resolves the flake") == []
