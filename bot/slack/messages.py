@@ -63,6 +63,8 @@ TS_MAX_SECONDS = 10**11
 # over both keeps "&amp;lt;" as "&lt;" and leaves resolved names untouched.
 MARKUP_RE = re.compile(r"<([^<>]*)>|&(lt|gt|amp);")
 ENTITY_RE = re.compile(r"&(lt|gt|amp);")
+# Slack's own links (a file, which needs a login) are read by their labels.
+_SLACK_FILE_RE = re.compile(r"https?://[\w-]+\.slack\.com/", re.IGNORECASE)
 GITHUB_PR_URL_RE = re.compile(
     r"^https?://(?:www\.)?github\.com/[^/\s]+/[^/\s]+/(?:pull|issues)/\d+(?:[/?#]\S*)?$",
     re.IGNORECASE,
@@ -134,7 +136,7 @@ class SlackConverter:
     def _text_and_preview(self, raw: dict[str, Any], by_a_member: bool) -> tuple[str, str]:
         """The message's text (its body and attachments) and, apart, the link previews
         Slack unfurled under a member's message."""
-        text = [self.resolve(_message_body(raw))]
+        text = [self.resolve(_message_body(raw), linked=by_a_member)]
         preview: list[str] = []
         attachments = raw.get("attachments")
         for attachment in attachments if isinstance(attachments, list) else ():
@@ -143,13 +145,15 @@ class SlackConverter:
                 parts.extend(self.resolve(part) for part in _attachment_parts(attachment))
         return _joined(text), _joined(preview)
 
-    def resolve(self, text: str) -> str:
-        """Slack markup resolved to readable text and the HTML entities Slack escapes undone."""
+    def resolve(self, text: str, *, linked: bool = False) -> str:
+        """Slack markup resolved to readable text and the HTML entities Slack escapes undone.
+        A labelled link is its label, or with `linked` (what a member wrote) a Markdown link,
+        so that the summary can link what the label names ("the recording")."""
         if "<" not in text and "&" not in text:
             return text
-        return MARKUP_RE.sub(self._replace_markup, text)
+        return MARKUP_RE.sub(lambda match: self._replace_markup(match, linked), text)
 
-    def _replace_markup(self, match: re.Match[str]) -> str:
+    def _replace_markup(self, match: re.Match[str], linked: bool) -> str:
         entity = match.group(2)
         if entity is not None:
             return ENTITIES[entity]
@@ -162,7 +166,7 @@ class SlackConverter:
             return f"#{name}"
         if target.startswith("!"):
             return _special_mention(target[1:], label)
-        return _link(_unescape(target), label)
+        return _link(_unescape(target), label, linked)
 
     def _user_mention(self, user_id: str, label: str) -> str:
         person = self.people.get(user_id)
@@ -339,14 +343,18 @@ def _special_mention(target: str, label: str) -> str:
     return label or f"@{keyword}"
 
 
-def _link(url: str, label: str) -> str:
+def _link(url: str, label: str, linked: bool) -> str:
     if url.lower().startswith("mailto:"):
         return label or url[len("mailto:") :]
     if not label or label == url:
         return url
+    if label == url.partition("://")[2].rstrip("/"):
+        return label  # a name Slack linked as typed ("meetup.com"): no link was meant
     # Keep PR and issue links as Markdown links: the PR parser reads the repository from the
-    # URL and counts the link once, where "#12 (url)" would read as two different PRs.
-    if GITHUB_PR_URL_RE.match(url):
+    # URL and counts the link once, where "#12 (url)" would read as two different PRs. A
+    # member's other links too, so that the summary links what they name; a bot's are read
+    # by their labels ("[repo:main] 1 new commit by ana").
+    if GITHUB_PR_URL_RE.match(url) or linked and not _SLACK_FILE_RE.match(url):
         return f"[{label}]({url})"
     return label
 

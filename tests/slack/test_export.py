@@ -358,17 +358,22 @@ MARKUP_CASES = [
     ("<!everyone>", "@everyone"),
     ("<!subteam^S123|@team>", "@team"),
     ("<!date^1392734382^{date_pretty}|Feb 18, 2014>", "Feb 18, 2014"),
-    ("<https://example.com|the site>", "the site"),
+    ("<https://example.com|the site>", "[the site](https://example.com)"),
     ("<https://example.com>", "https://example.com"),
     ("<mailto:a@example.invalid|a@example.invalid>", "a@example.invalid"),
     ("<https://github.com/o/r/pull/12|#12>", "[#12](https://github.com/o/r/pull/12)"),
     ("<https://github.com/o/r/issues/7|issue 7>", "[issue 7](https://github.com/o/r/issues/7)"),
     ("<https://github.com/o/r/pull/12>", "https://github.com/o/r/pull/12"),
-    ("<https://github.com/o/r/commit/abc1234|abc1234>", "abc1234"),
-    ("<https://gitlab.com/o/r/pull/12|!12>", "!12"),
+    (
+        "<https://github.com/o/r/commit/abc1234|abc1234>",
+        "[abc1234](https://github.com/o/r/commit/abc1234)",
+    ),
+    ("<https://gitlab.com/o/r/pull/12|!12>", "[!12](https://gitlab.com/o/r/pull/12)"),
+    ("<https://ws.slack.com/files/U1/F1/plot.png|plot>", "plot"),  # a file needs a login
+    ("see <http://meetup.com|meetup.com>", "see meetup.com"),  # a domain linked as typed
     ("a &lt;b&gt; &amp; c", "a <b> & c"),
     ("&amp;lt;", "&lt;"),
-    ("<https://example.com/?a=1&amp;b=2|x &amp; y>", "x & y"),
+    ("<https://example.com/?a=1&amp;b=2|x &amp; y>", "[x & y](https://example.com/?a=1&b=2)"),
     ("<https://example.com/?a=1&amp;b=2>", "https://example.com/?a=1&b=2"),
     (
         "fixed in <https://github.com/o/r/pull/3|#3>, thanks <@U1>!",
