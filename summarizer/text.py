@@ -27,6 +27,7 @@ _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR, holds a link or labels a value ("Size: 2 GiB") keeps its line.
 _OWN_LINE_RE = re.compile(r"#\d|:")
 # (a task list's box comes after its mark: "- [x] freeze the branch")
+_BOLD_LINE_RE = re.compile(r"\*{1,2}([^*\n]{1,80})\*{1,2}:?")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+(?:\[[ xX]\]\s+)?")
 # Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices
 # ("@Ana Ruiz uploaded a file: plot.png"; one that goes on "and commented: ..." is prose).
@@ -82,13 +83,27 @@ def chat_lines(text: str) -> list[str]:
         text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(". ", text))
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
     lines = [line for line in lines if line]
-    if len(lines) > 2 and ":\n" in text:  # (a heading ending in a colon, then a line)
+    if len(lines) > 2 and "*" in text:
+        lines = _bold_headings(lines)
+    if len(lines) > 2 and (":\n" in text or "*\n" in text):  # (a heading, then a line)
         lines = _short_lists_inline(lines)
     following = [*lines[1:], ""] if lines else []
     return [
         line
         for line, after in zip(lines, following, strict=True)
         if not _NOT_PROSE_RE.match(line) and not _heads_a_list(line, after)
+    ]
+
+
+def _bold_headings(lines: list[str]) -> list[str]:
+    """A line that is all bold over a list ("*Release plan*" over "• freeze Friday") as a
+    heading ending in a colon."""
+    following = [*lines[1:], ""]
+    return [
+        f"{bold[1].strip().rstrip(':')}:"
+        if _BULLET_RE.match(after) and (bold := _BOLD_LINE_RE.fullmatch(line))
+        else line
+        for line, after in zip(lines, following, strict=True)
     ]
 
 

@@ -110,3 +110,16 @@ def test_chat_lines_leave_out_what_is_not_prose() -> None:
 def test_a_few_words_over_a_list_are_its_heading_not_prose() -> None:
     text = "The writeup is up.\ntl;dr\n• 384 experts\n• top-8 routing\nThe list is final."
     assert chat_lines(text) == ["The writeup is up.", "The list is final."]
+
+
+def test_a_bold_line_over_a_short_list_heads_it_as_one_line() -> None:
+    text = (
+        "*Release plan for 3.0*\n• feature freeze Friday Nov 20\n• rc1 Monday Nov 23\n"
+        "Blockers are in the milestone.\n**Not a heading**\nsaid on its own."
+    )
+    assert chat_lines(text) == [
+        "Release plan for 3.0: feature freeze Friday Nov 20 and rc1 Monday Nov 23.",
+        "Blockers are in the milestone.",
+        "**Not a heading**",
+        "said on its own.",
+    ]
