@@ -205,7 +205,9 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     one bullet per paragraph that says something of its own."""
     mentions = _mentions(item)
     times = [m.created_at.timestamp() for m in item]
-    thanked = thanked_answers(item) if len(item) > 2 else set()  # (a question, an answer, thanks)
+    # (a question, an answer and thanks: three messages, one asking)
+    asks = len(item) > 2 and any("?" in m.text for m in item)
+    thanked = thanked_answers(item) if asks else set()
     signals = [0.0 if m.is_bot else social_gain(m) + THANKED_GAIN * (m.id in thanked) for m in item]
     facts = find_facts(item, times, signals)
     time = max(times)

@@ -163,6 +163,7 @@ _LINK_AS_SUBJECT_RE = re.compile(
 _PR_LINK_RE = re.compile(r"/(?:pull|issues)/\d+>?$")
 _VERB_RE = re.compile(r"(?!this\b|thus\b|plus\b)[a-z]{2,}(?<!ss)s\b")
 _ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
+_LIST_LINE_RE = re.compile(r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]", re.MULTILINE)
 
 
 @dataclass(slots=True)
@@ -486,7 +487,7 @@ def _figure_lines(text: str, prs: Sequence[PRMention]) -> list[str]:
     """The list items that measure something and cite no PR ("- clustered lighting: 2.3x
     faster with 256 lights"): news a list says item by item (`_pr_lines` reads those citing
     PRs)."""
-    if "\n" not in text or FIGURE_RE.search(text) is None:
+    if "\n" not in text or _LIST_LINE_RE.search(text) is None:
         return []  # (most messages)
     return [
         item.strip()
