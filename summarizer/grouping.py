@@ -72,7 +72,8 @@ _SELF_OR_NEWCOMER_RE = re.compile(f"{_SELF_RE.pattern}|{_NEWCOMER_RE.pattern}", 
 # rules most chat out and the other decides the rest.
 _SELF_OR_NEWCOMER_FOLDED_RE = re.compile(_SELF_OR_NEWCOMER_RE.pattern.replace("[A-Z]", "[a-z]"))
 _WORD_RE = re.compile(r"\w")
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me)\b", re.IGNORECASE)
+# ("We're evaluating X for our maps": a newcomer speaking for their team is one too)
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me|we|we're|we've|our)\b", re.IGNORECASE)
 _WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
 _ABOUT_RE = re.compile(
     r"\b(?:work(?:ing)? (?:on|at|in)|research|phd|student|engineer|scientist|interested in|"

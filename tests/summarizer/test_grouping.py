@@ -113,9 +113,15 @@ def test_self_introductions_are_recognised_anywhere() -> None:
         author="Ana Ruiz",
         reply_to_id=in_channel.id,
     )
+    for_a_team = msg(
+        "Hey! Cartographer at a city planning office in Leeds. We're evaluating the engine "
+        "for our transit maps.",
+        channel="introductions",
+        author="Nia Clarke",
+    )
     hello = msg("comfy in here 🙂 Hi from Luca", channel="general", author="Luca Bassi")
-    grouped = group_by_topic([intro, in_channel, welcome, hello], TOPICS)
-    assert grouped["introductions"] == [intro, in_channel]
+    grouped = group_by_topic([intro, in_channel, welcome, for_a_team, hello], TOPICS)
+    assert grouped["introductions"] == [intro, in_channel, for_a_team]
     assert all(welcome not in ms for ms in grouped.values())
 
 
