@@ -482,6 +482,18 @@ def test_thanks_that_lead_with_a_figure_stay_and_a_courtesy_after_the_news_goes(
     )
 
 
+def test_a_milestone_people_celebrated_is_news_without_its_thanks() -> None:
+    """ "!!" ends a sentence as "!" does: the thanks after it are their own, and go."""
+    milestone = replace(
+        msg("this server hit 5,000 members today!! thank you all 💜", channel="data"),
+        reactions=45,
+        pinned=True,
+    )
+    assert section(draft([milestone]), "data").markdown == (
+        "- This server hit 5,000 members today (Ana Ruiz)."
+    )
+
+
 def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
     announced = "As of today, Ada Ito is a maintainer of the loader, after months of work"
     fleeting = "Ada Ito is bringing cake to the office today, after months of promising it"
