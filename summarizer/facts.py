@@ -74,7 +74,7 @@ _is_decision = any_phrase((
 _WEAK_OPENER_RE = re.compile(
     r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i (?:think|guess|assume|suppose|see)|maybe|"
     r"probably|not sure|would|could|should|wonder|hopefully|(?:it )?(?:looks like|seems)|sorry|"
-    r"happy|welcome|i love|"
+    r"happy|welcome|i love|(?:hot|spicy) take|unpopular opinion|imo|imho|in my opinion|tbh|"
     r"good (?:morning|afternoon|evening|night)|have a (?:great|good|nice))\b",
     re.IGNORECASE,
 )

@@ -494,6 +494,15 @@ def test_a_milestone_people_celebrated_is_news_without_its_thanks() -> None:
     )
 
 
+def test_an_opinion_many_people_answered_is_no_news() -> None:
+    take = replace(
+        msg("hot take: tabs are better than spaces for config files", channel="data"),
+        reactions=11,
+        replies=14,
+    )
+    assert not draft([take]).sections
+
+
 def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
     announced = "As of today, Ada Ito is a maintainer of the loader, after months of work"
     fleeting = "Ada Ito is bringing cake to the office today, after months of promising it"
