@@ -31,6 +31,9 @@ INTRO_WORDS = 35
 GREETING_WORDS = 4  # an exclamation this short that names nobody is a greeting
 # "¡Hola! 👋 I'm ...", "from Chile 🇨🇱.": emoji part words, or end them.
 _EMOJI_RE = re.compile(rf"\s*(?:{EMOJI_RE.pattern})+(?:\s+|(?=[.,;:!?])|$)")
+# How a newcomer is, said without a subject in a word that looks like a verb in the past:
+# "Interested in the query planner." is "They're interested ...", not "They interested ...".
+_STATE_RE = re.compile(r"(?:interested|excited|based|involved)\b", re.IGNORECASE)
 # Emoji where a stop was left out: "Amara from Nairobi 👋 I teach game dev".
 _EMOJI_GAP_RE = re.compile(rf"(?<=\w)\s*(?:{EMOJI_RE.pattern})+\s+(?=[A-Z])")
 _GREETING_RE = re.compile(
@@ -122,7 +125,9 @@ def introduction(message: SourceMessage) -> str:
     lead = _with_verb(lead, name)
     if not more:
         return lead
-    if opens_without_subject(more):  # "Got hooked on UEFI" -> "They got hooked ..."
+    if _STATE_RE.match(more):  # "Interested in the planner" -> "They're interested ..."
+        more = f"They're {more[0].lower()}{more[1:]}"
+    elif opens_without_subject(more):  # "Got hooked on UEFI" -> "They got hooked ..."
         more = f"They {more[0].lower()}{more[1:]}"
     return f"{lead} {full_stop(tidy(more))}"
 

@@ -20,6 +20,7 @@ LOWER_START_RE = re.compile(
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")
 LIST_HEADING_WORDS = 3
+TITLE_LINE_WORDS = 8  # a bold line this short over others is their heading
 # A list said in one line: this many items, each this short.
 MIN_INLINE_ITEMS = 2
 MAX_INLINE_ITEMS = 6
@@ -28,7 +29,7 @@ _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR, holds a link or labels a value ("Size: 2 GiB") keeps its line.
 _OWN_LINE_RE = re.compile(r"#\d|:")
 # (a task list's box comes after its mark: "- [x] freeze the branch")
-_BOLD_LINE_RE = re.compile(r"\*{1,2}([^*\n]{1,80})\*{1,2}:?")
+_BOLD_LINE_RE = re.compile(r"\*{1,2}([^*\n]{1,80})\*{1,2}:?|_{1,2}([^_\n]{1,80})_{1,2}:?")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+(?:\[[ xX]\]\s+)?")
 # Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices
 # ("@Ana Ruiz uploaded a file: plot.png"; one that goes on "and commented: ..." is prose).
@@ -39,7 +40,9 @@ _NOT_PROSE_RE = re.compile(
 # What Discord's markdown strikes out, hides or puts in small print: "~~old~~", "||spoiler||"
 # and a line of subtext ("-# ping me if it breaks"), an aside.
 _HIDDEN_RE = re.compile(
-    r"~~(?=\S)[^~\n]{1,200}(?<=\S)~~|\|\|(?=\S)[^|\n]{1,200}(?<=\S)\|\||^-# [^\n]*",
+    r"~~(?=\S)[^~\n]{1,200}(?<=\S)~~|\|\|(?=\S)[^|\n]{1,200}(?<=\S)\|\||^-# [^\n]*"
+    # Slack strikes out with one tilde ("~moved to Wednesday~"; "~6s, not ~3min" is no strike)
+    r"|(?<![\w~])~(?=[^\s\d~])[^~\n]{1,200}(?<=\S)~(?![\w~])",
     re.MULTILINE,
 )
 # Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
@@ -76,7 +79,7 @@ def chat_lines(text: str) -> list[str]:
     items, quotes and file-upload notices left out; HTML entities decoded; emoji codes,
     struck-out and spoiler text and mass mentions ("@here", "<!channel>") removed."""
     text = html.unescape(strip_code_blocks(text))
-    if "~~" in text or "||" in text or "-# " in text:
+    if "~" in text or "||" in text or "-# " in text:
         text = _HIDDEN_RE.sub("", text)
     if "@" in text or "<!" in text:
         text = _MASS_MENTION_RE.sub("", text)
@@ -84,9 +87,9 @@ def chat_lines(text: str) -> list[str]:
         text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(". ", text))
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
     lines = [line for line in lines if line]
-    if len(lines) > 2 and "*" in text:
+    if len(lines) > 2 and ("*" in text or "_\n" in text):
         lines = _bold_headings(lines)
-    if len(lines) > 2 and (":\n" in text or "*\n" in text):  # (a heading, then a line)
+    if len(lines) > 2 and (":\n" in text or "*\n" in text or "_\n" in text):  # (a heading)
         lines = _short_lists_inline(lines)
     following = [*lines[1:], ""] if lines else []
     return [
@@ -97,15 +100,17 @@ def chat_lines(text: str) -> list[str]:
 
 
 def _bold_headings(lines: list[str]) -> list[str]:
-    """A line that is all bold over a list ("*Release plan*" over "• freeze Friday") as a
-    heading ending in a colon."""
-    following = [*lines[1:], ""]
-    return [
-        f"{bold[1].strip().rstrip(':')}:"
-        if _BULLET_RE.match(after) and (bold := _BOLD_LINE_RE.fullmatch(line))
-        else line
-        for line, after in zip(lines, following, strict=True)
-    ]
+    """A short line that is all bold or italic over others is a heading: over a list
+    ("*Release plan*" over "• freeze Friday") one ending in a colon, over prose
+    ("_Weekly update_") a title, not a sentence."""
+    headed: list[str] = []
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        bold = _BOLD_LINE_RE.fullmatch(line) if after else None
+        if bold is None or len(line.split()) > TITLE_LINE_WORDS:
+            headed.append(line)
+        elif _BULLET_RE.match(after):
+            headed.append(f"{(bold[1] or bold[2]).strip().rstrip(':')}:")
+    return headed
 
 
 def _short_lists_inline(lines: list[str]) -> list[str]:

@@ -283,6 +283,13 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "Hi all! Quick intro:\nI'm Ed, a backend dev in Seoul.\nCurrently: learning Rust",
             "- Ed Park is a backend dev in Seoul.",
         ),
+        (  # how they are, said in a word that looks like a verb in the past
+            "Pia Nowak",
+            "Hello from Krakow! I'm Pia. I work on the data platform at a bank. Interested in "
+            "the query planner.",
+            "- Pia Nowak works on the data platform at a bank. They're interested in the query "
+            "planner.",
+        ),
         (  # an emoji where a stop was left out ends the sentence
             "Amara Obi",
             "Hi! Amara from Nairobi :wave: I teach game dev at a university.",

@@ -115,11 +115,21 @@ def test_a_few_words_over_a_list_are_its_heading_not_prose() -> None:
 def test_a_bold_line_over_a_short_list_heads_it_as_one_line() -> None:
     text = (
         "*Release plan for 3.0*\n• feature freeze Friday Nov 20\n• rc1 Monday Nov 23\n"
-        "Blockers are in the milestone.\n**Not a heading**\nsaid on its own."
+        "Blockers are in the milestone.\n**Heads nothing**"
     )
     assert chat_lines(text) == [
         "Release plan for 3.0: feature freeze Friday Nov 20 and rc1 Monday Nov 23.",
         "Blockers are in the milestone.",
-        "**Not a heading**",
-        "said on its own.",
+        "**Heads nothing**",
+    ]
+
+
+def test_slack_s_struck_out_text_and_an_italic_title_are_not_prose() -> None:
+    text = (
+        "_Weekly update_\n~Office hours moved to Wednesday~ Office hours stay on Thursday\n"
+        "The job now takes ~6s instead of ~3min."
+    )
+    assert chat_lines(text) == [
+        "Office hours stay on Thursday",
+        "The job now takes ~6s instead of ~3min.",
     ]
