@@ -44,6 +44,7 @@ from summarizer.pushes import commit_digests
 from summarizer.signals import (
     THANKED_GAIN,
     is_announcement,
+    names_release,
     shows_something,
     social_gain,
     text_gain,
@@ -170,31 +171,34 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
         )
         for digest in commit_digests(messages)
     ]
-    return _drop_stale(_drop_announced_releases(written)) + digests
+    return _drop_stale(written) + digests
 
 
-def _drop_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
-    """A bot's "v5.3.0 is released" goes where a person's bullet announces that release
-    ("5.3 is out! ..."); its PRs and posts are kept on the person's."""
+def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
+    """The week's bullets (of every topic) without a bot's "v5.3.0 is released" where a
+    person's bullet announces that release ("5.3 is out! ...", `names_release`); its PRs and
+    posts are kept on the person's."""
     reported = [b for b in bullets if b.released]
     if not reported:
-        return bullets  # (most topics)
-    kept = [b for b in bullets if not b.released]
+        return bullets  # (most weeks)
+    people = [b for b in bullets if any(names_release(f.text) for f in b.picked)]
+    dropped: list[Bullet] = []
     for bullet in reported:
-        said = next((b for b in kept if all(_names(b, r) for r in bullet.released)), None)
-        if said is None:
-            kept.append(bullet)
+        naming = [b for b in people if all(_names(b, r) for r in bullet.released)]
+        if not naming:
             continue
+        said = max(naming, key=lambda b: b.signal)  # the release's own post, most reacted to
         said.prs.update((ref, m) for ref, m in bullet.prs.items() if ref not in said.prs)
         said.sources += [s for s in bullet.sources if s not in said.sources]
-    return sorted(kept, key=lambda b: b.time)
+        dropped.append(bullet)
+    return [b for b in bullets if not any(b is d for d in dropped)]
 
 
 def _names(bullet: Bullet, release: str) -> bool:
     """Whether a person's `bullet` names `release` ("v5.3.0"), in full or as its major and
     minor version ("5.3")."""
     number = _VERSION_RE.search(release) or _MINOR_RE.search(release)
-    if number is None or bullet.author is None:
+    if number is None:
         return False
     full = number.group().lstrip("vV")
     return full in bullet.words or ".".join(full.split(".")[:2]) in bullet.words

@@ -16,7 +16,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from summarizer.bullets import Bullet, bullets, credited, pr_title, says_little
+from summarizer.bullets import (
+    Bullet,
+    bullets,
+    credited,
+    pr_title,
+    says_little,
+    without_announced_releases,
+)
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
 from summarizer.grouping import introductions_topic
 from summarizer.introductions import introductions
@@ -65,6 +72,7 @@ def draft_sections(
             remaining -= visible_length(sections[topic.id].markdown)
         else:
             candidates += bullets(topic.id, messages)
+    candidates = without_announced_releases(candidates)
     # Full bullets take most of the room; the PRs they leave out get a short line each.
     chosen = _choose(candidates, int(FULL_SHARE * min(remaining, _news_budget(candidates))))
     _cover_the_rest(candidates, chosen, max(MIN_SHORT_LINES, max_chars // CHARS_PER_SHORT_LINE))

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from summarizer.bullets import bullets
+from summarizer.bullets import bullets, without_announced_releases
 from summarizer.grouping import introductions_topic
 from summarizer.introductions import introduction, self_description
 from summarizer.text import defuse_pings
@@ -53,14 +53,16 @@ def work_items(
 ) -> dict[str, list[WorkItem]]:
     """Each topic's work items (topic id -> items, most valuable first), for the topics
     that have messages. `grouped` is `summarizer.grouping.group_by_topic`'s answer."""
-    items: dict[str, list[WorkItem]] = {}
     intro = introductions_topic(topics)
+    written = without_announced_releases(
+        [b for t in topics if t is not intro for b in bullets(t.id, grouped.get(t.id) or [])]
+    )
+    items: dict[str, list[WorkItem]] = {}
     for topic in topics:
-        messages = grouped.get(topic.id) or []
         if topic is intro:
-            found = _introductions(topic.id, messages)
+            found = _introductions(topic.id, grouped.get(topic.id) or [])
         else:
-            found = [_item(topic.id, bullet) for bullet in bullets(topic.id, messages)]
+            found = [_item(topic.id, bullet) for bullet in written if bullet.topic == topic.id]
         if found:
             items[topic.id] = sorted(found, key=lambda item: -item.value)
     return items

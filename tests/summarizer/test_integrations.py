@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
+import pytest
 from factories import TOPICS, msg
 
 from summarizer.draft import make_draft
@@ -158,22 +159,26 @@ def test_a_published_release_is_reported_and_drafted() -> None:
     )
 
 
-def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs() -> None:
+@pytest.mark.parametrize("channel", ["data", "iris"])  # the bot's topic, or another's
+def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs(channel: str) -> None:
     post = "[kern/boot] New release published: v0.9.2\nFaster cold boot on ARM (#44)"
-    bot = replace(msg(post, channel="data", author="GitHub", default_repo="kern/boot"), is_bot=True)
+    bot = replace(
+        msg(post, channel=channel, author="GitHub", default_repo="kern/boot"), is_bot=True
+    )
     person = replace(
         msg("0.9 is out! The big one is a new allocator, 30% less memory", channel="data"),
         reactions=12,
     )
+    mention = msg("the 0.9 docs are released too, with a page on the allocator", channel="iris")
     d = make_draft(
-        [bot, person],
+        [bot, person, mention],
         TOPICS,
         workspace="w",
         week_start=date(2026, 11, 16),
         title="t",
         max_chars=4000,
     )
-    [data] = d.sections
+    data = next(s for s in d.sections if s.topic == "data")
     assert data.markdown.startswith("- 0.9 is out! The big one is a new allocator")
-    assert "is released" not in data.markdown
+    assert all("v0.9.2 is released" not in s.markdown for s in d.sections)
     assert data.prs == ["kern/boot#44"]
