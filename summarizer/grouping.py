@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
 
 from summarizer.addresses import with_addresses
@@ -360,7 +360,11 @@ def group_by_topic(
     kept = quoted_replies(
         joined_link_comments(
             sorted(
-                (m for m in with_plain_names(with_addresses(messages)) if not is_noise(m)),
+                (
+                    m
+                    for m in with_plain_names(with_addresses(_answers_apart(messages)))
+                    if not is_noise(m)
+                ),
                 key=lambda m: m.created_at,
             )
         )
@@ -400,6 +404,18 @@ def group_by_topic(
     for message, topic_id in zip(rest, assigned, strict=True):
         grouped[topic_id].append(message)
     return grouped
+
+
+def _answers_apart(messages: Sequence[SourceMessage]) -> Sequence[SourceMessage]:
+    """The messages, the replies in a thread a bot opened ("What are you working on this
+    week?") out of it: each answer is its own news, not one conversation's."""
+    prompts = {m.id for m in messages if m.is_bot and m.thread_id == m.id}
+    if not prompts:
+        return messages  # (most weeks)
+    return [
+        replace(m, thread_id=None) if m.thread_id in prompts and m.id not in prompts else m
+        for m in messages
+    ]
 
 
 def _cites_alone(message: SourceMessage, said_elsewhere: Collection[str]) -> bool:

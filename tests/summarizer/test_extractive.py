@@ -510,6 +510,24 @@ def test_an_opinion_many_people_answered_is_no_news() -> None:
     assert not draft([take]).sections
 
 
+def test_each_answer_in_a_thread_a_bot_opened_is_its_own_news() -> None:
+    """ "What are you working on this week?": the answers are several people's news."""
+    title = "What are you working on this week?"
+    prompt = msg(title, channel="data", author="Weekly Bot", id="w0", is_bot=True)
+    answers = [
+        ("Ada Okoye", "Finished the terrain generator: erosion runs in 1.2 s for a 512 map now"),
+        ("Cleo Wand", "I released v1.0 of my CLI for managing dotfiles! https://example.org/dotty"),
+    ]
+    thread = [replace(prompt, thread_id="w0", thread_title=title)] + [
+        replace(msg(text, channel="data", author=who), reactions=8, thread_id="w0")
+        for who, text in answers
+    ]
+    lines = section(draft(thread), "data").markdown.splitlines()
+    assert len(lines) == 2
+    assert any("erosion runs in 1.2 s" in line for line in lines)
+    assert any("Cleo Wand released v1.0" in line for line in lines)
+
+
 def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
     announced = "As of today, Ada Ito is a maintainer of the loader, after months of work"
     fleeting = "Ada Ito is bringing cake to the office today, after months of promising it"
