@@ -20,6 +20,7 @@ from fnmatch import fnmatch
 
 from summarizer.addresses import with_addresses
 from summarizer.conversations import conversations
+from summarizer.integrations import on_behalf
 from summarizer.link_comments import joined_link_comments
 from summarizer.names import channel_key, with_plain_names
 from summarizer.noise import is_noise
@@ -362,7 +363,7 @@ def group_by_topic(
             sorted(
                 (
                     m
-                    for m in with_plain_names(with_addresses(_answers_apart(messages)))
+                    for m in with_plain_names(with_addresses(on_behalf(_answers_apart(messages))))
                     if not is_noise(m)
                 ),
                 key=lambda m: m.created_at,

@@ -1,5 +1,6 @@
 """What an integration bot's post says happened: a PR opened, merged or closed, an issue
-resolved by a commit, a release published, and who did it.
+resolved by a commit, a release published, and who did it; and a person's update a
+stand-up bot posted for them.
 
 Integration posts are news: "[repo] Pull request merged: #12 Title", or a push post listing
 commits ("[repo:main] 2 new commits by Ana: / 1a2b3c4: Merge pull request #5 from ana/setup -
@@ -13,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from summarizer.types import PRMention
+from summarizer.types import PRMention, SourceMessage
 
 # "[owner/repo]" or "[repo:branch]" opening a post: the repository its bare "#N" refs are in.
 _REPO_RE = re.compile(
@@ -55,6 +56,39 @@ _RELEASE_RE = re.compile(
     r"release\s{1,3}(?:published|released)\s{0,3}[:\-]?\s{0,3}(?P<name>[^\n]{1,120})",
     re.IGNORECASE,
 )
+
+
+# A stand-up bot's post of a person's answers: "*Ana Ruiz* posted an update for *Daily
+# Standup*" over "*What did you do yesterday?*" / "Finished the export (#45)" / ...
+_ON_BEHALF_RE = re.compile(
+    r"\A\W{0,3}(?P<name>[^\W\d_][^*_\n]{1,60}?)\W{0,3} (?:posted|shared|submitted) "
+    r"(?:an? |their |the )?(?:update|report|stand-?up|check-in|answers)\b[^\n]*\n",
+    re.IGNORECASE,
+)
+_PERSON_NAME_RE = re.compile(r"[A-Z][\w'.-]+(?: [A-Z][\w'.-]+){1,3}")
+
+
+def on_behalf(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
+    """`messages`, each post a bot made of a person's update (`_ON_BEHALF_RE`) as that
+    person's message: what they did is their news, credited to them, not to the bot. The
+    name must be a member who wrote that week, or read as a person's full name."""
+    if not any(m.is_bot for m in messages):
+        return list(messages)  # (most weeks)
+    people = {m.author: m.author_id for m in messages if not m.is_bot}
+    found = []
+    for message in messages:
+        said = _ON_BEHALF_RE.match(message.text) if message.is_bot else None
+        name = said["name"].strip() if said else ""
+        if said and (name in people or _PERSON_NAME_RE.fullmatch(name)):
+            message = replace(
+                message,
+                author=name,
+                author_id=people.get(name, name.casefold()),
+                is_bot=False,
+                text=message.text[said.end() :],
+            )
+        found.append(message)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,3 +182,30 @@ def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs(channel: s
     assert data.markdown.startswith("- 0.9 is out! The big one is a new allocator")
     assert all("v0.9.2 is released" not in s.markdown for s in d.sections)
     assert data.prs == ["kern/boot#44"]
+
+
+def test_a_stand_up_bot_s_post_is_the_person_s_update_credited_to_them() -> None:
+    post = (
+        "*Ana Ruiz* posted an update for *Daily Standup*\n*What did you do yesterday?*\n"
+        "Finished the CSV export API (#45), exports of 100k rows take 3 s now\n"
+        "*Anything blocking you?*\nNo"
+    )
+    standup = replace(msg(post, channel="data", author="Geekbot"), is_bot=True)
+    chatter = replace(
+        msg("*Deploy* posted an update for *prod*\nFinished the rollout (#46)", channel="data"),
+        is_bot=True,
+    )
+    d = make_draft(
+        [standup, chatter],
+        TOPICS,
+        workspace="w",
+        week_start=date(2026, 11, 16),
+        title="t",
+        max_chars=4000,
+    )
+    [data] = d.sections
+    assert data.markdown.startswith(
+        "- Ana Ruiz finished the CSV export API ([#45](https://github.com/lab/main/pull/45)), "
+        "exports of 100k rows take 3 s now"
+    )
+    assert "Geekbot" not in data.markdown and "Deploy" not in data.markdown
