@@ -78,6 +78,10 @@ NEAR_DUPLICATE = 0.6
 _REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link may hold a title
 _CLOSING_REFS_RE = re.compile(rf"\({_REF}(?:, {_REF})*\)\.$")
 _TAG_RE = re.compile(r"^(?:\s*\[[^\]\n]{1,20}\])+")  # "[draft] ", "[WIP]" opening a PR's title
+# A conventional commit's type: "ci: bound setup time", "fix(idt): correct messages".
+_COMMIT_TYPE_RE = re.compile(
+    r"^(?:feat|fix|docs|ci|chore|refactor|perf|test|tests|build|style|revert)(?:\([^)\n]{1,30}\))?!?:\s+"
+)
 _WORD_RE = re.compile(r"[^\W\d_]+")
 # An identifier in a title: "load_tss", "Star::write", "feature(asm_const)", "entry_point!".
 _CODE_WORD_RE = re.compile(r"[\w.:]*(?:_|::|\w\(\w*\))[\w.:()!]*(?<![.:])")
@@ -476,9 +480,9 @@ def _short_title(mention: PRMention) -> str:
 
 
 def pr_title(title: str | None) -> str:
-    """A PR's title as a newsletter writes it: no "[draft]" tag, code set apart, a capital
-    first and no closing stop; "" for none."""
-    title = _TAG_RE.sub("", title or "").strip().rstrip(".")
+    """A PR's title as a newsletter writes it: no "[draft]" tag or conventional commit type
+    ("ci: "), code set apart, a capital first and no closing stop; "" for none."""
+    title = _COMMIT_TYPE_RE.sub("", _TAG_RE.sub("", title or "").strip()).rstrip(".")
     if "`" not in title:  # titles name code bare
         title = _CODE_WORD_RE.sub(r"`\g<0>`", title)
     return capitalised(title)

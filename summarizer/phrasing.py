@@ -221,11 +221,20 @@ _IF_WANTED_RE = re.compile(
 )
 
 
+# A welcome closing a sentence: "Ryan merged #8591 — welcome aboard Ian!".
+_WELCOME_TAIL_RE = re.compile(
+    r"(?:[,;]|\s[—–-])\s*welcome(?: aboard| back)?(?: @?[A-Z][\w'.-]*){0,3}[.!]*$",
+    re.IGNORECASE,
+)
+
+
 def _without_tail(text: str) -> str:
-    """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`), or a condition on its
-    reader (`_IF_WANTED_RE`)."""
+    """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`), a condition on its
+    reader (`_IF_WANTED_RE`) or a welcome (`_WELCOME_TAIL_RE`)."""
     if " if " in text[-TAIL_CHARS - 20 :]:
         text = _IF_WANTED_RE.sub("", text)
+    if "elcome" in text[-TAIL_CHARS:]:
+        text = _WELCOME_TAIL_RE.sub("", text)
     last = text[-TAIL_CHARS:].rstrip(".! ").rpartition(" ")[2].lower()
     if last not in _HEDGE_WORDS and not is_laugh(last):
         return text  # (most sentences)

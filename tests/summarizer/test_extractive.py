@@ -360,6 +360,17 @@ def test_a_pr_said_alone_after_a_sentence_is_its_citation() -> None:
     )
 
 
+def test_a_pr_title_is_said_without_its_conventional_commit_type() -> None:
+    merged = msg("Bo Li merged #8591 — welcome aboard Ian!", channel="data", author="Bo Li")
+    titled = replace(
+        merged,
+        prs=tuple(replace(p, title="ci: bound system-dependency setup time") for p in merged.prs),
+    )
+    assert section(draft([titled]), "data").markdown.startswith(
+        "- Bound system-dependency setup time ([#8591]"
+    )
+
+
 def test_a_sentence_that_starts_after_a_link_without_a_stop_is_a_sentence() -> None:
     text = (
         "Scaling study: https://papers.example.org/77 we compare how 8 optimizers scale with batch"

@@ -116,6 +116,8 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("The speedup is #1412 if anyone wants the details", "The speedup is #1412"),
         ("Slides are up, if you're curious.", "Slides are up."),
         ("It works if you want it to with both APIs", "It works if you want it to with both APIs"),
+        ("Bo merged #8591 — welcome aboard Ian!", "Bo merged #8591"),
+        ("You are welcome to join the call", "You are welcome to join the call"),
     ],
 )
 def test_fillers_labels_and_emoji_go(sentence: str, cleaned: str) -> None:
