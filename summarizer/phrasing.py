@@ -223,7 +223,7 @@ _IF_WANTED_RE = re.compile(
 
 # A welcome closing a sentence: "Ryan merged #8591 — welcome aboard Ian!".
 _WELCOME_TAIL_RE = re.compile(
-    r"(?:[,;]|\s[—–-])\s*welcome(?: aboard| back)?(?: @?[A-Z][\w'.-]*){0,3}[.!]*$",
+    r"(?:[,;]|\s[—–-])\s*welcome(?: aboard| back)?(?: @?(?-i:[A-Z])[\w'.-]*){0,3}[.!]*$",
     re.IGNORECASE,
 )
 

@@ -28,8 +28,9 @@ INLINE_ITEM_WORDS = 8
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR, holds a link or labels a value ("Size: 2 GiB") keeps its line.
 _OWN_LINE_RE = re.compile(r"#\d|:")
-# (a task list's box comes after its mark: "- [x] freeze the branch")
+# A line that is all bold or italic ("*Release plan*", "_Weekly update_"): a heading.
 _BOLD_LINE_RE = re.compile(r"\*{1,2}([^*\n]{1,80})\*{1,2}:?|_{1,2}([^_\n]{1,80})_{1,2}:?")
+# (a task list's box comes after its mark: "- [x] freeze the branch")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*•+]|\d+[.)]|#{1,6})\s+(?:\[[ xX]\]\s+)?")
 # Lines that are not prose: list items, quotes, tables, and Slack's file-upload notices
 # ("@Ana Ruiz uploaded a file: plot.png"; one that goes on "and commented: ..." is prose).

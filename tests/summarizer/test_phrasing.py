@@ -118,6 +118,10 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("It works if you want it to with both APIs", "It works if you want it to with both APIs"),
         ("Bo merged #8591 — welcome aboard Ian!", "Bo merged #8591"),
         ("You are welcome to join the call", "You are welcome to join the call"),
+        (
+            "Docs are faster, welcome contributions here",
+            "Docs are faster, welcome contributions here",
+        ),
     ],
 )
 def test_fillers_labels_and_emoji_go(sentence: str, cleaned: str) -> None:
