@@ -26,7 +26,7 @@ from summarizer.names import channel_key, with_plain_names
 from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
 from summarizer.termmodel import TermModel, features
-from summarizer.text import word_opening
+from summarizer.text import FIRST_PERSON_RE, says_to_the_reader, word_opening
 from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
@@ -73,8 +73,6 @@ _SELF_OR_NEWCOMER_RE = re.compile(f"{_SELF_RE.pattern}|{_NEWCOMER_RE.pattern}", 
 # rules most chat out and the other decides the rest.
 _SELF_OR_NEWCOMER_FOLDED_RE = re.compile(_SELF_OR_NEWCOMER_RE.pattern.replace("[A-Z]", "[a-z]"))
 _WORD_RE = re.compile(r"\w")
-# ("We're evaluating X for our maps": a newcomer speaking for their team is one too)
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me|we|we're|we've|our)\b", re.IGNORECASE)
 _WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
 _ABOUT_RE = re.compile(
     r"\b(?:work(?:ing)? (?:on|at|in)|research|phd|student|engineer|scientist|interested in|"
@@ -306,7 +304,13 @@ def is_self_introduction(
             len(head) >= 40
             and not _WELCOME_RE.match(head)
             and not head.rstrip().endswith("?")
-            and bool(_FIRST_PERSON_RE.search(head) or _names_self(message.author, head))
+            and bool(
+                FIRST_PERSON_RE.search(head)
+                or _names_self(message.author, head)
+                # ("PhD student in geometry, working on meshes": who, said without "I")
+                or _ABOUT_RE.search(head)
+                and not says_to_the_reader(head)
+            )
         )
     if message.prs:
         return False

@@ -17,6 +17,7 @@ from summarizer.phrasing import (
 )
 from summarizer.prlinks import link, link_prs
 from summarizer.text import (
+    FIRST_PERSON_RE,
     LOWER_START_RE,
     chat_lines,
     defuse_pings,
@@ -34,6 +35,8 @@ _EMOJI_RE = re.compile(rf"\s*(?:{EMOJI_RE.pattern})+(?:\s+|(?=[.,;:!?])|$)")
 # How a newcomer is, said without a subject in a word that looks like a verb in the past:
 # "Interested in the query planner." is "They're interested ...", not "They interested ...".
 _STATE_RE = re.compile(r"(?:interested|excited|based|involved)\b", re.IGNORECASE)
+# Words that open a sentence saying how someone is or what they do, not who they are.
+_NOT_DESCRIBING = frozenset(["love", "just", "happy", "glad", "thanks", "hope", "been", "so"])
 # Emoji where a stop was left out: "Amara from Nairobi 👋 I teach game dev".
 _EMOJI_GAP_RE = re.compile(rf"(?<=\w)\s*(?:{EMOJI_RE.pattern})+\s+(?=[A-Z])")
 _GREETING_RE = re.compile(
@@ -114,7 +117,7 @@ def introduction(message: SourceMessage) -> str:
             # "Daniel here. Backend dev in Lagos.": what follows the name describes them.
             lead = (
                 f"{name}, {_lower_first_word(about[0])}"
-                if named_alone
+                if named_alone or _describes(about[0])
                 else f"{name} introduced themselves: {tidy(about[0])}"
             )
     lead = full_stop(tidy(lead))
@@ -162,6 +165,18 @@ def _filled_in(text: str, name: str) -> str:
     about = ", ".join(filter(None, [who, f"from {where}" if where else ""]))
     line = f"{name} ({about})" if about else name
     return full_stop(tidy(f"{line} works on {doing}" if doing else line))
+
+
+def _describes(sentence: str) -> bool:
+    """Whether `sentence` says who someone is without a verb ("Data scientist at a climate
+    nonprofit."), so that it reads after their name: it opens with no verb-like word
+    ("Using this for ...", "Love this project!") and says nothing in the first person."""
+    first = sentence.split(" ", 1)[0].lower().strip(",.!")
+    return (
+        not first.endswith(("ing", "ed"))
+        and first not in _NOT_DESCRIBING
+        and not FIRST_PERSON_RE.search(sentence)
+    )
 
 
 def _with_verb(lead: str, name: str) -> str:

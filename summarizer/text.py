@@ -19,6 +19,8 @@ LOWER_START_RE = re.compile(
 )
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")
+# Speaking for oneself, or for one's team ("We're evaluating X for our maps").
+FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me|we|we're|we've|our)\b", re.IGNORECASE)
 LIST_HEADING_WORDS = 3
 TITLE_LINE_WORDS = 8  # a bold line this short over others is their heading
 # A list said in one line: this many items, each this short.

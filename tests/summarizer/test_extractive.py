@@ -290,6 +290,12 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "- Pia Nowak works on the data platform at a bank. They're interested in the query "
             "planner.",
         ),
+        (  # who they are without "I": a description after the name, not "introduced themselves"
+            "Kai Berg",
+            "Greetings from Oslo! PhD student in computational geometry, working on mesh "
+            "simplification.",
+            "- Kai Berg, PhD student in computational geometry, working on mesh simplification.",
+        ),
         (  # an emoji where a stop was left out ends the sentence
             "Amara Obi",
             "Hi! Amara from Nairobi :wave: I teach game dev at a university.",
