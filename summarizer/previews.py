@@ -19,6 +19,7 @@ MAX_BLURB_WORDS = 25  # what a page says of itself, quoted: its first sentence, 
 
 # A link as chat writes it, bare or in angle brackets.
 LINK_RE = re.compile(r"<?(https?://[^\s>]+)>?")
+_NAMED_LINK_RE = re.compile(r"\[[^\[\]\n]+\]\(<?https?://")
 # What a quoted name cannot hold: a sentence's end ("Where would they fit? | Al Jazeera"),
 # a quote of its own, or a page template left unfilled ("{{metaTag.description}}").
 _NOT_A_NAME_RE = re.compile(r"[.!?]\s|[\"“”]|\{\{")
@@ -74,6 +75,8 @@ def with_titles(message: SourceMessage, *, announced: bool = False) -> str:
     links = list(LINK_RE.finditer(said))
     if title is None or len(links) != 1 or title.casefold() in said.casefold():
         return said
+    if "](" in said and _NAMED_LINK_RE.search(said):
+        return said  # the author named their link ("[the recording](url)")
     [link] = links
     if link[0] == said.strip():
         return said  # a link alone is a share (`summarizer.facts`), not a sentence

@@ -39,7 +39,8 @@ def test_a_page_is_named_once_and_only_by_a_title() -> None:
     template = shared(f"see {PAGE}", preview="{{metaTag.description}}")
     question = shared(f"see {PAGE}", preview="Where would they all fit? | News site")
     alone = shared(PAGE)  # said as a share ('shared "DataFest ..."'), not as a sentence
-    for message in (named, blurb, two_links, untitled, template, question, alone):
+    linked = shared(f"Slides from the call: [the deck]({PAGE})")  # the author named it
+    for message in (named, blurb, two_links, untitled, template, question, alone, linked):
         assert with_titles(message) == written(message)
     assert page_title(blurb) is None and page_title(template) is None
 
