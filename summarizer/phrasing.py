@@ -68,6 +68,7 @@ _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
 # The verbs whose past ends in "-eed" are those ending in "-ee"; other words that do are not
 # in the past ("need", "speed", "feed").
 _PAST_OF_EE_VERBS = frozenset(["agreed", "disagreed", "freed", "guaranteed", "decreed"])
+_PAST_PREFIXES = ("re", "over", "under", "out", "mis", "un")
 _IRREGULAR_PAST = frozenset(
     [
         "found",
@@ -526,10 +527,17 @@ def _verb_agree(rest: str) -> str:
             continue
         if bare in _THIRD_PERSON:
             words[index] = _THIRD_PERSON[bare]
-        elif bare.isalpha() and not _is_past(bare):
+        elif bare.isalpha() and not _is_past(bare) and not _prefixed_past(bare):
             words[index] = _add_s(word)
         break
     return _agree_after_and(" ".join(words))
+
+
+def _prefixed_past(word: str) -> bool:
+    """Whether `word` is an irregular past after a prefix ("rewrote", "rebuilt"), which
+    takes no "-s" after a subject (where a sentence opens with one, it may be an adjective:
+    "Rebuilt wheel works")."""
+    return any(word.startswith(p) and word[len(p) :] in _IRREGULAR_PAST for p in _PAST_PREFIXES)
 
 
 # Verbs that take "to": after "and", "want to help" can only be a verb ("and wants to help").

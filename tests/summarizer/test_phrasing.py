@@ -74,6 +74,9 @@ from summarizer.phrasing import (
         ("This is an honest review: https://x.io/r", "Ana shared an honest review: https://x.io/r"),
         ("Here is the plan for Friday", "Ana: Here is the plan for Friday"),
         ("This is a blocker for the release", "Ana: This is a blocker for the release"),
+        # an irregular past after a prefix takes no "-s"
+        ("I rewrote the install guide", "Ana rewrote the install guide"),
+        ("I rebuilt the index twice", "Ana rebuilt the index twice"),
     ],
 )
 def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
