@@ -65,7 +65,8 @@ from summarizer.types import PRMention, SourceMessage
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
 _VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
 _MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
-_THANKS_RE = re.compile(r"(?:big |many |special )?(?:thanks|thank you)\b", re.IGNORECASE)
+# A courtesy opening a sentence ("Thanks to Bo for the forms"; signals reads an asker's thanks)
+_COURTESY_RE = re.compile(r"(?:big |many |special )?(?:thanks|thank you)\b", re.IGNORECASE)
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
 MAX_TRAILING_PRS = 8
 MIN_TITLED = 2  # from this many further PRs with titles on, the titles say them
@@ -516,7 +517,7 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
             continue
         if kept and not news and "://" not in sentence and says_to_the_reader(sentence):
             continue  # "If you read the totals last week, don't trust them": adds nothing
-        if kept and not news and _THANKS_RE.match(sentence):
+        if kept and not news and _COURTESY_RE.match(sentence):
             continue  # "Thanks to Ana for hosting": a courtesy, not news
         kept.append(sentence)
         n_words += size

@@ -234,7 +234,7 @@ def _without_tail(text: str) -> str:
     reader (`_IF_WANTED_RE`) or a welcome (`_WELCOME_TAIL_RE`)."""
     if " if " in text[-TAIL_CHARS - 20 :]:
         text = _IF_WANTED_RE.sub("", text)
-    if "elcome" in text[-TAIL_CHARS:]:
+    if "welcome" in text[-TAIL_CHARS:].lower():
         text = _WELCOME_TAIL_RE.sub("", text)
     last = text[-TAIL_CHARS:].rstrip(".! ").rpartition(" ")[2].lower()
     if last not in _HEDGE_WORDS and not is_laugh(last):
