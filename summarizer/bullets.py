@@ -21,6 +21,7 @@ from summarizer.facts import (
     RECAP_PR_GAIN,
     RECAP_PRS,
     SIGNAL_WEIGHT,
+    STRONG_SIGNAL,
     Fact,
     find_facts,
     own_words,
@@ -336,7 +337,36 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     ]
     if extra:
         picked.append(max(extra, key=lambda f: (f.gain, f.time)))
-    return picked  # the lead first: what the item is about, then what the other adds
+    # (the lead first: what the item is about, then what the other adds)
+    return _headed(picked, facts)
+
+
+def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
+    """`picked` opened by its lead message's first sentence where many people reacted to
+    that message and the lead is a later sentence: the reactions were to the headline
+    ("Release 2.0 ran end-to-end! ... caveat: 5 nodes only (#12)"), as long as it speaks
+    of the news, not back or to the reader, says more than the bullet and it stays short;
+    else as picked."""
+    lead = picked[0]
+    if lead.signal < STRONG_SIGNAL:
+        return picked  # (most items)
+    opening = next(iter(statements(lead.message.text, list_intros=True)), "")
+    headline = next(
+        (f for f in facts if f.message is lead.message and f.text == clean_sentence(opening)),
+        None,
+    )
+    if (
+        headline is None
+        or any(f is headline for f in picked)
+        or len(headline.words.difference(*(f.words for f in picked))) < MIN_FACT_WORDS
+        or points_back(headline.text)
+        or says_to_the_reader(headline.text)
+    ):
+        return picked
+    for kept in (picked, picked[:1]):
+        if headline.n_words + sum(f.n_words for f in kept) <= BULLET_WORDS:
+            return [headline, *kept]
+    return picked
 
 
 def _said_before(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:

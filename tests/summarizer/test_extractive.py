@@ -1838,3 +1838,29 @@ def test_a_pr_a_newcomer_cites_is_in_the_draft_with_their_introduction() -> None
     lines = intro.markdown.splitlines()
     assert "first PR, [#990](https://github.com/lab/main/pull/990), which" in lines[0]
     assert lines[1].endswith("([#992](https://github.com/lab/main/pull/992)).")
+
+
+HEADLINED = (
+    "The new ingest path ran end to end on the full crawl! and it kept up with the live "
+    "feed the whole time.\ncaveat: this was only 3 workers and 2 shards on the spare box. "
+    "throughput is not comparable to the old path yet (#731)."
+)
+
+
+def test_a_bullet_opens_with_the_headline_many_people_reacted_to() -> None:
+    cheered = replace(msg(HEADLINED, channel="data"), reactions=25)
+    line = section(draft([cheered]), "data").markdown
+    assert line.startswith("- The new ingest path ran end to end on the full crawl")
+    assert "[#731]" in line
+
+
+def test_a_headline_few_reacted_to_or_speaking_to_the_reader_does_not_lead() -> None:
+    quiet = msg(HEADLINED, channel="data")
+    told = replace(
+        msg("If you ingest: " + HEADLINED[0].lower() + HEADLINED[1:], channel="data"),
+        reactions=25,
+    )
+    for message in (quiet, told):
+        line = section(draft([message]), "data").markdown
+        assert "[#731]" in line
+        assert "ran end to end" not in line
