@@ -122,6 +122,7 @@ _REQUEST_TAIL_HINTS = (
     *("please", "pls", "plz", "kindly", "know", "free"),
     *("reach out", "dm me", "ping me"),
 )
+_PR_NUMBER_RE = re.compile(r"#\d")  # ("please report it in #help" cites no PR)
 _ASKS_RE = re.compile(
     r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
     re.IGNORECASE,
@@ -604,7 +605,9 @@ def _asks(line: str) -> bool:
 def _asks_only(sentence: str) -> bool:
     """A sentence that opens with a request and cites and measures nothing ("Let me know
     what you think.")."""
-    return bool(_ASKS_RE.match(sentence)) and not ("#" in sentence or FIGURE_RE.search(sentence))
+    return bool(_ASKS_RE.match(sentence)) and not (
+        _PR_NUMBER_RE.search(sentence) or FIGURE_RE.search(sentence)
+    )
 
 
 def _with_links(kept: list[str], links: list[str]) -> list[str]:

@@ -1864,3 +1864,14 @@ def test_a_headline_few_reacted_to_or_speaking_to_the_reader_does_not_lead() -> 
         line = section(draft([message]), "data").markdown
         assert "[#731]" in line
         assert "ran end to end" not in line
+
+
+def test_a_request_naming_a_channel_after_a_release_link_leaves_the_release_in() -> None:
+    announced = msg(
+        "Tiller 2.4.0 is out!\n\nNotes: https://tiller.example/releases/2.4.0\n"
+        "please file anything odd in #support",
+        channel="data",
+    )
+    text = section(draft([replace(announced, reactions=12)]), "data").markdown
+    assert text.startswith("- Tiller 2.4.0 is out!")
+    assert "#support" not in text
