@@ -26,7 +26,7 @@ TITLE_LINE_WORDS = 8  # a bold line this short over others is their heading
 # A list said in one line: this many items, each this short.
 MIN_INLINE_ITEMS = 2
 MAX_INLINE_ITEMS = 6
-INLINE_ITEM_WORDS = 8
+INLINE_ITEM_WORDS = 12
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR, holds a link or labels a value ("Size: 2 GiB") keeps its line.
 _OWN_LINE_RE = re.compile(r"#\d|:")

@@ -1658,6 +1658,24 @@ def test_a_short_list_under_a_heading_is_said_in_one_line() -> None:
     assert "Weekly status: finished the docs migration and started on the theme switcher" in text
 
 
+def test_a_release_s_highlights_of_a_dozen_words_each_are_said_in_one_line() -> None:
+    release = replace(
+        msg(
+            "Tiller 3.0 is out!\n\nHighlights:\n"
+            "- a new scheduler that only wakes the workers with queued jobs\n"
+            "- retries with jitter for every outgoing webhook call\n\n"
+            "Notes: https://tiller.example/3.0",
+            channel="data",
+        ),
+        reactions=9,
+    )
+    text = section(draft([release]), "data").markdown
+    assert (
+        "Highlights: a new scheduler that only wakes the workers with queued jobs and "
+        "retries with jitter for every outgoing webhook call (Ana Ruiz)." in text
+    )
+
+
 def test_struck_out_hidden_and_small_print_text_is_not_drafted() -> None:
     d = draft(
         [
