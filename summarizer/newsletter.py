@@ -18,7 +18,7 @@ from summarizer.phrasing import (
     plural_pronouns,
     third_person,
 )
-from summarizer.voice import EMOJI_RE, markers
+from summarizer.voice import EMOJI_RE, QUOTE_RE, markers
 
 _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
 _MENTION_RE = re.compile(r"(?<![\w.])@(?=[A-Za-z0-9_])")
@@ -85,13 +85,21 @@ def _with_subject(sentence: str, author: str) -> str | None:
     clause = third_person(sentence, author)
     if not is_fallback(clause, author):
         return plural_pronouns(clause)
-    pronoun = _SUBJECT_RE.search(sentence)
+    pronoun = _SUBJECT_RE.search(_quotes_hidden(sentence))
     if pronoun is None or len(sentence[: pronoun.start()].split()) > MAX_OPENING_WORDS:
         return None
     clause = third_person(sentence[pronoun.start() :], author)
     if is_fallback(clause, author):
         return None
     return plural_pronouns(sentence[: pronoun.start()]) + plural_pronouns(clause)
+
+
+def _quotes_hidden(sentence: str) -> str:
+    """`sentence` with what it quotes blanked out, in place: a title's "we" ("How we run X")
+    is not the author speaking."""
+    if '"' not in sentence and "“" not in sentence and "'" not in sentence:
+        return sentence  # (most sentences)
+    return QUOTE_RE.sub(lambda quoted: "_" * len(quoted[0]), sentence)
 
 
 def _sentences(text: str) -> list[str]:

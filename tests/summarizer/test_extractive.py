@@ -1893,3 +1893,13 @@ def test_a_request_naming_a_channel_after_a_release_link_leaves_the_release_in()
     text = section(draft([replace(announced, reactions=12)]), "data").markdown
     assert text.startswith("- Tiller 2.4.0 is out!")
     assert "#support" not in text
+
+
+def test_a_quoted_title_saying_we_is_not_put_in_the_third_person() -> None:
+    shared = msg(
+        'New post by Lea Park: "How we shard the search index" https://tiller.example/blog/shards',
+        channel="data",
+        author="Bo Chen",
+    )
+    text = section(draft([replace(shared, reactions=7)]), "data").markdown
+    assert '"How we shard the search index"' in text
