@@ -92,7 +92,7 @@ def chat_lines(text: str) -> list[str]:
     lines = [line for line in lines if line]
     if len(lines) > 2 and ("*" in text or "_\n" in text):
         lines = _bold_headings(lines)
-    if len(lines) > 2 and (":\n" in text or "*\n" in text or "_\n" in text):  # (a heading)
+    if len(lines) > 2 and any(line[-1] in ":!" for line in lines[:-2]):  # (a heading)
         lines = _short_lists_inline(lines)
     following = [*lines[1:], ""] if lines else []
     return [
@@ -120,13 +120,14 @@ def _short_lists_inline(lines: list[str]) -> list[str]:
     """A heading ending in a colon over a few short items that cite nothing, as one line:
     "Highlights:" over "- new plugin API", "- 40% faster startup" -> "Highlights: new plugin
     API and 40% faster startup." (`_OWN_LINE_RE`: a list that cites PRs or links is read
-    line by line)."""
+    line by line). An exclamation over such a list announces it: "v3.1 is released!" over
+    "- cron triggers" -> "v3.1 is released: cron triggers and ..."."""
     result: list[str] = []
     at = 0
     while at < len(lines):
         line = lines[at]
         items: list[str] = []
-        if line.endswith(":") and not _LIST_MARK_RE.match(line):
+        if line.endswith((":", "!")) and not _LIST_MARK_RE.match(line):
             for item in lines[at + 1 : at + 2 + MAX_INLINE_ITEMS]:
                 if not _BULLET_RE.match(item):
                     break
@@ -135,7 +136,7 @@ def _short_lists_inline(lines: list[str]) -> list[str]:
             len(item.split()) <= INLINE_ITEM_WORDS and not _OWN_LINE_RE.search(item)
             for item in items
         ):
-            result.append(f"{line} {listed(items)}.")
+            result.append(f"{line.rstrip('!:')}: {listed(items)}.")
             at += 1 + len(items)
         else:
             result.append(line)

@@ -1676,6 +1676,20 @@ def test_a_release_s_highlights_of_a_dozen_words_each_are_said_in_one_line() -> 
     )
 
 
+def test_a_short_list_under_an_exclamation_is_what_it_announces() -> None:
+    release = replace(
+        msg(
+            "Tiller 3.1 is released! :tada:\n- cron triggers\n- a dark theme for the dashboard",
+            channel="data",
+        ),
+        reactions=9,
+    )
+    text = section(draft([release]), "data").markdown
+    assert text.startswith(
+        "- Tiller 3.1 is released: cron triggers and a dark theme for the dashboard (Ana Ruiz)."
+    )
+
+
 def test_struck_out_hidden_and_small_print_text_is_not_drafted() -> None:
     d = draft(
         [
