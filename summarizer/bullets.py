@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from summarizer.conversations import conversations
 from summarizer.facts import (
@@ -585,6 +585,8 @@ def _bot_bullet(
             continue
         person = known.person if known and known.person else shared.get(ref)
         credit = f", {person}" if person else ""
+        if known is not None and not known.done:  # ("Add X (#12, opened by ana)": not done)
+            credit = f", opened by {person}" if person else ", opened"
         lines.append(f"{pr_title(title)} ({link(mention)}{credit})")
         if person:
             people[person] = None
@@ -692,7 +694,11 @@ def _bot_items(item: Sequence[SourceMessage]) -> dict[str, IntegrationItem]:
     for message in item:
         if message.is_bot:
             for found in integration_items(message.text):
-                reported.setdefault(found.number, found)
+                known = reported.get(found.number)
+                if known is None:
+                    reported[found.number] = found
+                elif found.done and not known.done:  # (opened, then merged: it is done)
+                    reported[found.number] = replace(known, done=True)
     return reported
 
 

@@ -21,14 +21,14 @@ _REPO_RE = re.compile(
     r"\[(?P<repo>[A-Za-z0-9_.-]{1,100}(?:/[A-Za-z0-9_.-]{1,100})?)(?::[^\]\s]{1,200})?\]"
 )
 _EVENT_RE = re.compile(
-    r"(?:pull request|PR|issue)\s{1,3}(?:opened|merged|closed|reopened|ready for review)"
+    r"(?:pull request|PR|issue)\s{1,3}(?P<event>opened|merged|closed|reopened|ready for review)"
     r"\s{0,3}[:\-]?\s{0,3}#(?P<number>\d{1,7})\s{1,3}(?P<title>[^\n]{1,300})",
     re.IGNORECASE,
 )
 # GitHub's Slack app: "Pull request merged by ana" over "#12 Title" (its attachment's pretext
 # and title).
 _EVENT_BY_RE = re.compile(
-    r"(?:pull request|PR|issue)\s{1,3}(?:opened|merged|closed|reopened)\s{1,3}by\s{1,3}"
+    r"(?:pull request|PR|issue)\s{1,3}(?P<event>opened|merged|closed|reopened)\s{1,3}by\s{1,3}"
     r"(?P<who>[\w.-]{1,40})\s{0,3}\n\s{0,3}#(?P<number>\d{1,7})\s{1,3}(?P<title>[^\n]{1,300})",
     re.IGNORECASE,
 )
@@ -98,6 +98,7 @@ class IntegrationItem:
     number: str
     title: str
     person: str | None = None
+    done: bool = True  # merged or closed; not only opened (or reopened, or ready for review)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +119,10 @@ def post_repo(text: str) -> str | None:
 def integration_items(text: str) -> list[IntegrationItem]:
     """The PRs and issues a post reports, in order (see the module docstring)."""
     found = [
-        IntegrationItem(m["number"], *_title_credit(m["title"]))
+        IntegrationItem(m["number"], *_title_credit(m["title"]), done=_done(m["event"]))
         for m in _EVENT_RE.finditer(text[:20_000])
     ] + [
-        IntegrationItem(m["number"], m["title"].strip(), m["who"])
+        IntegrationItem(m["number"], m["title"].strip(), m["who"], done=_done(m["event"]))
         for m in _EVENT_BY_RE.finditer(text[:20_000])
     ]
     # A merged PR's title: the first clause of the first of its commits (those since the
@@ -139,6 +140,10 @@ def integration_items(text: str) -> list[IntegrationItem]:
             title = _RESOLVES_RE.sub("", commit.message).strip(" ;,.")
             found.append(IntegrationItem(resolved["number"], title, commit.person))
     return found
+
+
+def _done(event: str) -> bool:
+    return event.lower() in ("merged", "closed")
 
 
 def releases(text: str) -> list[str]:

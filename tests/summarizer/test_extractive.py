@@ -687,6 +687,25 @@ def test_integration_bots_lend_titles_and_are_never_people() -> None:
     assert "- Bump NCCL to 2.29 ([#8498](" in hero.markdown
 
 
+def test_a_pr_a_bot_reports_only_opened_is_not_said_as_done() -> None:
+    def post(text: str) -> SourceMessage:
+        return msg(text, channel="hero-run", author="GitHub", is_bot=True)
+
+    d = draft(
+        [
+            post("[lab/main] Pull request opened: #8501 Stream restores from peers (by bo-lee)"),
+            post("[lab/main] Pull request opened: #8502 Retry flaky uploads"),
+            post("[lab/main] Pull request merged: #8502 Retry flaky uploads"),
+        ]
+    )
+    hero = section(d, "hero-run").markdown
+    assert (
+        "Stream restores from peers ([#8501](https://github.com/lab/main/pull/8501), "
+        "opened by bo-lee)" in hero
+    )
+    assert "Retry flaky uploads ([#8502](https://github.com/lab/main/pull/8502))" in hero
+
+
 def test_the_newest_status_replaces_a_stale_one() -> None:
     d = draft(
         [
