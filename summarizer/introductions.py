@@ -263,6 +263,7 @@ _SELF_NAME_RE = (
 )
 _CAPITALISED_WORD_RE = re.compile(r"[A-Z][a-z]+\b")
 _AND_RE = re.compile(r"^and\s+", re.IGNORECASE)
+_I = frozenset(["I", "I'm", "I've", "I'd", "I'll"])  # ("I run a print farm" says what they do)
 _SELF_PRONOUNS = frozenset(["i", "i'm", "i've", "i'd", "i'll", "my", "we", "we're", "our"])
 
 
@@ -274,7 +275,7 @@ def _lower_first_word(text: str) -> str:
 def _done(clause: str, name: str) -> str:
     """A subjectless clause ("just started a postdoc", "working on X") with the newcomer as
     its subject; "" for one that is not (a noun phrase, "data engineer in Pune")."""
-    if not clause[:1].islower():
+    if not (clause[:1].islower() or clause.partition(" ")[0] in _I):
         return ""
     done = third_person(clause, name)
     return "" if is_fallback(done, name) else done
@@ -303,7 +304,10 @@ def _self_named(sentence: str, name: str) -> str | None:
         # ("from Living Models, based in Paris" says where they are: it stays as it is)
         state = after.partition(" ")[0].lower() in STATES
         done = _done(after, name) if comma and not state else ""
-        if done and "(" not in who:
+        if done and "(" not in who and done.startswith(f"{name} "):
             return f"{name} ({_ARTICLE_RE.sub('', who)}) {done.removeprefix(name + ' ')}"
+        owner = f"{name}'s "
+        if done.startswith(owner):  # ("..., we moved our ETL": their team did)
+            return f"{name}, {who}. Their {done.removeprefix(owner)}"
         return f"{name}, {rest}"
     return None

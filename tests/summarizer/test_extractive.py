@@ -306,6 +306,18 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "I will mostly lurk, I work on compilers at Acme in Lyon.",
             "- Will Berg will mostly lurk, they work on compilers at Acme in Lyon.",
         ),
+        (  # who they are, then what their team did: the team's, not a second name
+            "Raj Iyer",
+            "hey! I'm Raj, SRE at a bank in Pune, we moved our batch jobs to the scheduler "
+            "last month",
+            "- Raj Iyer, SRE at a bank in Pune. Their team moved their batch jobs to the "
+            "scheduler last month.",
+        ),
+        (  # who they are, then "I ...": what they do, with the name as its subject
+            "Ola Berg",
+            "hey folks, Ola here, bookbinder by trade, I run a bindery with 4 presses",
+            "- Ola Berg (bookbinder by trade) runs a bindery with 4 presses.",
+        ),
     ],
 )
 def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(
