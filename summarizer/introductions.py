@@ -114,6 +114,8 @@ def introduction(message: SourceMessage) -> str:
     if lead is None:
         lead = third_person(about[0], name)
         if is_fallback(lead, name):
+            if not named_alone and says_to_the_reader(about[0]):
+                return ""  # ("check the good-first-issue label, ping me": an answer)
             # "Daniel here. Backend dev in Lagos.": what follows the name describes them.
             lead = (
                 f"{name}, {_lower_first_word(about[0])}"

@@ -152,6 +152,24 @@ def test_introductions_list_each_newcomer_once_in_their_own_words() -> None:
     assert intro.people == ["Priya Raman", "Tom Weber"]
 
 
+def test_an_answer_in_the_introductions_channel_is_no_introduction() -> None:
+    d = draft(
+        [
+            msg(
+                "Hi all! I'm Priya Raman, I work on protein language models at Helix Bio.",
+                channel="introductions",
+                author="Priya Raman",
+            ),
+            msg(
+                "have a look at the docs-wanted label, and ping me if you get stuck there",
+                channel="introductions",
+                author="Nadia Rahman",
+            ),
+        ]
+    )
+    assert section(d, "introductions").people == ["Priya Raman"]
+
+
 @pytest.mark.parametrize(
     "intro_topic",
     [
