@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from summarizer.types import PRMention
 
 _SHORT_REF_RE = re.compile(r"[\w.-]{0,40}#\d+")
+# A link its author labelled: "[#3310 Refactor xDS cache](https://github.com/...)".
+_LABELLED_RE = re.compile(r"\[(?P<label>[^\[\]\n]+)\]\(")
 
 
 def link(mention: PRMention) -> str:
@@ -36,8 +38,29 @@ def link_prs(text: str, mentions: Sequence[PRMention]) -> str:
             continue
         label = mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
         link = f"[{label}]({mention.url}{_title(mention)})"
+        if mention.raw.startswith("["):
+            link = _after_its_label(mention, link)
         text = _ref_pattern(mention.raw).sub(_as_is(link), text, count=1)
     return text
+
+
+def _after_its_label(mention: PRMention, link: str) -> str:
+    """The link after the words its author labelled it with, where they say more than the
+    PR's number: "[#3310 Refactor xDS cache](url)" -> "Refactor xDS cache ([#3310](url))"."""
+    labelled = _LABELLED_RE.match(mention.raw)
+    if labelled is None:
+        return link
+    number = mention.ref.rpartition("#")[2]
+    ref = re.search(
+        rf"(?:\b(?:PR|pull request|issue)\s*)?[\w.-]{{0,40}}#?{number}\b", labelled[1], re.I
+    )
+    said = labelled[1] if ref is None else labelled[1][: ref.start()] + labelled[1][ref.end() :]
+    said = said.strip(" :-–—,")
+    if not re.search(r"[^\W\d_]{2}", said):
+        return link  # ("[#3310](url)", "[PR 3310](url)": the number is all it says)
+    # (shown as written where that is "#3310"; else as the full reference)
+    shown = ref[0] if ref is not None and ref[0].startswith("#") else mention.ref
+    return f"{said} ([{shown}]({mention.url}{_title(mention)}))"
 
 
 def _as_is(replacement: str) -> Callable[[re.Match[str]], str]:

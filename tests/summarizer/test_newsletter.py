@@ -131,6 +131,19 @@ def test_a_pr_link_written_as_an_autolink_becomes_one_link() -> None:
     assert linked == f"The writeup is up: [o/r#5]({url})."
 
 
+def test_a_pr_link_its_author_labelled_keeps_the_label_s_words() -> None:
+    from summarizer.prlinks import link_prs
+    from summarizer.types import PRMention
+
+    url = "https://github.com/o/r/pull/5"
+    titled = PRMention(f"[#5 Stream restores from peers]({url})", "o/r#5", url)
+    bare = PRMention(f"[PR 6]({url[:-1]}6)", "o/r#6", url[:-1] + "6")
+    linked = link_prs(f"{titled.raw} is merged, {bare.raw} too.", [titled, bare])
+    assert (
+        linked == f"Stream restores from peers ([#5]({url})) is merged, [o/r#6]({url[:-1]}6) too."
+    )
+
+
 def test_quoted_words_keep_their_first_person() -> None:
     text, subject = voiced('We read "How We Chart Our Data" and liked it', "Ana Ruiz")
     assert text == 'Ana Ruiz\'s team read "How We Chart Our Data" and liked it'
