@@ -45,6 +45,7 @@ from summarizer.pushes import commit_digests
 from summarizer.signals import (
     THANKED_GAIN,
     is_announcement,
+    names_day,
     names_release,
     shows_something,
     social_gain,
@@ -331,7 +332,13 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         for f in facts
         if f is not lead
         and lead.n_words + f.n_words <= BULLET_WORDS
-        and ({p.ref for p in f.prs} - seen_prs or f.figures - lead.figures and f.decision)
+        and (
+            {p.ref for p in f.prs} - seen_prs
+            or f.figures - lead.figures
+            and f.decision
+            or names_day(f.text)  # ("Full release is planned for Wednesday Dec 2.")
+            and not names_day(lead.text)
+        )
         and similarity(f.words, lead.words) < NEAR_DUPLICATE
         and _joins(f, lead)
     ]
@@ -530,8 +537,8 @@ def credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
 
 
 def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
-    """The sentences of `text` worth their words: the first, then those adding a PR or a
-    figure while the bullet stays short, and any other while it is very short and says
+    """The sentences of `text` worth their words: the first, then those adding a PR, a
+    figure or a day while the bullet stays short, and any other while it is very short and says
     nothing to the reader; none that read as chat. `prs`: those the text cites."""
     kept: list[str] = []
     n_words = 0
@@ -542,7 +549,7 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
             kept[-1] = f"{kept[-1].rstrip('.!')} ({sentence.rstrip('.!')})."
             continue
         size = len(sentence.split())
-        news = _cites_or_measures(sentence, prs)
+        news = _cites_or_measures(sentence, prs) or names_day(sentence)
         if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
             continue
         if kept and not news and "://" not in sentence and says_to_the_reader(sentence):

@@ -108,6 +108,11 @@ def _links(text: str) -> bool:
     return ("http" in text or " a file: " in text) and _LINK_RE.search(text) is not None
 
 
+def names_day(text: str) -> bool:
+    """Whether `text` names a day ("on Saturday", "Dec 2", "17 October")."""
+    return _names_day(text.lower())
+
+
 def _names_day(lower: str) -> bool:
     # Most chat names no month: the date pattern runs only where one's first letters are.
     if _ON_A_WEEKDAY_RE.search(lower) is not None:

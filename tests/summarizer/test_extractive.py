@@ -1966,3 +1966,31 @@ def test_a_quoted_title_saying_we_is_not_put_in_the_third_person() -> None:
     )
     text = section(draft([replace(shared, reactions=7)]), "data").markdown
     assert '"How we shard the search index"' in text
+
+
+def test_a_bullet_keeps_the_day_an_announcement_names() -> None:
+    beta = msg(
+        "Tiller 4.0 beta is out for testing! big ones: cron triggers, a new job editor, "
+        "and startup is 35% faster on small boards. The full release is planned for "
+        "Friday Dec 4. notes: https://tiller.example/4.0-beta",
+        channel="data",
+    )
+    text = section(draft([replace(beta, reactions=30)]), "data").markdown
+    assert "The full release is planned for Friday Dec 4" in text
+
+
+def test_a_later_message_naming_the_day_joins_the_bullet() -> None:
+    def said(text: str, **kw) -> SourceMessage:
+        return msg(text, channel="data", thread_id="r1", **kw)
+
+    d = draft(
+        [
+            replace(
+                said("the 4.0 beta cuts cold start from 900 ms to 310 ms", id="r1"), reactions=9
+            ),
+            said("great, when does the final land?", author="Bo Chen"),
+            said("the final release is planned for Friday Dec 4, after the docs sprint"),
+        ]
+    )
+    text = section(d, "data").markdown
+    assert "900 ms to 310 ms" in text and "Friday Dec 4" in text
