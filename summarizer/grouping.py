@@ -140,6 +140,10 @@ class TopicScorer:
         """Add the evidence a thread's name gives each topic (its words, weighed more)."""
         self._add_hits(title, scores, TITLE_WEIGHT)
 
+    def is_mapped(self, channel: str) -> bool:
+        """Whether the admin's config maps `channel` to a topic."""
+        return bool(self._topics_of_channel(channel))
+
     def _topics_of_channel(self, channel: str) -> list[int]:
         """The topics a channel belongs to: those that list it, or else the one topic its
         name speaks of (#hero-run-2026 for a topic with channel #hero-run, #k8s-alerts for
@@ -466,7 +470,9 @@ def _assign(
     evidence: dict[int, list[float]] = {}
     for root, own in totals.items():
         refs = prs_of[root]
-        if not refs:
+        if not refs or scorer.is_mapped(messages[root].channel):
+            # (an admin's channel map says where a conversation goes: other conversations
+            # citing its PRs do not move it)
             evidence[root] = own
             continue
         scores = list(own)

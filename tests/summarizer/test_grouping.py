@@ -100,6 +100,18 @@ def test_a_shared_pr_pulls_a_vague_message_to_its_topic() -> None:
     assert topic_of(grouped, alone) == "other"
 
 
+def test_a_shared_pr_does_not_move_a_message_out_of_the_channel_its_topic_lists() -> None:
+    release = msg(
+        "Tiller 2.0 is out: faster dedup (#812) and a new tokenizer (#813)", channel="data"
+    )
+    discussed = [
+        msg(f"#{n} makes the scheduler skip idle gangs, preemption is rarer", channel="iris")
+        for n in (812, 813)
+    ]
+    grouped = group_by_topic([release, *discussed], TOPICS)
+    assert topic_of(grouped, release) == "data"
+
+
 def test_self_introductions_are_recognised_anywhere() -> None:
     intro = msg("Hi all! I'm Priya, I work on protein language models at Helix Bio.")
     in_channel = msg(
