@@ -124,13 +124,22 @@ def _choose(candidates: Sequence[Bullet], budget: int) -> dict[str, list[Bullet]
         """Take bullet `i` if it really fits."""
         nonlocal used
         bullet = candidates[i]
-        if used + bullet.cost > budget or not bullet.markdown:
+        if used + bullet.cost > budget or not bullet.markdown or _said_by_others(bullet):
             return  # (nothing it says reads as a newsletter's: `_cover_the_rest` may)
         chosen.setdefault(bullet.topic, []).append(bullet)
         covered_prs.update(bullet.prs)
         covered_figures.update(bullet.figures)
         used += bullet.cost
         taken[i] = True
+
+    def _said_by_others(bullet: Bullet) -> bool:
+        """A bot's line for PRs that bullets already taken say (the person's own words)."""
+        return (
+            bullet.author is None
+            and not (bullet.released or bullet.pushed)
+            and bool(bullet.prs)
+            and bullet.prs.keys() <= covered_prs
+        )
 
     by_topic: dict[str, list[int]] = {}
     for i, bullet in enumerate(candidates):

@@ -736,6 +736,22 @@ def test_a_pr_a_bot_reports_only_opened_is_not_said_as_done() -> None:
     assert "Retry flaky uploads ([#8502](https://github.com/lab/main/pull/8502))" in hero
 
 
+def test_a_bots_line_for_a_pr_a_person_s_bullet_says_is_left_out() -> None:
+    said = msg(
+        "I split checkpoint writes across hosts in #8497, saves are 3x faster now",
+        channel="hero-run",
+    )
+    merged = msg(
+        "[lab/main] Pull request merged: #8497 Split checkpoint writes across hosts",
+        channel="data",
+        author="GitHub",
+        is_bot=True,
+    )
+    d = draft([said, merged])
+    assert "#8497" in section(d, "hero-run").markdown
+    assert all(s.topic != "data" for s in d.sections)
+
+
 def test_the_newest_status_replaces_a_stale_one() -> None:
     d = draft(
         [
