@@ -349,22 +349,18 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
 
 
 def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
-    """`picked` opened by its lead message's first sentence where many people reacted to
-    that message and the lead is a later sentence: the reactions were to the headline
+    """`picked` opened by the first thing its lead's message says where many people reacted
+    to that message and the lead is said later: the reactions were to the headline
     ("Release 2.0 ran end-to-end! ... caveat: 5 nodes only (#12)"), as long as it speaks
     of the news, not back or to the reader, says more than the bullet and it stays short;
     else as picked."""
     lead = picked[0]
     if lead.signal < STRONG_SIGNAL:
         return picked  # (most items)
-    opening = next(iter(statements(lead.message.text, list_intros=True)), "")
-    headline = next(
-        (f for f in facts if f.message is lead.message and f.text == clean_sentence(opening)),
-        None,
-    )
+    # (a message's facts are in the order it says them, its list lines' after its prose)
+    headline = next(f for f in facts if f.message is lead.message)
     if (
-        headline is None
-        or any(f is headline for f in picked)
+        any(f is headline for f in picked)
         or len(headline.words.difference(*(f.words for f in picked))) < MIN_FACT_WORDS
         or points_back(headline.text)
         or says_to_the_reader(headline.text)

@@ -122,6 +122,7 @@ _REQUEST_TAIL_HINTS = (
     *("please", "pls", "plz", "kindly", "know", "free"),
     *("reach out", "dm me", "ping me"),
 )
+_QUESTION_MARK_RE = re.compile(r"\?(?![\w=&])")  # (not a query string's)
 _PR_NUMBER_RE = re.compile(r"#\d")  # ("please report it in #help" cites no PR)
 _ASKS_RE = re.compile(
     r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
@@ -598,8 +599,9 @@ def _gap_split(sentence: str) -> list[str]:
 
 
 def _asks(line: str) -> bool:
-    """Whether `line` holds a question mark outside its links ("pulls?q=" asks nothing)."""
-    return "?" in line and "?" in URL_RE.sub("", line)
+    """Whether `line` holds a question mark outside its links and paths ("pulls?q=",
+    "/api/tokens?user=" ask nothing)."""
+    return "?" in line and _QUESTION_MARK_RE.search(URL_RE.sub("", line)) is not None
 
 
 def _asks_only(sentence: str) -> bool:

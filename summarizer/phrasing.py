@@ -389,8 +389,13 @@ def opens_without_subject(sentence: str) -> bool:
         _is_past(lower)
         and not _is_noun_phrase(rest)
         and not _BY_A_PR_RE.match(rest)
+        and not _PASSIVE_RE.match(rest)
         and not _is_label(rest)
     )
+
+
+# "Reported (responsibly) by Aylin": the one who did it is said, in the passive.
+_PASSIVE_RE = re.compile(r"(?:\w+ly )?by (?!a PR|#)")
 
 
 # A few words that hold no article, preposition or pronoun, then a citation or the end:

@@ -10,7 +10,10 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # A sentence ends at white space after . ! or ? before what can start one, or at a newline:
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
 # that the regex engine skips straight to it instead of trying every character.
-_SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)")
+# (a stop may be followed by the marks closing bold or italic text: "**Update now.** The ...")
+_SENTENCE_END_RE = re.compile(
+    r"\s(?:(?:(?<=[.!?]\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
+)
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
 # one sentence).
 LOWER_START_RE = re.compile(

@@ -2010,3 +2010,31 @@ def test_a_later_message_naming_the_day_joins_the_bullet() -> None:
     )
     text = section(d, "data").markdown
     assert "900 ms to 310 ms" in text and "Friday Dec 4" in text
+
+
+def test_a_pinned_advisory_says_what_was_exposed_who_reported_it_and_its_fix() -> None:
+    advisory = msg(
+        "@everyone **Security fix: please update to v2.4.1 now.** Versions 2.2.0 to 2.4.0 let "
+        "a logged-in viewer without the admin role download every other user's nightly "
+        "exports via /api/exports?owner=. Reported "
+        "responsibly by @Lea Park, CVE-2026-51234 requested. Fix: #771. If you can't update, "
+        "block /api/exports at your proxy. Rotate your keys after upgrading.",
+        channel="data",
+        author="Bo Chen",
+    )
+    text = section(draft([replace(advisory, pinned=True)]), "data").markdown
+    assert text.startswith(
+        "- Versions 2.2.0 to 2.4.0 let a logged-in viewer without the admin role download"
+    )
+    assert "Reported responsibly by Lea Park, CVE-2026-51234 requested." in text
+    assert "Bo Chen reported" not in text
+
+
+def test_a_query_string_s_question_mark_asks_nothing() -> None:
+    cheered = msg(
+        "The team page shows who can read each export through /api/exports?owner= for "
+        "every viewer in the workspace",
+        channel="data",
+    )
+    text = section(draft([replace(cheered, reactions=14)]), "data").markdown
+    assert text.startswith("- The team page shows who can read each export")

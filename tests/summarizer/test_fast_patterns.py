@@ -23,7 +23,9 @@ _PLAIN_FIGURE_RE = re.compile(
     rf"(?<![\w#/.:-])(?:~|≈)?(?:{figures._NUMBER})[ \u202f]?(?:{figures._UNIT})"
     rf"|(?<![\w#/.:-])\d+/\d+(?![\w/])"
 )
-_PLAIN_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*_#@])|\n+")
+_PLAIN_SENTENCE_END_RE = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?]\*\*))\s+(?=[A-Z0-9\"'(\[*_#@])|\n+"
+)
 _PLAIN_DECISION_RE = re.compile(
     r"\b(?:fix(?:ed|es)?|merged?|landed|lands|shipped|added|adds|moved|switched|decided|"
     r"root[- ]?caused|found|finished|completed?|released|enabled|disabled|reverted|upgraded|"
@@ -52,7 +54,24 @@ _FIGURE_PIECES = [
     *("tok/s", "/GPU", " s/step", "-step", " steps", " min", " GPUs", "~", "≈", "#"),
     *("/", "56/300", " ", "\u202f", "-", ".", ":", "a", "v", "\n", "\u0663"),
 ]
-_SENTENCE_PIECES = [". ", "! ", "? ", ".", "\n", "\n\n", " ", "\t", "A", "a", "1", "(", "#"]
+_SENTENCE_PIECES = [
+    ". ",
+    "! ",
+    "? ",
+    ".",
+    "\n",
+    "\n\n",
+    " ",
+    "\t",
+    "A",
+    "a",
+    "1",
+    "(",
+    "#",
+    "*",
+    "_",
+]
+_SENTENCE_PIECES += [".** ", ".* ", "._ ", "!** "]
 _PHRASE_PIECES = [
     *("fix", "Fixed", "FIXES", "merge", "merged", "now ", "Now ", "runs", "is", "has", "uses"),
     *("root", "-", "caused", "Root Caused", "x", " ", ".", "_", "é", "İ", "ſ", "\u212a"),

@@ -28,6 +28,8 @@ from summarizer.phrasing import (
         ("We save every 200 steps", "Ana's team saves every 200 steps"),
         ("We're upgrading the controller", "Ana's team is upgrading the controller"),
         ("Restarted the run on rack 3", "Ana restarted the run on rack 3"),
+        # The passive says who did it: "Reported by Lea" is not Ana's report.
+        ("Reported responsibly by Lea Park", "Ana: Reported responsibly by Lea Park"),
         ("Just published a post on the loader", "Ana just published a post on the loader"),
         ("Root-caused the crash", "Ana root-caused the crash"),
         ("Trying that on the next run", "Ana is trying that on the next run"),
