@@ -208,7 +208,8 @@ def _names(bullet: Bullet, release: str) -> bool:
     if number is None:
         return False
     full = number.group().lstrip("vV")
-    return full in bullet.words or ".".join(full.split(".")[:2]) in bullet.words
+    minor = ".".join(full.split(".")[:2])
+    return any(form in bullet.words for form in (full, minor, f"v{full}", f"v{minor}"))
 
 
 def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
@@ -234,7 +235,12 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
         or not is_announcement(item[0])  # (the cheap tests first: most items are neither)
         or item[0].text.count("\n\n") < MIN_PARAGRAPHS - 1
     ):
-        return [_item_bullet(topic, item, facts, mentions, time)]
+        said = _item_bullet(topic, item, facts, mentions, time)
+        # A release a bot reports beside what people said (an advisory and the release
+        # that fixes it) is news of its own (`without_announced_releases` drops it where a
+        # person's bullet announces it).
+        released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
+        return [said] if released is None else [said, released]
     groups = [g for g in _by_paragraph(item[0].text, facts) if any(_says(f) for f in g)]
     if len(groups) < 2:
         return [_item_bullet(topic, item, facts, mentions, time)]

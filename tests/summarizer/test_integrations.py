@@ -159,16 +159,22 @@ def test_a_published_release_is_reported_and_drafted() -> None:
     )
 
 
-@pytest.mark.parametrize("channel", ["data", "iris"])  # the bot's topic, or another's
-def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs(channel: str) -> None:
+@pytest.mark.parametrize(
+    ("channel", "said"),
+    [
+        ("data", "0.9 is out! The big one is a new allocator, 30% less memory"),
+        ("iris", "0.9 is out! The big one is a new allocator, 30% less memory"),  # another topic
+        ("data", "v0.9.2 is out! The big one is a new allocator, 30% less memory"),
+    ],
+)
+def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs(
+    channel: str, said: str
+) -> None:
     post = "[kern/boot] New release published: v0.9.2\nFaster cold boot on ARM (#44)"
     bot = replace(
         msg(post, channel=channel, author="GitHub", default_repo="kern/boot"), is_bot=True
     )
-    person = replace(
-        msg("0.9 is out! The big one is a new allocator, 30% less memory", channel="data"),
-        reactions=12,
-    )
+    person = replace(msg(said, channel="data"), reactions=12)
     mention = msg("the 0.9 docs are released too, with a page on the allocator", channel="iris")
     d = make_draft(
         [bot, person, mention],
@@ -179,9 +185,34 @@ def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs(channel: s
         max_chars=4000,
     )
     data = next(s for s in d.sections if s.topic == "data")
-    assert data.markdown.startswith("- 0.9 is out! The big one is a new allocator")
+    assert data.markdown.startswith(f"- {said[:40]}")
     assert all("v0.9.2 is released" not in s.markdown for s in d.sections)
     assert data.prs == ["kern/boot#44"]
+
+
+def test_a_release_a_bot_reports_beside_an_advisory_is_said_too() -> None:
+    post = "[kern/boot] New release published: v0.9.3\nSecurity release (#47)"
+    bot = replace(msg(post, channel="data", author="GitHub", default_repo="kern/boot"), is_bot=True)
+    advisory = replace(
+        msg(
+            "Versions 0.8.0 to 0.9.2 let any local user read the boot keys through the debug "
+            "shell, reported by Lea Park. Fix: #47",
+            channel="data",
+            default_repo="kern/boot",
+        ),
+        pinned=True,
+    )
+    d = make_draft(
+        [advisory, bot],
+        TOPICS,
+        workspace="w",
+        week_start=date(2026, 11, 16),
+        title="t",
+        max_chars=4000,
+    )
+    [data] = d.sections
+    assert "Versions 0.8.0 to 0.9.2 let any local user read the boot keys" in data.markdown
+    assert "kern/boot v0.9.3 is released" in data.markdown
 
 
 def test_a_stand_up_bot_s_post_is_the_person_s_update_credited_to_them() -> None:
