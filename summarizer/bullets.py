@@ -217,11 +217,13 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     one bullet per paragraph that says something of its own."""
     mentions = _mentions(item)
     times = [m.created_at.timestamp() for m in item]
-    # (a question, an answer and thanks: three messages, one asking)
-    asks = len(item) > 2 and any("?" in m.text for m in item)
-    thanked = thanked_answers(item) if asks else set()
+    # (a question, an answer and thanks: three messages, one asking or opening a thread)
+    asks = len(item) > 2 and any("?" in m.text or m.thread_id == m.id for m in item)
+    thanked = thanked_answers(item) if asks else {}
     signals = [0.0 if m.is_bot else social_gain(m) + THANKED_GAIN * (m.id in thanked) for m in item]
     facts = find_facts(item, times, signals)
+    if thanked:
+        facts = _answered(facts, thanked)
     time = max(times)
     if not facts:
         bullet = (
@@ -256,6 +258,15 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     for part, bullet in enumerate(written):
         bullet.part = part
     return written
+
+
+def _answered(facts: list[Fact], thanked: Mapping[str, str]) -> list[Fact]:
+    """The facts without those of the questions whose answers were thanked, where an answer
+    says something: the answer is the news ("the 2 GB limit of the 32-bit launcher"), not
+    the report of what went wrong."""
+    asked = set(thanked.values())
+    kept = [f for f in facts if f.message.id not in asked]
+    return kept if any(f.message.id in thanked for f in kept) else facts
 
 
 def _by_paragraph(text: str, facts: Sequence[Fact]) -> list[list[Fact]]:
@@ -490,12 +501,16 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
 
 REVIEW_ASK_WORDS = 12  # a request for a review this short says nothing else
 THREAD_NAME_WORDS = 6  # a thread's name this short names its subject; a longer one is chat
+# A status tag on a thread's name: "[SOLVED]", "(fixed)".
+_TITLE_TAG_RE = re.compile(r"^\s*[\[(][^\[\]()]{1,12}[\])]\s*|\s*[\[(][^\[\]()]{1,12}[\])]\s*$")
 
 
 def _in_thread(title: str | None, body: str) -> str:
     """`body` under the name of the thread it was said in, where that names its subject and
     the body does not ("Plugin API v2: Dana's team will go with sync hooks ..."), so that
     what a thread settled is said of something."""
+    if title and ("[" in title or "(" in title):
+        title = _TITLE_TAG_RE.sub("", title)  # ("Crash on load [SOLVED]")
     if not title or not body or len(title.split()) > THREAD_NAME_WORDS:
         return body
     if title.endswith("?") or ":" in title:

@@ -131,15 +131,17 @@ def _names_release(lower: str) -> bool:
     return hinted and _RELEASE_RE.search(lower) is not None
 
 
-def thanked_answers(item: Sequence[SourceMessage]) -> set[str]:
-    """The ids of the messages of a conversation that answered another person's question
-    and that the asker then thanked: a question answered in substance, by what it says (not
-    "yes, ...": that needs the question to be read). A reply answers the message it replies
-    to; in a thread, the one before it, and the thread's first message is what was asked."""
+def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
+    """The messages of a conversation that answered another person's question and that the
+    asker then thanked, by id, each with the id of the question: a question answered in
+    substance, by what it says (not "yes, ...": that needs the question to be read). A reply
+    answers the message it replies to; in a thread, the one before it, and the thread's
+    first message is what was asked (with or without a question mark, "crashes with 40
+    mods, log attached", unless it cites a PR: that is news of its own)."""
     by_id = {m.id: m for m in item}
     first_in_thread: dict[str, SourceMessage] = {}
     last_in_thread: dict[str, SourceMessage] = {}
-    thanked: set[str] = set()
+    thanked: dict[str, str] = {}
     for message in item:
         thread = message.thread_id
         answer = by_id.get(message.reply_to_id or "") or (
@@ -155,14 +157,13 @@ def thanked_answers(item: Sequence[SourceMessage]) -> set[str]:
             or _THANKS_RE.search(message.text) is None
         ):
             continue  # (most messages: no thanks for another's answer)
-        asked = by_id.get(answer.reply_to_id or "") or (
-            first_in_thread.get(answer.thread_id) if answer.thread_id else None
-        )
+        opened = first_in_thread.get(answer.thread_id) if answer.thread_id else None
+        asked = by_id.get(answer.reply_to_id or "") or opened
         if (
             asked is not None
             and asked.author_id == message.author_id
-            and "?" in asked.text
+            and ("?" in asked.text or asked is opened and not asked.prs)
             and not REPLY_OPENER_RE.match(answer.text)  # ("yes, filter for ..." needs its question)
         ):
-            thanked.add(answer.id)
+            thanked[answer.id] = asked.id
     return thanked

@@ -2038,3 +2038,29 @@ def test_a_query_string_s_question_mark_asks_nothing() -> None:
     )
     text = section(draft([replace(cheered, reactions=14)]), "data").markdown
     assert text.startswith("- The team page shows who can read each export")
+
+
+def test_a_thread_s_report_answered_and_thanked_is_said_by_its_answer() -> None:
+    title = "Export hangs at 99% [SOLVED]"
+
+    def said(text: str, author: str, **kw) -> SourceMessage:
+        return msg(text, channel="data", author=author, thread_id="h1", thread_title=title, **kw)
+
+    d = draft(
+        [
+            said(
+                "export hangs at 99% when i pick more than 12 layers. log attached",
+                "Kim Lo",
+                id="h1",
+            ),
+            said(
+                "The exporter keeps every layer in memory on the 32-bit build. Use the 64-bit "
+                "build instead, it streams layers to disk since 3.1.",
+                "Sam Ng",
+            ),
+            said("omg that was it, all 40 layers exported now ty", "Kim Lo"),
+        ]
+    )
+    text = section(d, "data").markdown
+    assert text.startswith("- Export hangs at 99%: The exporter keeps every layer in memory")
+    assert "when i pick" not in text
