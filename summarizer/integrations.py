@@ -53,9 +53,11 @@ _TITLE_BY_RE = re.compile(
 # "[owner/repo] New release published: v2.1.0" (GitHub's Discord webhook), "Release
 # published: v2.1.0" (its Slack app).
 _RELEASE_RE = re.compile(
-    r"release\s{1,3}(?:published|released)\s{0,3}[:\-]?\s{0,3}(?P<name>[^\n]{1,120})",
+    r"release\s{1,3}(?:published|released)\s{0,3}"
+    r"(?:[:\-]?\s{0,3}(?!by\s)(?P<name>[^\n]{1,120})|by\s{1,3}[\w.-]{1,40}\s{0,3}\n\s{0,3}"
+    r"(?P<named>[^\n]{1,120}))",
     re.IGNORECASE,
-)
+)  # (GitHub's Slack app: "Release published by ana" over "v2.1.0", its attachment's title)
 
 
 # A stand-up bot's post of a person's answers: "*Ana Ruiz* posted an update for *Daily
@@ -148,7 +150,7 @@ def _done(event: str) -> bool:
 
 def releases(text: str) -> list[str]:
     """The names of the releases a post reports published ("v2.1.0")."""
-    return [m["name"].strip() for m in _RELEASE_RE.finditer(text[:20_000])]
+    return [(m["name"] or m["named"]).strip() for m in _RELEASE_RE.finditer(text[:20_000])]
 
 
 def commits(text: str) -> list[Commit]:

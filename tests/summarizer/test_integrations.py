@@ -144,6 +144,8 @@ def test_a_published_release_is_reported_and_drafted() -> None:
     post = "[kern/boot] New release published: v0.9.2\nFaster cold boot on ARM (#44)"
     assert releases(post) == ["v0.9.2"]
     assert releases("[kern/boot] New tag created: v0.9.2") == []
+    # GitHub's Slack app: who published it, over the release's name
+    assert releases("Release published by ana-ruiz\nv0.9.2\nFaster cold boot (#44)") == ["v0.9.2"]
     bot = replace(msg(post, channel="data", author="GitHub", default_repo="kern/boot"), is_bot=True)
     d = make_draft(
         [bot],
