@@ -31,8 +31,9 @@ MIN_INLINE_ITEMS = 2
 MAX_INLINE_ITEMS = 6
 INLINE_ITEM_WORDS = 12
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
-# An item that cites a PR, holds a link or labels a value ("Size: 2 GiB") keeps its line.
-_OWN_LINE_RE = re.compile(r"#\d|:")
+# An item that cites a PR or holds a link keeps its line (one that labels a value, "Fixed:
+# the rounding", is said with the others).
+_OWN_LINE_RE = re.compile(r"#\d|://")
 # A line that is all bold or italic ("*Release plan*", "_Weekly update_"): a heading.
 _BOLD_LINE_RE = re.compile(r"\*{1,2}([^*\n]{1,80})\*{1,2}:?|_{1,2}([^_\n]{1,80})_{1,2}:?")
 # (a task list's box comes after its mark: "- [x] freeze the branch")

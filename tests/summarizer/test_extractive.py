@@ -1450,8 +1450,9 @@ def test_an_anaphoric_lead_keeps_what_its_message_said_before_a_list() -> None:
     )
     bullet = drafted_alone(text)
     assert bullet.startswith(
-        "- The cleaned crawl of the whole archive is public on the mirror now. That's every "
-        "shard the runs kept around. This also resolves [#341]"
+        "- The cleaned crawl of the whole archive is public on the mirror now: base: shard 105 "
+        "and deduped: shard 257. That's every shard the runs kept around. This also resolves "
+        "[#341]"
     )
 
 
@@ -1752,6 +1753,24 @@ def test_a_short_list_under_an_exclamation_is_what_it_announces() -> None:
     text = section(draft([release]), "data").markdown
     assert text.startswith(
         "- Tiller 3.1 is released: cron triggers and a dark theme for the dashboard (Ana Ruiz)."
+    )
+
+
+def test_a_changelog_s_labelled_items_are_said_with_the_others() -> None:
+    changelog = replace(
+        msg(
+            ":sparkles: *Ledgerly 2.6 is live* :sparkles:\n"
+            "• *Recurring bills*: repeat any bill weekly or monthly\n"
+            "• Fixed: totals off by 1 cent in some locales\n"
+            "Full notes: https://ledgerly.example/changelog/2-6",
+            channel="data",
+        ),
+        reactions=8,
+    )
+    text = section(draft([changelog]), "data").markdown
+    assert text.startswith(
+        "- Ledgerly 2.6 is live: *Recurring bills*: repeat any bill weekly or monthly and "
+        "Fixed: totals off by 1 cent in some locales"
     )
 
 
