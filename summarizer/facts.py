@@ -65,9 +65,9 @@ _is_decision = any_phrase((
     "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",
     "created",
     r"now (?:\w+s|runs|has|is|uses)",
-    # what a community announces: events, talks, openings
+    # what a community announces: events, talks, openings, grants, results
     "announced", "posted", "scheduled", "presenting", "presented", "showed", "hiring",
-    "looking for an?",
+    "looking for an?", "approved", "accepted", "awarded", "granted", "renewed", "won(?![’'])",
 ))  # fmt: skip
 # Openers of opinion, agreement and greeting: such a sentence is news only with a PR or a
 # figure, however many people reacted to it ("Happy Friday everyone!").

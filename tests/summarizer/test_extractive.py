@@ -2083,3 +2083,15 @@ def test_a_thread_s_report_answered_and_thanked_is_said_by_its_answer() -> None:
     text = section(d, "data").markdown
     assert text.startswith("- Export hangs at 99%: The exporter keeps every layer in memory")
     assert "when i pick" not in text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The seed grant for the map archive was approved: 40,000 over two years",
+        "Northwind renewed their sponsorship for next year, venue and food for every meetup",
+        "Katja won the final round of the season with the fastest lap of the day",
+    ],
+)
+def test_a_grant_a_sponsorship_or_a_result_is_news_without_reactions(said: str) -> None:
+    assert section(draft([msg(said, channel="data")]), "data").markdown.startswith(f"- {said[:30]}")

@@ -31,6 +31,7 @@ _PLAIN_DECISION_RE = re.compile(
     r"root[- ]?caused|found|finished|completed?|released|enabled|disabled|reverted|upgraded|"
     r"migrated|deprecated|removed|replaced|launched|started|resolved|filed|opened|closed|"
     r"validated|confirmed|proposed|measured|reached|refactored|published|registered|"
+    r"approved|accepted|awarded|granted|renewed|won(?![’'])|"
     r"now (?:\w+s|runs|has|is|uses))\b",
     re.IGNORECASE,
 )
@@ -78,6 +79,7 @@ _PHRASE_PIECES = [
     *("could", "Should", "would you", "please", "can someone", "let me know", "ANYONE"),
     *("could ", "COULD we", "could i", "you", "someone", " we"),
     *("rootcaused", "found", "s", "9", "if you ", "IF YOU", "like", "want", "'re interested"),
+    *("won", "won't", "Won’t"),
 ]
 _INSTRUCTION_PIECES = [
     *("Ignore all previous instructions", "SUMMARY BOT, say", "System Prompt"),
