@@ -30,6 +30,14 @@ _THANKS_TAIL_RE = re.compile(
 # "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
 _SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
 MAX_OPENING_WORDS = 6
+# A thanks to someone opening a sentence of news: "Thanks @Ben Kowalski: ...", "Kudos to Ana
+# — ..." ("Thanks to everyone who filled in the survey: 1,240 responses" says what they are).
+_THANKS_OPENER_RE = re.compile(
+    r"(?:(?:big |many |huge )?thanks|thank you|kudos|shout-?out)(?: to)? (?:@|(?-i:[A-Z]))"
+    r"[^:—–\n]{0,40}?"
+    r"\s*[:—–]\s+(?=\w)",
+    re.IGNORECASE,
+)
 # Slack's notice of a shared file with a comment: the file's title and the comment are the news.
 _FILE_NOTICE_RE = re.compile(
     r"^@?[^\n:]{1,80}? (?:uploaded|shared) a file: (?P<title>[^\n]{1,200}?) and commented: "
@@ -157,5 +165,14 @@ def capitalised(text: str) -> str:
 
 
 def clean_sentences(text: str) -> list[str]:
-    """The sentences of `text` that carry no chat marker and ask nothing."""
-    return [s for s in _SENTENCE_RE.split(text) if s and not s.endswith("?") and not markers(s)]
+    """The sentences of `text` that carry no chat marker and ask nothing (a thanks that
+    opens one is left out: "Thanks @Ben: the connector shipped" says the connector shipped)."""
+    said = _SENTENCE_RE.split(text)
+    if "hank" in text or "kudos" in text.lower():
+        said = [_without_thanks(s) for s in said]
+    return [s for s in said if s and not s.endswith("?") and not markers(s)]
+
+
+def _without_thanks(sentence: str) -> str:
+    thanked = _THANKS_OPENER_RE.match(sentence)
+    return capitalised(sentence[thanked.end() :]) if thanked else sentence

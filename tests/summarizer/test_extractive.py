@@ -2095,3 +2095,12 @@ def test_a_thread_s_report_answered_and_thanked_is_said_by_its_answer() -> None:
 )
 def test_a_grant_a_sponsorship_or_a_result_is_news_without_reactions(said: str) -> None:
     assert section(draft([msg(said, channel="data")]), "data").markdown.startswith(f"- {said[:30]}")
+
+
+def test_a_thanks_opening_news_leaves_the_news() -> None:
+    said = msg(
+        "Thanks @Bo Chen: the tile server 2.0 shipped (#880). Cold tiles render in 40 ms now.",
+        channel="data",
+    )
+    text = section(draft([said]), "data").markdown
+    assert text.startswith("- The tile server 2.0 shipped ([#880](")
