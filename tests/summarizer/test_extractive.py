@@ -2104,3 +2104,18 @@ def test_a_thanks_opening_news_leaves_the_news() -> None:
     )
     text = section(draft([said]), "data").markdown
     assert text.startswith("- The tile server 2.0 shipped ([#880](")
+
+
+def test_will_do_opening_a_reply_is_not_said() -> None:
+    def said(text: str, author: str) -> SourceMessage:
+        return msg(text, channel="data", author=author, thread_id="w1")
+
+    d = draft(
+        [
+            replace(said("Our survey paper got accepted at the workshop!", "Ana Ruiz"), id="w1"),
+            said("Well deserved. Can you put the source in the lab repo?", "Bo Chen"),
+            said("will do, I'll push the camera-ready source to the lab repo (#212)", "Ana Ruiz"),
+        ]
+    )
+    text = section(d, "data").markdown
+    assert "[#212]" in text and "will do" not in text.lower()
