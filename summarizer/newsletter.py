@@ -30,6 +30,7 @@ _THANKS_TAIL_RE = re.compile(
 # "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
 _SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
 MAX_OPENING_WORDS = 6
+_EXCLAIMED_RE = re.compile(r"!{2,}")
 # A thanks to someone opening a sentence of news: "Thanks @Ben Kowalski: ...", "Kudos to Ana
 # — ..." ("Thanks to everyone who filled in the survey: 1,240 responses" says what they are).
 _THANKS_OPENER_RE = re.compile(
@@ -151,6 +152,10 @@ def _ends_clause(match: re.Match[str]) -> bool:
 def _tidy_sentence(sentence: str, *, third: bool) -> str:
     if third:
         sentence = plural_pronouns(sentence)
+    if "!!" in sentence:
+        sentence = _EXCLAIMED_RE.sub(
+            "!", sentence
+        )  # ("got accepted!!!": a newsletter says it once)
     return capitalised(_SPACES_RE.sub(" ", _SPACE_BEFORE_PUNCT_RE.sub(r"\1", sentence)))
 
 

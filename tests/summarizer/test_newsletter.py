@@ -122,6 +122,12 @@ def test_hyphenated_starts_are_capitalised_and_an_emoji_can_end_a_sentence() -> 
     assert tidy("We're live 🚀 The run is training") == "They're live. The run is training"
 
 
+def test_an_exclamation_is_said_once() -> None:
+    assert voiced("Our paper got accepted as an oral!!! Congrats Yuki", "Ana Ruiz")[0] == (
+        "Ana Ruiz's team's paper got accepted as an oral! Congrats Yuki"
+    )
+
+
 def test_a_pr_link_written_as_an_autolink_becomes_one_link() -> None:
     from summarizer.prlinks import link_prs
     from summarizer.types import PRMention
