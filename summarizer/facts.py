@@ -47,6 +47,7 @@ MIN_FACT_WORDS = 5
 MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites #12
 SIGNAL_FACT_WORDS = 8  # a sentence that is news only by its signals says something
 STRONG_SIGNAL = 2.5  # ... unless many people reacted to it (a dozen reactions, or a pin and some)
+MIN_CODE_ANSWER_WORDS = 2
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 PR_GAIN = 3.0
@@ -389,15 +390,17 @@ def _how_to(asked: SourceMessage, message: SourceMessage, time: float) -> Fact |
     if asked.author == message.author or "?" not in asked.text:
         return None
     question = _HOW_TO_RE.match(asked.text.lstrip())
-    if question is None or _VAGUE_RE.search(question["what"]):
-        return None  # "How do we proceed with that?" names nothing
+    if question is None or _VAGUE_RE.search(" ".join(question["what"].split()[-2:])):
+        return None  # "How do we proceed with that?" names nothing ("files that are" does)
     said = next(iter(statements(message.text)), "")
     # ("Yes: pass --resume ..." answers with what follows the "yes")
     answer = without_pointing_label(REPLY_OPENER_RE.sub("", clean_sentence(said))) if said else ""
+    # ("Pass `--no-ignore`.": a command answers in two words)
+    fewest = MIN_CODE_ANSWER_WORDS if "`" in answer else MIN_FACT_WORDS
     if (
-        not MIN_FACT_WORDS <= len(answer.split()) <= MAX_FACT_WORDS
+        not fewest <= len(answer.split()) <= MAX_FACT_WORDS
         or _WEAK_OPENER_RE.match(answer)
-        or _is_request(answer)
+        or _is_request(sentences(answer)[0])  # (not "..., if you want more, add X")
     ):
         return None  # an opinion or a request does not answer in substance
     text = f"How to {question['what'].strip()}: {answer}"

@@ -52,7 +52,8 @@ _SPACES_RE = re.compile(r"\s{2,}")
 _CLAUSE_END_RE = re.compile(r"[.!?;\n]")
 MIN_CLAUSE_WORDS = 3
 CLAUSE_LOOKAHEAD = 80  # characters
-_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,;:!?)]|\.(?!\.\.))")  # (not before an ellipsis)
+# (not before an ellipsis, nor a file's name: "in .gitignore")
+_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,;:!?)]|\.(?!\.\.|\w))")
 
 
 def tidy(text: str) -> str:

@@ -135,18 +135,22 @@ def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
     """The messages of a conversation that answered another person's question and that the
     asker then thanked, by id, each with the id of the question: a question answered in
     substance, by what it says (not "yes, ...": that needs the question to be read). A reply
-    answers the message it replies to; in a thread, the one before it, and the thread's
+    answers the message it replies to (where replies are unmarked, the one before it); in a
+    thread, the one before it, and the thread's
     first message is what was asked (with or without a question mark, "crashes with 40
     mods, log attached", unless it cites a PR: that is news of its own)."""
     by_id = {m.id: m for m in item}
     first_in_thread: dict[str, SourceMessage] = {}
     last_in_thread: dict[str, SourceMessage] = {}
     thanked: dict[str, str] = {}
+    previous: SourceMessage | None = None
     for message in item:
         thread = message.thread_id
+        unmarked = thread is None and message.reply_to_id is None
         answer = by_id.get(message.reply_to_id or "") or (
-            last_in_thread.get(thread) if thread else None
+            last_in_thread.get(thread) if thread else previous if unmarked else None
         )
+        previous = message
         if thread:
             first_in_thread.setdefault(thread, message)
             last_in_thread[thread] = message

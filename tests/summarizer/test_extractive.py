@@ -2119,3 +2119,26 @@ def test_will_do_opening_a_reply_is_not_said() -> None:
     )
     text = section(d, "data").markdown
     assert "[#212]" in text and "will do" not in text.lower()
+
+
+def test_a_how_to_answered_with_a_command_is_said_under_its_question() -> None:
+    asked = msg(
+        "how do I make the linter skip files that are in .cache? it keeps flagging them",
+        channel="data",
+        author="Lea Park",
+    )
+    d = draft(
+        [
+            asked,
+            msg(
+                "pass `--no-cache-dir`. If you want the temp files skipped too, add `--no-tmp`.",
+                channel="data",
+                author="Bo Chen",
+                reply_to_id=asked.id,
+            ),
+            msg("perfect, that worked, thanks!", channel="data", author="Lea Park"),
+        ]
+    )
+    assert section(d, "data").markdown.startswith(
+        "- How to make the linter skip files that are in .cache: pass `--no-cache-dir`"
+    )

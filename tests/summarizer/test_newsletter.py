@@ -128,6 +128,10 @@ def test_an_exclamation_is_said_once() -> None:
     )
 
 
+def test_a_file_s_name_keeps_the_space_before_its_dot() -> None:
+    assert tidy("keep it in .gitignore , then push .") == "Keep it in .gitignore, then push."
+
+
 def test_a_pr_link_written_as_an_autolink_becomes_one_link() -> None:
     from summarizer.prlinks import link_prs
     from summarizer.types import PRMention
