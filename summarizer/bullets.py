@@ -191,25 +191,31 @@ def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
     people = [b for b in bullets if any(names_release(f.text) for f in b.picked)]
     dropped: list[Bullet] = []
     for bullet in reported:
-        naming = [b for b in people if all(_names(b, r) for r in bullet.released)]
+        naming = [b for b in people if _names(b, *bullet.released)]
         if not naming:
             continue
-        said = max(naming, key=lambda b: b.signal)  # the release's own post, most reacted to
+        # The release's own post: one naming its full version ("v0.14.0 is out", not an
+        # agenda's "0.14 release"), most reacted to.
+        said = max(naming, key=lambda b: (_names(b, *bullet.released, full=True), b.signal))
         said.prs.update((ref, m) for ref, m in bullet.prs.items() if ref not in said.prs)
         said.sources += [s for s in bullet.sources if s not in said.sources]
         dropped.append(bullet)
     return [b for b in bullets if not any(b is d for d in dropped)]
 
 
-def _names(bullet: Bullet, release: str) -> bool:
-    """Whether a person's `bullet` names `release` ("v5.3.0"), in full or as its major and
-    minor version ("5.3")."""
-    number = _VERSION_RE.search(release) or _MINOR_RE.search(release)
-    if number is None:
-        return False
-    full = number.group().lstrip("vV")
-    minor = ".".join(full.split(".")[:2])
-    return any(form in bullet.words for form in (full, minor, f"v{full}", f"v{minor}"))
+def _names(bullet: Bullet, *releases: str, full: bool = False) -> bool:
+    """Whether a person's `bullet` names each of `releases` ("v5.3.0"), in full or (unless
+    `full`) as its major and minor version ("5.3")."""
+    for release in releases:
+        number = _VERSION_RE.search(release) or _MINOR_RE.search(release)
+        if number is None:
+            return False
+        version = number.group().lstrip("vV")
+        minor = ".".join(version.split(".")[:2])
+        forms = (version, f"v{version}") if full else (version, minor, f"v{version}", f"v{minor}")
+        if not any(form in bullet.words for form in forms):
+            return False
+    return True
 
 
 def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:

@@ -192,6 +192,31 @@ def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs(
     assert data.prs == ["kern/boot#44"]
 
 
+def test_a_release_s_prs_go_to_the_post_naming_its_full_version_not_an_agenda() -> None:
+    post = "[kern/boot] New release published: v0.9.2\nFaster cold boot on ARM (#44)"
+    bot = replace(msg(post, channel="data", author="GitHub", default_repo="kern/boot"), is_bot=True)
+    agenda = replace(
+        msg(
+            "@here community call Thursday Nov 19: agenda is the 0.9 release and the RFC",
+            channel="data",
+        ),
+        pinned=True,
+    )
+    person = replace(
+        msg("v0.9.2 is out, thanks to everyone who tested the rc", channel="iris"), reactions=3
+    )
+    d = make_draft(
+        [bot, agenda, person],
+        TOPICS,
+        workspace="w",
+        week_start=date(2026, 11, 16),
+        title="t",
+        max_chars=4000,
+    )
+    iris = next(s for s in d.sections if s.topic == "iris")
+    assert iris.prs == ["kern/boot#44"]
+
+
 def test_a_release_a_bot_reports_beside_an_advisory_is_said_too() -> None:
     post = "[kern/boot] New release published: v0.9.3\nSecurity release (#47)"
     bot = replace(msg(post, channel="data", author="GitHub", default_repo="kern/boot"), is_bot=True)
