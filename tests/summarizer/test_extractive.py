@@ -2142,3 +2142,13 @@ def test_a_how_to_answered_with_a_command_is_said_under_its_question() -> None:
     assert section(d, "data").markdown.startswith(
         "- How to make the linter skip files that are in .cache: pass `--no-cache-dir`"
     )
+
+
+def test_owning_up_opens_a_reply_and_is_not_said() -> None:
+    said = msg(
+        "that's on me, the new cache test assumed a fixed clock. fix in #1846, green in 20 min",
+        channel="data",
+    )
+    assert section(draft([said]), "data").markdown.startswith(
+        "- The new cache test assumed a fixed clock."
+    )
