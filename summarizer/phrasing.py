@@ -24,10 +24,10 @@ _OPENER_RE = re.compile(
     r"(?:a )?(?:small|quick) one|meanwhile|"
     r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)"
     r"|(?:come )?join us for)\b[\s,:!.—–-]*"
-    # a vocative: "Folks, the slides are up", "Hi all — first PR here" (with its comma or
-    # dash: "All 704 GPUs" is no vocative)
+    # a vocative: "Folks, the slides are up", "Hi all — first PR here", "Good news,
+    # everyone: ..." (with its comma, colon or dash: "All 704 GPUs" is no vocative)
     r"|(?:hey |hi )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"
-    r"(?:,|\s+[—–-])\s*"
+    r"(?:[,:]|\s+[—–-])\s*"
     # a welcome before the news: "Welcome Amy! The export path needs eyes"
     r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+"
     # the order of a list of news: "Second, the roadmap is public" ("First PR here" is news)

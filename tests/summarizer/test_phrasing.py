@@ -95,6 +95,7 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("FYI: ok so the run finished 🎉", "The run finished"),
         ("Separately, the fused backend works", "The fused backend works"),
         ("Folks, the slides are up", "The slides are up"),
+        ("Good news, everyone: the grant was approved", "The grant was approved"),
         ("Welcome Amy! The export path needs review (#71)", "The export path needs review (#71)"),
         ("Welcome to the team, Amy", "Welcome to the team, Amy"),
         ("Hi all — first PR here: #12 bounds the setup", "First PR here: #12 bounds the setup"),
