@@ -26,7 +26,7 @@ from summarizer.names import channel_key, with_plain_names
 from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
 from summarizer.termmodel import TermModel, features
-from summarizer.text import FIRST_PERSON_RE, says_to_the_reader, word_opening
+from summarizer.text import FIRST_PERSON_RE, URL_RE, says_to_the_reader, word_opening
 from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
@@ -319,7 +319,10 @@ def is_self_introduction(
     if message.prs:
         return False
     lower = head.lower()
-    named = message.author.split()[0].lower() in lower[:80]
+    # (their name in a link of theirs, "kjell.dev/posts", does not introduce them)
+    named = message.author.split()[0].lower() in (
+        URL_RE.sub(" ", lower[:200])[:80] if "://" in lower else lower[:80]
+    )
     if not named and not _says_who_or_new(head, lower):
         return False  # most messages: one scan tells
     if len(head.split()) < MIN_INTRO_WORDS:

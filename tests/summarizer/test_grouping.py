@@ -137,6 +137,15 @@ def test_self_introductions_are_recognised_anywhere() -> None:
     assert all(welcome not in ms for ms in grouped.values())
 
 
+def test_a_post_linking_to_its_author_s_own_site_is_no_introduction() -> None:
+    post = msg(
+        "Wrote up how we got the cold start from 41ms to 12ms: https://kjell.dev/posts/start",
+        channel="general",
+        author="Kjell Andersen",
+    )
+    assert post not in group_by_topic([post], TOPICS)["introductions"]
+
+
 def test_a_reply_to_a_welcome_can_introduce_but_a_reply_to_an_introduction_does_not() -> None:
     greeting = msg(
         "Welcome Tom Weber! Tell us a bit about yourself",
