@@ -4,7 +4,8 @@ Discord and Slack names often carry emoji ("Ana 🌸", "Kofi :coffee:"). In a bu
 as chat, and the voice check (`summarizer.voice`) then left out every sentence that named
 such a member, so nothing they did was drafted. Their emoji are decoration, not part of the
 name: they are left out, and a name that is only emoji stays as it is. So are the pronouns
-a name may carry in brackets ("Ben (he/him)"), which made a credit "(..., Ben (he/him))".
+a name may carry in brackets ("Ben (he/him)"), which made a credit "(..., Ben (he/him))",
+and a role after a bar ("Elk | Loader Dev").
 
 Discord servers decorate channel names the same way ("👋・introductions", "🦀┃uefi-rs"); an
 admin's config names the channel plainly, and `channel_key` lets the two meet.
@@ -21,6 +22,9 @@ from summarizer.types import SourceMessage
 from summarizer.voice import EMOJI_RE, EMOJI_START_RE
 
 _SPACES_RE = re.compile(r"\s+")
+# A role after the name: "Elk | Loader Dev" (one in brackets, "Ben (ETH)", may say where
+# they are from: it stays).
+_ROLE_RE = re.compile(r"\s+[|｜]\s+.*$")
 _CHANNEL_EDGES_RE = re.compile(r"^[\W_]+|[\W_]+$")  # emoji, "・", "┃", "#" around the name
 _PRONOUNS_RE = re.compile(
     r"[(\[]\s*(?:he|she|they|xe|ze|it|any)(?:\s*/\s*[a-z]+)+\s*[)\]]", re.IGNORECASE
@@ -28,11 +32,12 @@ _PRONOUNS_RE = re.compile(
 
 
 def plain_name(name: str) -> str:
-    """`name` without its emoji and pronouns ("Ana 🌸" -> "Ana", "Ben (he/him)" -> "Ben");
-    as it is if nothing else is left."""
-    if EMOJI_START_RE.search(name) is None and "/" not in name:
+    """`name` without its emoji, pronouns and role ("Ana 🌸" -> "Ana", "Ben (he/him)" ->
+    "Ben", "Elk | Loader Dev" -> "Elk"); as it is if nothing else is left."""
+    if EMOJI_START_RE.search(name) is None and "/" not in name and "|" not in name:
         return name  # (most names: one cheap look)
-    plain = _SPACES_RE.sub(" ", _PRONOUNS_RE.sub(" ", EMOJI_RE.sub(" ", name))).strip()
+    plain = _ROLE_RE.sub("", name)
+    plain = _SPACES_RE.sub(" ", _PRONOUNS_RE.sub(" ", EMOJI_RE.sub(" ", plain))).strip()
     return plain if any(c.isalnum() for c in plain) else name
 
 

@@ -1689,18 +1689,20 @@ def test_the_longest_name_decides_whether_a_message_is_an_address() -> None:
     assert "Bo Li merged the eval config" in section(d, "data").markdown
 
 
-def test_a_member_whose_name_carries_emoji_or_pronouns_is_drafted_by_their_name() -> None:
+def test_a_member_whose_name_carries_emoji_pronouns_or_a_role_is_drafted_by_their_name() -> None:
     d = draft(
         [
             msg("I shipped the new loader in #81: 2.5x faster on the big shards", author="Ana 🌸"),
             msg("Merged the cache fix in #82, cold start is 9 s now", author="Kofi :coffee:"),
             msg("I'm Mei, a data engineer in Taipei. I build ingestion tools.", author="Mei ✨"),
             msg("Released v1.2 of the plotting lib with dark mode", author="Jo (she/her)"),
+            msg("Merged #83: the map tiles cache 3x more", author="Elk | Loader Dev"),
         ]
     )
     text = "\n".join(s.markdown for s in d.sections)
     assert "Ana shipped the new loader" in text and "Kofi merged the cache fix" in text
     assert "Jo released v1.2 of the plotting lib" in text  # pronouns are not the name
+    assert "Elk merged" in text  # nor a role
     assert "Mei (data engineer in Taipei) builds ingestion tools." in text
     assert not chat_voice(text).chat
 
