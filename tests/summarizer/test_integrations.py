@@ -17,12 +17,20 @@ from summarizer.integrations import (
     reported_titles,
     titled,
 )
+from summarizer.types import DraftSummary, SourceMessage
 
 PUSH = (
     "[pyrallelsa:master] 3 new commits by hfaran and 1 other:\n"
     "173859f: Refactor into package for addition of setup - hfaran\n"
     " 2a78abd: Merge pull request #5 from mesos-magellan/hfaran_setup - Hamza Faran"
 )
+
+
+def drafted(messages: list[SourceMessage]) -> DraftSummary:
+    """The draft of `messages` with the test topics."""
+    return make_draft(
+        messages, TOPICS, workspace="w", week_start=date(2026, 11, 16), title="t", max_chars=4000
+    )
 
 
 def test_a_merge_commit_reports_its_pr_with_the_push_s_other_commits_as_its_title() -> None:
@@ -178,14 +186,7 @@ def test_a_release_a_person_announces_is_said_once_with_the_bot_s_prs(
     )
     person = replace(msg(said, channel="data"), reactions=12)
     mention = msg("the 0.9 docs are released too, with a page on the allocator", channel="iris")
-    d = make_draft(
-        [bot, person, mention],
-        TOPICS,
-        workspace="w",
-        week_start=date(2026, 11, 16),
-        title="t",
-        max_chars=4000,
-    )
+    d = drafted([bot, person, mention])
     data = next(s for s in d.sections if s.topic == "data")
     assert data.markdown.startswith(f"- {said[:40]}")
     assert all("v0.9.2 is released" not in s.markdown for s in d.sections)
@@ -205,14 +206,7 @@ def test_a_release_s_prs_go_to_the_post_naming_its_full_version_not_an_agenda() 
     person = replace(
         msg("v0.9.2 is out, thanks to everyone who tested the rc", channel="iris"), reactions=3
     )
-    d = make_draft(
-        [bot, agenda, person],
-        TOPICS,
-        workspace="w",
-        week_start=date(2026, 11, 16),
-        title="t",
-        max_chars=4000,
-    )
+    d = drafted([bot, agenda, person])
     iris = next(s for s in d.sections if s.topic == "iris")
     assert iris.prs == ["kern/boot#44"]
 
@@ -229,14 +223,7 @@ def test_a_release_a_bot_reports_beside_an_advisory_is_said_too() -> None:
         ),
         pinned=True,
     )
-    d = make_draft(
-        [advisory, bot],
-        TOPICS,
-        workspace="w",
-        week_start=date(2026, 11, 16),
-        title="t",
-        max_chars=4000,
-    )
+    d = drafted([advisory, bot])
     [data] = d.sections
     assert "Versions 0.8.0 to 0.9.2 let any local user read the boot keys" in data.markdown
     assert "kern/boot v0.9.3 is released" in data.markdown
@@ -253,14 +240,7 @@ def test_a_stand_up_bot_s_post_is_the_person_s_update_credited_to_them() -> None
         msg("*Deploy* posted an update for *prod*\nFinished the rollout (#46)", channel="data"),
         is_bot=True,
     )
-    d = make_draft(
-        [standup, chatter],
-        TOPICS,
-        workspace="w",
-        week_start=date(2026, 11, 16),
-        title="t",
-        max_chars=4000,
-    )
+    d = drafted([standup, chatter])
     [data] = d.sections
     assert data.markdown.startswith(
         "- Ana Ruiz finished the CSV export API ([#45](https://github.com/lab/main/pull/45)), "
