@@ -167,9 +167,10 @@ _COLOUR_DIGITS = (3, 6, 8)
 _SERIES_RE = re.compile(
     r"(?i:\b(?:devlog|episode|ep|meetup|sprint|week|day|part|round|season|chapter|vol"
     r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
-    r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow)) $"
-)
-SERIES_CHARS = 12  # the longest of those words, its space and a character before it
+    r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow)"
+    r"|\b\w+(?:jam|fest)) $"
+)  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5")
+SERIES_CHARS = 16  # the longest of those words, its space and a character before it
 # ... and what says first place ("is #1", "the #1 request").
 _FIRST_RE = re.compile(r"(?i:\b(?:is|are|was|were|the|'re|'s|’re|’s)) $")
 

@@ -589,6 +589,7 @@ def test_a_numbered_list_is_not_a_list_of_prs() -> None:
         "we're #1 on the leaderboard, ranked #2 last week",
         "the #1 request from users",
         "Build #4513 failed on main, I re-ran job #88 (pipeline #7)",
+        "Modjam #4 starts Friday, and Hacktoberfest #5 after it",
     ],
 )
 def test_a_number_in_a_series_or_a_rank_is_not_a_pr(text: str) -> None:
