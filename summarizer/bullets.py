@@ -18,6 +18,7 @@ from summarizer.facts import (
     FIGURE_GAIN,
     MIN_FACT_WORDS,
     PR_GAIN,
+    PR_NUMBER_RE,
     RECAP_PR_GAIN,
     RECAP_PRS,
     SIGNAL_WEIGHT,
@@ -586,7 +587,7 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
 
 def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
     return bool(
-        "#" in sentence
+        PR_NUMBER_RE.search(sentence)
         or "/pull/" in sentence
         or FIGURE_RE.search(sentence)
         or _VERSION_RE.search(sentence)  # "Fixed in 4.1.4 and 4.2.0."

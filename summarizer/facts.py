@@ -124,7 +124,7 @@ _REQUEST_TAIL_HINTS = (
     *("reach out", "dm me", "ping me"),
 )
 _QUESTION_MARK_RE = re.compile(r"\?(?![\w=&])")  # (not a query string's)
-_PR_NUMBER_RE = re.compile(r"#\d")  # ("please report it in #help" cites no PR)
+PR_NUMBER_RE = re.compile(r"#\d")  # a PR's number ("please report it in #help" cites none)
 _ASKS_RE = re.compile(
     r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
     re.IGNORECASE,
@@ -611,7 +611,7 @@ def _asks_only(sentence: str) -> bool:
     """A sentence that opens with a request and cites and measures nothing ("Let me know
     what you think.")."""
     return bool(_ASKS_RE.match(sentence)) and not (
-        _PR_NUMBER_RE.search(sentence) or FIGURE_RE.search(sentence)
+        PR_NUMBER_RE.search(sentence) or FIGURE_RE.search(sentence)
     )
 
 

@@ -18,6 +18,7 @@ from summarizer.phrasing import (
     plural_pronouns,
     third_person,
 )
+from summarizer.text import holds_any
 from summarizer.voice import EMOJI_RE, QUOTE_RE, markers
 
 _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
@@ -33,6 +34,7 @@ MAX_OPENING_WORDS = 6
 _EXCLAIMED_RE = re.compile(r"!{2,}")
 # A thanks to someone opening a sentence of news: "Thanks @Ben Kowalski: ...", "Kudos to Ana
 # — ..." ("Thanks to everyone who filled in the survey: 1,240 responses" says what they are).
+_THANKS_HINTS = ("hank", "udos", "hout")  # (its words, whatever their case: a cheap pre-check)
 _THANKS_OPENER_RE = re.compile(
     r"(?:(?:big |many |huge )?thanks|thank you|kudos|shout-?out)(?: to)? (?:@|(?-i:[A-Z]))"
     r"[^:—–\n]{0,40}?"
@@ -153,10 +155,8 @@ def _ends_clause(match: re.Match[str]) -> bool:
 def _tidy_sentence(sentence: str, *, third: bool) -> str:
     if third:
         sentence = plural_pronouns(sentence)
-    if "!!" in sentence:
-        sentence = _EXCLAIMED_RE.sub(
-            "!", sentence
-        )  # ("got accepted!!!": a newsletter says it once)
+    if "!!" in sentence:  # ("got accepted!!!": a newsletter says it once)
+        sentence = _EXCLAIMED_RE.sub("!", sentence)
     return capitalised(_SPACES_RE.sub(" ", _SPACE_BEFORE_PUNCT_RE.sub(r"\1", sentence)))
 
 
@@ -174,7 +174,7 @@ def clean_sentences(text: str) -> list[str]:
     """The sentences of `text` that carry no chat marker and ask nothing (a thanks that
     opens one is left out: "Thanks @Ben: the connector shipped" says the connector shipped)."""
     said = _SENTENCE_RE.split(text)
-    if "hank" in text or "kudos" in text.lower():
+    if holds_any(text, _THANKS_HINTS):
         said = [_without_thanks(s) for s in said]
     return [s for s in said if s and not s.endswith("?") and not markers(s)]
 

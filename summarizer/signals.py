@@ -136,9 +136,9 @@ def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
     asker then thanked, by id, each with the id of the question: a question answered in
     substance, by what it says (not "yes, ...": that needs the question to be read). A reply
     answers the message it replies to (where replies are unmarked, the one before it); in a
-    thread, the one before it, and the thread's
-    first message is what was asked (with or without a question mark, "crashes with 40
-    mods, log attached", unless it cites a PR: that is news of its own)."""
+    thread, the one before it, and the thread's first message is what was asked (with or
+    without a question mark, "crashes with 40 mods, log attached", unless it cites a PR:
+    that is news of its own)."""
     by_id = {m.id: m for m in item}
     first_in_thread: dict[str, SourceMessage] = {}
     last_in_thread: dict[str, SourceMessage] = {}

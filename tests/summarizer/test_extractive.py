@@ -2154,3 +2154,13 @@ def test_owning_up_opens_a_reply_and_is_not_said() -> None:
     assert section(draft([said]), "data").markdown.startswith(
         "- The new cache test assumed a fixed clock."
     )
+
+
+def test_a_channel_named_after_the_news_is_no_citation() -> None:
+    said = msg(
+        "Tiller 3.2 is out with cron triggers, a new job editor and retries with jitter for "
+        "every webhook call. Questions about upgrading from the 2.x line go in #support.",
+        channel="data",
+    )
+    text = section(draft([replace(said, reactions=9)]), "data").markdown
+    assert text.startswith("- Tiller 3.2 is out with cron triggers") and "#support" not in text

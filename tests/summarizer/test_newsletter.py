@@ -165,3 +165,13 @@ def test_words_the_voice_check_takes_as_quoted_are_not_rewritten_either() -> Non
     text = tidy("we called it 'the best run we had' in the retro")
     assert text == "They called it 'the best run we had' in the retro"
     assert markers(text) == ()
+
+
+def test_a_thanks_or_shout_out_to_someone_opening_news_leaves_the_news() -> None:
+    from summarizer.newsletter import clean_sentences
+
+    for said in (
+        "Thanks @Ana Ruiz: the cache shipped (#3).",
+        "Shout-out to Ana: the cache shipped (#3).",
+    ):
+        assert clean_sentences(said) == ["The cache shipped (#3)."]
