@@ -55,12 +55,14 @@ from summarizer.signals import (
 )
 from summarizer.termmodel import STOPWORDS
 from summarizer.text import (
+    INLINE_ITEM_WORDS,
     defuse_pings,
     full_stop,
     listed,
     says_to_the_reader,
     similarity,
     visible_length,
+    without_list_mark,
     words,
 )
 from summarizer.types import PRMention, SourceMessage
@@ -242,7 +244,7 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     if (
         len(item) > 1
         or not is_announcement(item[0])  # (the cheap tests first: most items are neither)
-        or item[0].text.count("\n\n") < MIN_PARAGRAPHS - 1
+        or len(_parts(item[0].text)) < MIN_PARAGRAPHS
     ):
         said = _item_bullet(topic, item, facts, mentions, time)
         # A release a bot reports beside what people said (an advisory and the release
@@ -276,10 +278,28 @@ def _answered(facts: list[Fact], thanked: Mapping[str, str]) -> list[Fact]:
     return kept if any(f.message.id in thanked for f in kept) else facts
 
 
+def _parts(text: str) -> list[str]:
+    """An announcement's parts, each of which may be news of its own: its paragraphs, or,
+    where it has fewer than `MIN_PARAGRAPHS`, its lines with each long list item apart ("1.
+    The call for talks is open until January 15 ...": items too long to be said in one line
+    with the others, as a release's highlights are)."""
+    paragraphs = text.split("\n\n")
+    if len(paragraphs) >= MIN_PARAGRAPHS:
+        return paragraphs
+    parts: list[str] = []
+    for line in text.splitlines():
+        item = without_list_mark(line)
+        if parts and (item == line or len(item.split()) <= INLINE_ITEM_WORDS):
+            parts[-1] += f"\n{line}"
+        else:
+            parts.append(line)
+    return parts
+
+
 def _by_paragraph(text: str, facts: Sequence[Fact]) -> list[list[Fact]]:
-    """The facts of one message grouped by the paragraph they are said in, a paragraph
+    """The facts of one message grouped by the part they are said in (`_parts`), a part
     that opens by pointing back ("It covers the plugin system") kept with the one before."""
-    paragraphs = [words(p) for p in text.split("\n\n")]
+    paragraphs = [words(p) for p in _parts(text)]
     groups: list[list[Fact]] = []
     last = -1
     for fact in facts:
@@ -351,6 +371,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         return [lead]
     picked = [lead]
     seen_prs = {p.ref for p in lead.prs}
+    body = _body(lead, facts)
     extra = [
         f
         for f in facts
@@ -362,14 +383,31 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
             and f.decision
             or names_day(f.text)  # ("Full release is planned for Wednesday Dec 2.")
             and not names_day(lead.text)
+            or f is body
         )
         and similarity(f.words, lead.words) < NEAR_DUPLICATE
         and _joins(f, lead)
     ]
-    if extra:
+    if body is not None and body in extra:
+        picked.append(body)
+    elif extra:
         picked.append(max(extra, key=lambda f: (f.gain, f.time)))
     # (the lead first: what the item is about, then what the other adds)
     return _headed(picked, facts)
+
+
+def _body(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
+    """What a headline lead's message says right after it ("Widget 2.0 is out!" over its
+    highlights): a lead this short tells little of what it announces. None for a longer
+    lead."""
+    if lead.n_words >= MIN_FACT_WORDS:
+        return None  # (most leads)
+    after = False
+    for fact in facts:
+        if after and fact.message is lead.message:
+            return fact
+        after = after or fact is lead
+    return None
 
 
 def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:

@@ -2164,3 +2164,54 @@ def test_a_channel_named_after_the_news_is_no_citation() -> None:
     )
     text = section(draft([replace(said, reactions=9)]), "data").markdown
     assert text.startswith("- Tiller 3.2 is out with cron triggers") and "#support" not in text
+
+
+def test_a_headline_is_said_with_what_its_message_says_next() -> None:
+    release = replace(
+        msg(
+            "@everyone Pellet 2.0 is out! 🎉\nHighlights:\n"
+            "• streaming parser for files larger than memory, ~4x faster on big inputs\n"
+            "• typed config loading\n"
+            "• friendlier errors for missing fields\n"
+            "218 PRs merged from 41 contributors since 1.9, 12 of them first-time contributors. "
+            "Blog post: https://pellet.example/2.0\n"
+            "Upgrade with `pellet self update`",
+            channel="data",
+        ),
+        reactions=30,
+        pinned=True,
+    )
+    text = section(draft([release]), "data").markdown
+    assert text.startswith(
+        "- Pellet 2.0 is out! Highlights: streaming parser for files larger than memory, ~4x "
+        "faster on big inputs, typed config loading and friendlier errors for missing fields"
+    )
+
+
+def test_each_long_item_of_a_pinned_announcement_is_a_bullet_of_its_own() -> None:
+    announcement = replace(
+        msg(
+            "@everyone two announcements:\n"
+            "1. The Pellet Summit call for talks is open until January 15. Talks and "
+            "workshops both welcome: https://pellet.example/cfp\n"
+            "2. Contributor sprint: Saturday December 5, 10:00-17:00, at the Corn Exchange "
+            "in Leeds and online. Mentors for every area will be there.",
+            channel="data",
+        ),
+        reactions=22,
+        pinned=True,
+    )
+    lines = section(draft([announcement]), "data").markdown.splitlines()
+    assert len(lines) == 2
+    assert "call for talks is open until January 15" in lines[0]
+    assert "Saturday December 5, 10:00-17:00, at the Corn Exchange in Leeds" in lines[1]
+
+
+def test_a_list_item_naming_a_day_is_news() -> None:
+    change = msg(
+        "Two changes for the workshop series:\n"
+        "- sessions move to the Corn Exchange from Thursday March 4 onwards, in room 2\n"
+        "- the reading list for the first three sessions is now in the wiki",
+        channel="data",
+    )
+    assert "Corn Exchange from Thursday March 4 onwards, in room 2" in drafted_alone(change.text)
