@@ -25,6 +25,7 @@ from summarizer.link_comments import joined_link_comments
 from summarizer.names import channel_key, with_plain_names
 from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
+from summarizer.signals import is_announcement, social_gain
 from summarizer.termmodel import TermModel, features
 from summarizer.text import FIRST_PERSON_RE, URL_RE, says_to_the_reader, word_opening
 from summarizer.types import PRMention, SourceMessage, Topic
@@ -52,6 +53,10 @@ INTRODUCTIONS = "introductions"
 # The introductions topic however an admin names it: "intros", "Introduce yourself",
 # "Newcomers", "New members", a #welcome channel.
 _INTRODUCTIONS_RE = re.compile(r"\b(?:intro\w*|newcomers?|new members?|welcome)\b")
+# A channel named for chatter (Slack's own #random, #off-topic): what is said there is news
+# only when someone pinned or announced it, it cites a PR or many people reacted to it.
+_CHATTER_CHANNEL_RE = re.compile(r"\b(?:random|off ?topic|memes?|chit ?chat|watercooler)\b")
+CHATTER_NEWS_GAIN = 2.5  # a dozen reactions (`summarizer.signals.social_gain`)
 INTRO_SCORE = 3
 MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
 
@@ -409,6 +414,8 @@ def group_by_topic(
             and not _cites_alone(message, said_elsewhere)
         ):
             continue  # welcomes and small talk under an introduction
+        elif _off_topic(message, scorer):
+            continue
         else:
             rest.append(message)
 
@@ -416,6 +423,18 @@ def group_by_topic(
     for message, topic_id in zip(rest, assigned, strict=True):
         grouped[topic_id].append(message)
     return grouped
+
+
+def _off_topic(message: SourceMessage, scorer: TopicScorer) -> bool:
+    """Whether `message` is chatter in a channel named for it that the admin gave no topic
+    (`_CHATTER_CHANNEL_RE`) and nobody made news of."""
+    return (
+        _CHATTER_CHANNEL_RE.search(_spaced(message.channel)) is not None
+        and not scorer.is_mapped(message.channel)
+        and not message.prs
+        and not is_announcement(message)
+        and social_gain(message) < CHATTER_NEWS_GAIN
+    )
 
 
 def _answers_apart(messages: Sequence[SourceMessage]) -> Sequence[SourceMessage]:

@@ -390,12 +390,15 @@ def opens_without_subject(sentence: str) -> bool:
         and not _is_noun_phrase(rest)
         and not _BY_A_PR_RE.match(rest)
         and not _PASSIVE_RE.match(rest)
+        and not _STATE_RE.match(rest)
         and not _is_label(rest)
     )
 
 
 # "Reported (responsibly) by Aylin": the one who did it is said, in the passive.
 _PASSIVE_RE = re.compile(r"(?:\w+ly )?by (?!a PR|#)")
+# "Closed until Dec 4 for a disk swap": a state for some time, which its author did not do.
+_STATE_RE = re.compile(r"(?:\w+ly )?(?:until|till|between|since|pending|due to|because of)\b")
 
 
 # A few words that hold no article, preposition or pronoun, then a citation or the end:

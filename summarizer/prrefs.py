@@ -27,6 +27,7 @@ __all__ = [
     "normalise",
     "parse_pr_refs",
     "resolve_in_week",
+    "stray_numbers",
 ]
 
 
@@ -174,6 +175,9 @@ SERIES_CHARS = 16  # the longest of those words, its space and a character befor
 # ... and what says first place ("is #1", "the #1 request").
 _FIRST_RE = re.compile(r"(?i:\b(?:is|are|was|were|the|'re|'s|’re|’s)) $")
 
+# A repository whose PRs have reached this number has few single-digit ones left to cite.
+MATURE_NUMBER = 100
+
 # The repository a GitHub integration's post opens with: "[owner/repo] Pull request ...".
 _NOTIFICATION_REPO = re.compile(rf"\s*\[(?P<repo>{_OWNER}/{_REPO})\]\s")
 
@@ -269,6 +273,24 @@ def resolve_in_week(refs: Iterable[str]) -> dict[str, str]:
         if len(repos) == 1:
             resolved[ref] = f"{repos[0]}#{number}"
     return resolved
+
+
+def stray_numbers(refs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Of a week's refs, as (written, normalised) pairs, the bare single-digit ones in a
+    repository the week cites a number of `MATURE_NUMBER` or more in: "coffee #1 of the
+    day", "#3 here" count something, not the repository's first issues."""
+    refs = list(refs)
+    highest: dict[str, int] = {}
+    for _, ref in refs:
+        repo, _, number = ref.rpartition("#")
+        highest[repo] = max(highest.get(repo, 0), int(number))
+    return {
+        (raw, ref)
+        for raw, ref in refs
+        if raw.startswith("#")
+        and len(raw) == 2  # ("#" and one digit)
+        and highest[ref.rpartition("#")[0]] >= MATURE_NUMBER
+    }
 
 
 def github_url(normalised_ref: str, kind: str = "pull") -> str | None:

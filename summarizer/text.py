@@ -10,9 +10,11 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # A sentence ends at white space after . ! or ? before what can start one, or at a newline:
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
 # that the regex engine skips straight to it instead of trying every character.
-# (a stop may be followed by the marks closing bold or italic text: "**Update now.** The ...")
+# (a stop may be followed by the marks closing bold or italic text: "**Update now.** The ...";
+# a title's stop ends nothing: "Dr. Amara Osei will speak")
 _SENTENCE_END_RE = re.compile(
-    r"\s(?:(?:(?<=[.!?]\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
+    r"\s(?:(?:(?<=[.!?]\s)(?<!\b[DM]r\.\s)(?<!\bM[rs]s\.\s)(?<!\bMs\.\s)(?<!\bProf\.\s)"
+    r"(?<!\bvs\.\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
 )
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
 # one sentence).

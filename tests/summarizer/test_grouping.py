@@ -50,7 +50,7 @@ def test_an_unmarked_reply_that_points_back_goes_with_the_message_before_it() ->
     crash = msg("hero run crashed at step 1200 on rack 3", minutes=0)
     reply = msg("that one cost us three restarts", author="Ben Cho", minutes=20)
     hours_later = msg("that one looks unrelated to me", author="Ben Cho", minutes=200)
-    other_channel = msg("that one is on me", channel="random", minutes=21)
+    other_channel = msg("that one is on me", channel="misc", minutes=21)
     grouped = group_by_topic([crash, reply, hours_later, other_channel], TOPICS)
     assert topic_of(grouped, reply) == "hero-run"
     assert topic_of(grouped, hours_later) == "other"
@@ -387,3 +387,28 @@ def test_earlier_weeks_place_a_persons_vague_conversation_but_not_a_clear_one() 
     grouped = group_by_topic(week, TOPICS, TopicPriors(people=people))
     assert topic_of(grouped, vague) == "data"
     assert topic_of(grouped, clear) == "iris"
+
+
+def test_chatter_in_a_channel_named_for_it_is_left_out_unless_it_is_news() -> None:
+    grouped = group_by_topic(
+        [
+            msg(
+                "new keyboard arrived, my typing speed went from 95 wpm to about 12",
+                channel="random",
+            ),
+            msg("cat walked over the keyboard and opened 14 windows", channel="off-topic"),
+            msg("@channel the office is closed on Friday Dec 4", channel="random"),
+            msg("the leak is fixed in #812", channel="random"),
+        ],
+        TOPICS,
+    )
+    kept = [m.text for found in grouped.values() for m in found]
+    assert kept == ["@channel the office is closed on Friday Dec 4", "the leak is fixed in #812"]
+
+
+def test_a_chatter_channel_the_admin_gave_a_topic_is_the_topic_s() -> None:
+    topics = [Topic("fun", "Fun", ("random",)), *TOPICS]
+    grouped = group_by_topic(
+        [msg("photos from the hike: 23 of us made the top", channel="random")], topics
+    )
+    assert len(grouped["fun"]) == 1

@@ -7,6 +7,7 @@ from factories import msg
 
 from summarizer.newsletter import tidy, voiced
 from summarizer.signals import social_gain, text_gain
+from summarizer.text import sentences
 from summarizer.voice import markers
 
 
@@ -175,3 +176,24 @@ def test_a_thanks_or_shout_out_to_someone_opening_news_leaves_the_news() -> None
         "Shout-out to Ana: the cache shipped (#3).",
     ):
         assert clean_sentences(said) == ["The cache shipped (#3)."]
+
+
+def test_a_link_s_at_sign_stays_where_a_mention_s_goes() -> None:
+    text, _ = voiced("Notes: <https://pad.example/@maps/call-18> thanks @Bo for taking them.", "Li")
+    assert text == "Notes: <https://pad.example/@maps/call-18> thanks Bo for taking them."
+
+
+def test_a_state_for_some_time_is_not_what_its_author_did() -> None:
+    assert voiced("Closed until Dec 4 for a disk swap.", "Rosa Diaz") == (
+        "Closed until Dec 4 for a disk swap.",
+        False,
+    )
+    assert voiced("Closed #12 and #13.", "Rosa Diaz")[0] == "Rosa Diaz closed #12 and #13."
+
+
+def test_a_title_s_stop_ends_no_sentence() -> None:
+    assert sentences("Talk on Friday! Dr. Amara Osei will speak. Prof. Li hosts.") == [
+        "Talk on Friday!",
+        "Dr. Amara Osei will speak.",
+        "Prof. Li hosts.",
+    ]

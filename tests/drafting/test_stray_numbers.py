@@ -1,0 +1,56 @@
+"""A bare single-digit "#N" in a week that cites a repository's three-digit numbers counts
+something ("coffee #1 of the day"), and is no PR of it."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+from bot.core.ingest import store_batch
+from bot.drafting.compose import load_week
+from bot.ops.config import load_config
+from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
+from summarizer.prrefs import stray_numbers
+from tests.drafting.helpers import week_for
+
+WORKSPACE = WorkspaceRecord("slack", "T1", "Maps")
+BO = PersonRecord("U2", "Bo Lind")
+TUESDAY = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)
+
+
+def _cited(sessions, tmp_path: Path, *texts: str) -> dict[str, list[str]]:
+    (tmp_path / "config.toml").write_text('default_repo = "maps/core"\n')
+    config = load_config(tmp_path / "config.toml")
+    posted = [
+        MessageRecord(f"m{i}", BO, TUESDAY + timedelta(minutes=i), text)
+        for i, text in enumerate(texts)
+    ]
+    with sessions.begin() as session:
+        store_batch(session, ImportBatch("t.json", WORKSPACE, ChannelRecord("C1", "dev"), posted))
+    week = week_for(sessions, config, date(2026, 11, 17))
+    with sessions() as session:
+        return {m.id: [p.ref for p in m.prs] for m in load_week(session, config, week)}
+
+
+def test_a_single_digit_beside_a_mature_repository_s_prs_is_no_pr(sessions, tmp_path) -> None:
+    cited = _cited(
+        sessions, tmp_path, "reprojection engine is in #2231", "coffee #1 of the day", "#3 here"
+    )
+    assert cited == {"m0": ["maps/core#2231"], "m1": [], "m2": []}
+
+
+def test_a_young_repository_s_first_issues_are_cited(sessions, tmp_path) -> None:
+    assert _cited(sessions, tmp_path, "fixed #3, and #12 is next") == {
+        "m0": ["maps/core#3", "maps/core#12"]
+    }
+
+
+def test_only_a_bare_single_digit_is_a_stray() -> None:
+    refs = [
+        ("#1", "maps/core#1"),
+        ("PR 4", "maps/core#4"),
+        ("maps/core#5", "maps/core#5"),
+        ("#2231", "maps/core#2231"),
+        ("#2", "maps/tiles#2"),
+    ]
+    assert stray_numbers(refs) == {("#1", "maps/core#1")}
