@@ -107,7 +107,7 @@ _is_of_the_moment = any_phrase(
 _TOOK_EFFECT_RE = re.compile(r"\b(?:as of|from|since|starting) today\b", re.IGNORECASE)
 # Requests and suggestions: someone asking, not something done.
 _is_request = any_phrase((
-    "could (?:you|someone|somebody|anyone|we|i)", "should", "would you", "please",
+    "could (?:you|someone|somebody|anyone|we|i)", "should", "would you", "please(?! welcome)",
     "can someone", "anyone", "use your eyes", "let me know",
     "if you (?:like|want|wish|are interested|.re interested)",
 ))  # fmt: skip
@@ -126,7 +126,8 @@ _REQUEST_TAIL_HINTS = (
 _QUESTION_MARK_RE = re.compile(r"\?(?![\w=&])")  # (not a query string's)
 PR_NUMBER_RE = re.compile(r"#\d")  # a PR's number ("please report it in #help" cites none)
 _ASKS_RE = re.compile(
-    r"(?:please|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
+    r"(?:please(?! welcome)|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)"
+    r"|any(?:one|body)\b)",
     re.IGNORECASE,
 )
 # Chat also starts sentences with an emoji where the stop would be: "there was a footgun 😬

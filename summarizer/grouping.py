@@ -78,7 +78,9 @@ _SELF_OR_NEWCOMER_RE = re.compile(f"{_SELF_RE.pattern}|{_NEWCOMER_RE.pattern}", 
 # rules most chat out and the other decides the rest.
 _SELF_OR_NEWCOMER_FOLDED_RE = re.compile(_SELF_OR_NEWCOMER_RE.pattern.replace("[A-Z]", "[a-z]"))
 _WORD_RE = re.compile(r"\w")
-_WELCOME_RE = re.compile(r"^\W*welcome\b", re.IGNORECASE)
+_WELCOME_RE = re.compile(
+    r"^\W*(?:everyone,? )?(?:please )?(?:help (?:me|us) )?welcome\b", re.IGNORECASE
+)
 _ABOUT_RE = re.compile(
     r"\b(?:work(?:ing)? (?:on|at|in)|research|phd|student|engineer|scientist|interested in|"
     r"joined|excited to|background in|based in|from)\b",
@@ -325,22 +327,36 @@ def is_self_introduction(
         return False
     lower = head.lower()
     # (their name in a link of theirs, "kjell.dev/posts", does not introduce them)
-    named = message.author.split()[0].lower() in (
-        URL_RE.sub(" ", lower[:200])[:80] if "://" in lower else lower[:80]
+    named = _holds_word(
+        URL_RE.sub(" ", lower[:200])[:80] if "://" in lower else lower[:80],
+        message.author.split()[0].lower(),
     )
     if not named and not _says_who_or_new(head, lower):
         return False  # most messages: one scan tells
-    if len(head.split()) < MIN_INTRO_WORDS:
-        return False  # a greeting with a name ("comfy in here. Hi from Luca") says nothing
+    if len(head.split()) < MIN_INTRO_WORDS or _WELCOME_RE.match(head):
+        # a greeting with a name ("comfy in here. Hi from Luca") says nothing; a welcome
+        # ("Please welcome Hana, who joins us as ...") is to someone else
+        return False
     # Two points are needed from saying who one is before the others can count.
     strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))
     return score >= INTRO_SCORE
 
 
+def _holds_word(text: str, word: str) -> bool:
+    """Whether `text` holds `word` as a whole word ("ana" is not in "hana kim")."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not (at and text[at - 1].isalnum()) and not text[end : end + 1].isalnum():
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
 def _names_self(author: str, head: str) -> bool:
     """Whether `head` holds its author's first name, in any case ("lena here, ...")."""
-    return author.split()[0].casefold() in head.casefold()
+    return _holds_word(head.casefold(), author.split()[0].casefold())
 
 
 def _says_who_or_new(head: str, lower: str) -> bool:

@@ -106,6 +106,34 @@ def _with_subject(sentence: str, author: str) -> str | None:
     return plural_pronouns(sentence[: pronoun.start()]) + plural_pronouns(clause)
 
 
+def _welcomed(sentence: str) -> str:
+    """A welcome to a new member as a newsletter says it: "Please welcome Hana Kim, who joins
+    us as a PhD student." -> "Hana Kim joins as a PhD student."; "Please welcome Hana Kim to
+    the lab!" -> "Hana Kim joins the lab!"; "Please welcome Hana Kim!" -> "Welcome to Hana
+    Kim!"."""
+    if "elcom" not in sentence:
+        return sentence  # (most sentences)
+    welcome = _WELCOMED_RE.match(sentence)
+    if welcome is None:
+        return sentence
+    who, end = welcome["who"], welcome["end"]
+    if welcome["rest"] is not None:
+        aux = " is" if welcome["aux"] == "'s" else welcome["aux"] or ""
+        return f"{who}{aux} {welcome['joins']}{welcome['rest']}{end}"
+    if welcome["where"] is not None:
+        return f"{who} joins {welcome['where']}{end}"
+    return f"Welcome to {who}{end}"
+
+
+_WELCOMED_RE = re.compile(
+    r"(?:everyone,? )?(?:please |let'?s all )?(?:(?:help (?:me|us)|join (?:me|us) in) )?"
+    r"welcom(?:e|ing) (?P<who>(?-i:[A-Z])[^,.!?:]{0,40}?)"
+    r"(?:,? who(?P<aux>'s| is| has)? (?P<joins>join(?:s|ed|ing) )(?:us )?(?P<rest>[^.!?]+)"
+    r"| to (?P<where>[^.!?]+))?(?P<end>[.!?]*)$",
+    re.IGNORECASE,
+)
+
+
 def _quotes_hidden(sentence: str) -> str:
     """`sentence` with what it quotes blanked out, in place: a title's "we" ("How we run X")
     is not the author speaking."""
@@ -122,7 +150,7 @@ def _sentences(text: str) -> list[str]:
     # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
     text = _MENTION_RE.sub("", _EMOJI_RUN_RE.sub(_emoji_gone, text))
     cleaned = (
-        _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", clean_sentence(s)))
+        _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", clean_sentence(_welcomed(s))))
         for s in _SENTENCE_RE.split(text)
     )
     return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]

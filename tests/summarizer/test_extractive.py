@@ -2215,3 +2215,13 @@ def test_a_list_item_naming_a_day_is_news() -> None:
         channel="data",
     )
     assert "Corn Exchange from Thursday March 4 onwards, in room 2" in drafted_alone(change.text)
+
+
+def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
+    welcome = replace(
+        msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
+        reactions=8,
+    )
+    assert section(draft([welcome]), "other").markdown == (
+        "- Hana Kim joins as a PhD student in the speech group (Ana Ruiz)."
+    )

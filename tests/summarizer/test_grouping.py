@@ -412,3 +412,15 @@ def test_a_chatter_channel_the_admin_gave_a_topic_is_the_topic_s() -> None:
         [msg("photos from the hike: 23 of us made the top", channel="random")], topics
     )
     assert len(grouped["fun"]) == 1
+
+
+def test_a_name_inside_another_word_or_a_welcome_is_no_self_introduction() -> None:
+    welcome = msg(
+        "Please welcome Hana Kim, who joins us as a PhD student in the speech group.",
+        author="Ana Ruiz",
+    )
+    shared = msg(
+        "hello all, the banana bread recipe from the lab retreat is in the wiki", author="Ana Ruiz"
+    )
+    grouped = group_by_topic([welcome, shared], TOPICS)
+    assert grouped["introductions"] == []

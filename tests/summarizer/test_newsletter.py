@@ -197,3 +197,22 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
         "Dr. Amara Osei will speak.",
         "Prof. Li hosts.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        (
+            "Please welcome Hana Kim, who joins us as a PhD student.",
+            "Hana Kim joins as a PhD student.",
+        ),
+        (
+            "Everyone, please help me welcome Bo Li, who is joining the infra team next week.",
+            "Bo Li is joining the infra team next week.",
+        ),
+        ("Please welcome Hana Kim to the lab!", "Hana Kim joins the lab!"),
+        ("Please welcome Hana Kim!", "Welcome to Hana Kim!"),
+    ],
+)
+def test_a_welcome_to_a_new_member_says_who_joined(said: str, written: str) -> None:
+    assert voiced(said, "Maren Lind")[0] == written
