@@ -25,7 +25,7 @@ from summarizer.bullets import (
     without_announced_releases,
 )
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
-from summarizer.grouping import introductions_topic
+from summarizer.grouping import introductions_topic, is_self_introduction
 from summarizer.introductions import introductions
 from summarizer.newsletter import capitalised, clean_sentences, voiced
 from summarizer.prlinks import label, link, link_prs
@@ -63,6 +63,7 @@ def draft_sections(
     remaining = max_chars
     candidates: list[Bullet] = []
     intro = introductions_topic(topics)
+    welcomed: Section | None = None  # the newcomers' lines, where no topic is theirs
     for topic in topics:
         messages = grouped.get(topic.id) or []
         if not messages:
@@ -70,8 +71,14 @@ def draft_sections(
         if topic is intro:
             sections[topic.id] = introductions(topic, messages)
             remaining -= visible_length(sections[topic.id].markdown)
-        else:
-            candidates += bullets(topic.id, messages)
+            continue
+        if intro is None and topic is topics[-1]:
+            newcomers = [m for m in messages if is_self_introduction(m)]
+            if newcomers:
+                welcomed = introductions(topic, newcomers)
+                remaining -= visible_length(welcomed.markdown)
+                messages = [m for m in messages if m not in newcomers]
+        candidates += bullets(topic.id, messages)
     candidates = without_announced_releases(candidates)
     # Full bullets take most of the room; the PRs they leave out get a short line each.
     chosen = _choose(candidates, int(FULL_SHARE * min(remaining, _news_budget(candidates))))
@@ -80,7 +87,22 @@ def draft_sections(
         if topic is intro or topic.id not in chosen:
             continue
         sections[topic.id] = _section(topic, chosen[topic.id])
+    if welcomed is not None and welcomed.markdown:
+        sections[welcomed.topic] = _with_lines(sections.get(welcomed.topic), welcomed)
     return [sections[t.id] for t in topics if t.id in sections and sections[t.id].markdown]
+
+
+def _with_lines(section: Section | None, lines: Section) -> Section:
+    """`section` with the `lines` of another drafted for its topic after its own."""
+    if section is None or not section.markdown:
+        return lines
+    return replace(
+        section,
+        markdown=f"{section.markdown}\n{lines.markdown}",
+        prs=list(dict.fromkeys([*section.prs, *lines.prs])),
+        people=list(dict.fromkeys([*section.people, *lines.people])),
+        sources=[*section.sources, *lines.sources],
+    )
 
 
 def _news_budget(candidates: Sequence[Bullet]) -> int:

@@ -407,9 +407,11 @@ def group_by_topic(
     intro_topic = introductions_topic(topics)
     intro_channels = frozenset(map(channel_key, intro_topic.channels if intro_topic else ()))
 
+    # Without an introductions topic, newcomers are welcomed in the catch-all.
+    newcomers_to = (intro_topic or topics[-1]).id
     grouped: dict[str, list[SourceMessage]] = {t.id: [] for t in topics}
     rest: list[SourceMessage] = []
-    by_id = {m.id: m for m in messages} if intro_topic is not None else {}  # (bots too)
+    by_id = {m.id: m for m in messages}  # (bots too)
     said_elsewhere = (
         {
             p.ref
@@ -422,8 +424,8 @@ def group_by_topic(
     )
     for message in kept:
         answered = by_id.get(message.reply_to_id) if message.reply_to_id else None
-        if intro_topic is not None and is_self_introduction(message, intro_channels, answered):
-            grouped[intro_topic.id].append(message)
+        if is_self_introduction(message, intro_channels, answered):
+            grouped[newcomers_to].append(message)
         elif (
             intro_topic is not None
             and channel_key(message.channel) in intro_channels

@@ -276,11 +276,22 @@ def _lower_first_word(text: str) -> str:
 
 def _done(clause: str, name: str) -> str:
     """A subjectless clause ("just started a postdoc", "working on X") with the newcomer as
-    its subject; "" for one that is not (a noun phrase, "data engineer in Pune")."""
+    its subject; "" for one that is not (a noun phrase, "data engineer in Pune", "embedded
+    engineer at a drone startup")."""
     if not (clause[:1].islower() or clause.partition(" ")[0] in _I):
+        return ""
+    if _ROLE_RE.match(clause):
         return ""
     done = third_person(clause, name)
     return "" if is_fallback(done, name) else done
+
+
+# A participle before a bare noun and where: a role ("embedded engineer at ...", "retired
+# teacher from ..."), not a deed, which has an object ("started a postdoc", "moved here").
+_ROLE_RE = re.compile(
+    r"[a-z]+ed (?!(?:a|an|the|my|our|this|that|some|to|here|it|them|up|back|over|out)\b)"
+    r"[a-z]+ (?:at|in|from|for|with|on)\b"
+)
 
 
 def _self_named(sentence: str, name: str) -> str | None:

@@ -373,7 +373,8 @@ def without_pointing_label(sentence: str) -> str:
     return rest
 
 
-_ADVERBS = frozenset(["just", "also", "finally", "recently", "already", "quickly", "then"])
+# ... and those that may open a sentence without a subject ("Just published a post on ...").
+_OPENING_ADVERBS = frozenset(["just", "also", "finally", "recently", "already", "quickly", "then"])
 
 
 def opens_without_subject(sentence: str) -> bool:
@@ -382,7 +383,7 @@ def opens_without_subject(sentence: str) -> bool:
     had expired") or what a PR did."""
     head, _, rest = sentence.partition(" ")
     lower = head.translate(_APOSTROPHES).lower()
-    if lower in _ADVERBS:  # "Just published a post on ..."
+    if lower in _OPENING_ADVERBS:  # "Just published a post on ..."
         head, _, rest = rest.partition(" ")
         lower = head.translate(_APOSTROPHES).lower()
     return (

@@ -331,6 +331,11 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "- Raj Iyer, SRE at a bank in Pune. Their team moved their batch jobs to the "
             "scheduler last month.",
         ),
+        (  # a role opening with a participle ("embedded engineer") is no deed
+            "Ken Sato",
+            "hi everyone! I'm Ken, embedded engineer at a drone startup in Osaka",
+            "- Ken Sato, embedded engineer at a drone startup in Osaka.",
+        ),
         (  # who they are, then "I ...": what they do, with the name as its subject
             "Ola Berg",
             "hey folks, Ola here, bookbinder by trade, I run a bindery with 4 presses",
@@ -2225,3 +2230,19 @@ def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     assert section(draft([welcome]), "other").markdown == (
         "- Hana Kim joins as a PhD student in the speech group (Ana Ruiz)."
     )
+
+
+def test_without_an_introductions_topic_newcomers_are_welcomed_in_the_catch_all() -> None:
+    topics = [t for t in TOPICS if t.id != "introductions"]
+    newcomer = msg(
+        "hi all, I'm Ken, embedded engineer at a drone startup in Osaka. Happy to help test "
+        "the scheduler on real hardware",
+        author="Ken Sato",
+    )
+    news = replace(msg("the office moves to the Corn Exchange on Monday Dec 7"), reactions=6)
+    other = section(draft([newcomer, news], topics=topics), "other").markdown
+    assert other.splitlines() == [
+        "- The office moves to the Corn Exchange on Monday Dec 7 (Ana Ruiz).",
+        "- Ken Sato, embedded engineer at a drone startup in Osaka. Happy to help test the "
+        "scheduler on real hardware.",
+    ]

@@ -216,3 +216,14 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
 )
 def test_a_welcome_to_a_new_member_says_who_joined(said: str, written: str) -> None:
     assert voiced(said, "Maren Lind")[0] == written
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("I really like the new API.", "Ana Ruiz really likes the new API."),
+        ("I still need to test it on ARM.", "Ana Ruiz still needs to test it on ARM."),
+    ],
+)
+def test_an_adverb_after_i_is_no_verb(said: str, written: str) -> None:
+    assert voiced(said, "Ana Ruiz")[0] == written
