@@ -107,7 +107,8 @@ _is_of_the_moment = any_phrase(
 _TOOK_EFFECT_RE = re.compile(r"\b(?:as of|from|since|starting) today\b", re.IGNORECASE)
 # Requests and suggestions: someone asking, not something done.
 _is_request = any_phrase((
-    "could (?:you|someone|somebody|anyone|we|i)", "should", "would you", "please(?! welcome)",
+    "could (?:you|someone|somebody|anyone|we|i)", "should(?! be )", "would you",
+    "please(?! welcome)",
     "can someone", "anyone", "use your eyes", "let me know",
     "if you (?:like|want|wish|are interested|.re interested)",
 ))  # fmt: skip

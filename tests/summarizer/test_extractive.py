@@ -2246,3 +2246,28 @@ def test_without_an_introductions_topic_newcomers_are_welcomed_in_the_catch_all(
         "- Ken Sato, embedded engineer at a drone startup in Osaka. Happy to help test the "
         "scheduler on real hardware.",
     ]
+
+
+def test_a_thanked_answer_saying_what_to_expect_is_the_news() -> None:
+    question = msg(
+        "I'm getting a MemoryError when merging ~400 scans with `tile.merge(files)`. Any tips?",
+        author="Bea Souza",
+        channel="data",
+        id="q1",
+        thread_id="q1",
+    )
+    answer = msg(
+        'merge loads everything eagerly by default. pass `lazy="auto"` and it streams to '
+        "disk. peak memory should be a few GB",
+        author="Kofi Mensah",
+        channel="data",
+        thread_id="q1",
+    )
+    thanks = msg(
+        "that worked!! peak was 3.2 GB. thank you",
+        author="Bea Souza",
+        channel="data",
+        thread_id="q1",
+    )
+    text = section(draft([question, answer, thanks]), "data").markdown
+    assert text.startswith('- Merge loads everything eagerly by default. Pass `lazy="auto"`')
