@@ -113,6 +113,7 @@ class Bullet:
     released: tuple[str, ...] = ()  # the releases an integration bot reports (`_release_bullet`)
     part: int = 0  # which paragraph of an announcement said a bullet each (`_item_bullets`)
     said: tuple[Fact, ...] = ()  # every fact of the item, in the order they were said
+    ended: str = ""  # "merged": what became of the PRs it says are waiting (`_ended`)
 
     @property
     def pr_gain(self) -> float:
@@ -140,6 +141,8 @@ class Bullet:
         thousands of items and a draft keeps a hundred)."""
         if self.text is None:
             self.text = _render(self.picked, self.prs)
+            if self.ended:  # ("#12 is ready for review" said Monday, merged Thursday)
+                self.text = _PENDING_RE.sub(rf"\g<be> {self.ended}", self.text, count=1)
         return self.text
 
     @property
@@ -351,7 +354,29 @@ def _item_bullet(
         recap=any(len(f.prs) > RECAP_PRS for f in picked),
         said=tuple(facts),
         picked=tuple(picked),
+        ended=_ended(item, picked) if len(item) > 1 else "",
     )
+
+
+# A PR said to be waiting: "is up", "is ready for review", "are in review".
+_PENDING_RE = re.compile(
+    r"\b(?P<be>is|are) (?:now )?(?:up(?: for review)?|ready for (?:a )?review|in review)\b"
+)
+
+
+def _ended(item: Sequence[SourceMessage], picked: Sequence[Fact]) -> str:
+    """ "merged" where the bullet's lead says its PRs are waiting ("is ready for review") and
+    an integration bot reported every one of them merged after it was said: the news is
+    where the work ended up; "" otherwise (most bullets; "closed", which GitHub's Discord
+    webhook says of a merge and of a rejection alike, tells too little)."""
+    lead = picked[0]
+    later = [m for m in item if m.is_bot and m.created_at.timestamp() > lead.time]
+    if not later or not lead.prs or _PENDING_RE.search(lead.text) is None:
+        return ""
+    reported = {found.number: found for m in later for found in integration_items(m.text)}
+    ended = [reported.get(p.ref.rpartition("#")[2]) for p in lead.prs]
+    merged = all(found is not None and found.done and found.merged for found in ended)
+    return "merged" if merged else ""
 
 
 def _pick(facts: Sequence[Fact]) -> list[Fact]:
@@ -767,7 +792,7 @@ def _bot_items(item: Sequence[SourceMessage]) -> dict[str, IntegrationItem]:
                 if known is None:
                     reported[found.number] = found
                 elif found.done and not known.done:  # (opened, then merged: it is done)
-                    reported[found.number] = replace(known, done=True)
+                    reported[found.number] = replace(known, done=True, merged=found.merged)
     return reported
 
 

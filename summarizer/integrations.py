@@ -101,6 +101,7 @@ class IntegrationItem:
     title: str
     person: str | None = None
     done: bool = True  # merged or closed; not only opened (or reopened, or ready for review)
+    merged: bool = True  # merged, as far as the post says ("closed" may not be)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +122,14 @@ def post_repo(text: str) -> str | None:
 def integration_items(text: str) -> list[IntegrationItem]:
     """The PRs and issues a post reports, in order (see the module docstring)."""
     found = [
-        IntegrationItem(m["number"], *_title_credit(m["title"]), done=_done(m["event"]))
+        IntegrationItem(
+            m["number"], *_title_credit(m["title"]), done=_done(m["event"]), merged=_merged(m)
+        )
         for m in _EVENT_RE.finditer(text[:20_000])
     ] + [
-        IntegrationItem(m["number"], m["title"].strip(), m["who"], done=_done(m["event"]))
+        IntegrationItem(
+            m["number"], m["title"].strip(), m["who"], done=_done(m["event"]), merged=_merged(m)
+        )
         for m in _EVENT_BY_RE.finditer(text[:20_000])
     ]
     # A merged PR's title: the first clause of the first of its commits (those since the
@@ -146,6 +151,10 @@ def integration_items(text: str) -> list[IntegrationItem]:
 
 def _done(event: str) -> bool:
     return event.lower() in ("merged", "closed")
+
+
+def _merged(match: re.Match[str]) -> bool:
+    return match["event"].lower() == "merged"
 
 
 def releases(text: str) -> list[str]:

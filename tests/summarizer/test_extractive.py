@@ -2271,3 +2271,24 @@ def test_a_thanked_answer_saying_what_to_expect_is_the_news() -> None:
     )
     text = section(draft([question, answer, thanks]), "data").markdown
     assert text.startswith('- Merge loads everything eagerly by default. Pass `lazy="auto"`')
+
+
+@pytest.mark.parametrize(
+    ("event", "state"), [("merged", "is merged"), ("closed", "is ready for review")]
+)
+def test_a_pr_said_to_wait_that_a_bot_later_reports_merged_is_merged(
+    event: str, state: str
+) -> None:
+    waiting = msg(
+        "the build cache for incremental runs (#4412) is ready for review. no-op rebuilds "
+        "go from 9.6s to 1.9s",
+        channel="data",
+    )
+    later = msg(
+        f"[lab/main] Pull request {event}: #4412 Build cache for incremental runs",
+        author="GitHub",
+        channel="data",
+        is_bot=True,
+    )
+    text = section(draft([waiting, later]), "data").markdown
+    assert f"([#4412](https://github.com/lab/main/pull/4412)) {state}. No-op" in text
