@@ -88,9 +88,12 @@ _MEME_RE = re.compile(
     re.IGNORECASE,
 )
 # A poll asks, whatever people reacted with ("Quick poll for next call's time: 👍 for 16:00
-# UTC, 🎉 for 18:00 UTC"); its results are news ("Poll results: 62% prefer Thursday").
+# UTC, 🎉 for 18:00 UTC", "**Party venue poll**: react to vote"); its results are news
+# ("Poll results: 62% prefer Thursday", "Poll's closed! The Mill wins with 31 votes").
+_NOT_RESULTS = r"(?!['’]s\b|\W*(?:results?|closed|is closed))"
 _POLL_RE = re.compile(
-    r"^\W*(?:(?:quick|a|small|new) )?(?:poll|vote|survey)\b(?!\W*(?:results?|closed|is closed))",
+    rf"^\W*(?:(?:quick|a|small|new) )?(?:poll|vote|survey)\b{_NOT_RESULTS}"
+    rf"|^\W*(?:[\w'’-]+ ){{1,4}}(?<!should )(?<!to )(?<!will )(?<!can )poll\b{_NOT_RESULTS}",
     re.IGNORECASE,
 )
 # A message that opens or closes laughing is banter, whatever its reactions: "lol the CI bot

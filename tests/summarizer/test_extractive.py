@@ -2292,3 +2292,25 @@ def test_a_pr_said_to_wait_that_a_bot_later_reports_merged_is_merged(
     )
     text = section(draft([waiting, later]), "data").markdown
     assert f"([#4412](https://github.com/lab/main/pull/4412)) {state}. No-op" in text
+
+
+def test_a_named_poll_asks_and_its_close_with_a_winner_is_the_news() -> None:
+    poll = replace(
+        msg(
+            "**Winter party venue poll**: react to vote, closes Thursday noon!\n"
+            "1️⃣ The Old Mill (Leeds)\n2️⃣ Corn Exchange\n3️⃣ Bowling at Kirkstall",
+            channel="data",
+        ),
+        reactions=56,
+    )
+    closed = replace(
+        msg(
+            "Poll's closed! The Old Mill wins with 31 votes (Corn Exchange 18, bowling 7). "
+            "The party is Saturday Dec 12, 6pm at the Old Mill.",
+            channel="data",
+        ),
+        reactions=31,
+    )
+    text = section(draft([poll, closed]), "data").markdown
+    assert text.startswith("- Poll's closed! The Old Mill wins with 31 votes")
+    assert "react to vote" not in text
