@@ -150,7 +150,7 @@ def _sentences(text: str) -> list[str]:
     # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
     text = _MENTION_RE.sub("", _EMOJI_RUN_RE.sub(_emoji_gone, text))
     cleaned = (
-        _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", clean_sentence(_welcomed(s))))
+        _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", _welcomed(clean_sentence(s))))
         for s in _SENTENCE_RE.split(text)
     )
     return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]

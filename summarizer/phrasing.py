@@ -19,7 +19,8 @@ _OPENER_RE = re.compile(
     r"^(?:(?:(?:(?:small|quick) )?update (?:on|to|for)(?= [^:,\n]{1,40}:)|"
     r"(?:(?:small|quick) )?update(?=\s*[:,.!—–-])|"
     r"ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|status|"
-    r"reminder(?=\s*[:—–-])|good news|bad news|re|note|"
+    r"(?:(?:small|quick|friendly) )?reminder(?=\s*[:—–-]| that )(?: that)?|good news|bad news|re|"
+    r"(?:\w+ )?note(?=:)|note|"
     r"tl;?dr|ah|oh|hmm+|yeah|yep|alright|anyway|and|but|plus|ps|sure|separately|"
     r"(?:a )?(?:small|quick) one|meanwhile|"
     r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)"
@@ -31,7 +32,7 @@ _OPENER_RE = re.compile(
     # a welcome before the news: "Welcome Amy! The export path needs eyes"
     r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+"
     # the order of a list of news: "Second, the roadmap is public" ("First PR here" is news)
-    r"|(?:first|second|third|fourth)(?:ly)?,\s*|(?:finally|lastly),\s*)+",
+    r"|(?:first|second|third|fourth)(?:ly)?[,:]\s*|(?:finally|lastly)[,:]\s*)+",
     re.IGNORECASE,
 )
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space

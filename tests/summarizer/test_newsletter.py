@@ -227,3 +227,25 @@ def test_a_welcome_to_a_new_member_says_who_joined(said: str, written: str) -> N
 )
 def test_an_adverb_after_i_is_no_verb(said: str, written: str) -> None:
     assert voiced(said, "Ana Ruiz")[0] == written
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("Second: the grant renewal was approved.", "The grant renewal was approved."),
+        (
+            "Planning note: the submission deadline is December 15.",
+            "The submission deadline is December 15.",
+        ),
+        (
+            "Small reminder that expense reports are due by Nov 30.",
+            "Expense reports are due by Nov 30.",
+        ),
+        (
+            "First: please welcome Hana Kim, who is joining us as a PhD student.",
+            "Hana Kim is joining as a PhD student.",
+        ),
+    ],
+)
+def test_an_opening_label_or_reminder_goes(said: str, written: str) -> None:
+    assert voiced(said, "Maren Lind")[0] == written

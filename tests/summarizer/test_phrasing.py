@@ -106,7 +106,7 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
         ("Both talks are worth watching, I find though", "Both talks are worth watching"),
         ("A quick one: the cache key now holds the locale", "The cache key now holds the locale"),
         ("Reminder: the call moves to 17:00 UTC", "The call moves to 17:00 UTC"),
-        ("Reminder that the call moves to 17:00", "Reminder that the call moves to 17:00"),
+        ("Reminder that the call moves to 17:00", "The call moves to 17:00"),
         ("The old loader was faster, imo.", "The old loader was faster."),
         ("the thing from #45 broke again lol", "the thing from #45 broke again"),
         ("the cache broke again lmfao", "the cache broke again"),
