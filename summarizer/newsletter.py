@@ -32,6 +32,10 @@ _THANKS_TAIL_RE = re.compile(
 _SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
 MAX_OPENING_WORDS = 6
 _EXCLAIMED_RE = re.compile(r"!{2,}")
+# A sentence that only greets: "Hi Riders!", "Hello all,".
+_GREETING_RE = re.compile(
+    r"(?:hi|hey|hello|hiya|good (?:morning|evening))(?: [\w'-]+)?[!.,]*", re.IGNORECASE
+)
 # A thanks to someone opening a sentence of news: "Thanks @Ben Kowalski: ...", "Kudos to Ana
 # — ..." ("Thanks to everyone who filled in the survey: 1,240 responses" says what they are).
 _THANKS_HINTS = ("hank", "udos", "hout")  # (its words, whatever their case: a cheap pre-check)
@@ -153,7 +157,11 @@ def _sentences(text: str) -> list[str]:
         _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", _welcomed(clean_sentence(s))))
         for s in _SENTENCE_RE.split(text)
     )
-    return [s for s in (c.strip(" ,;:—–-") for c in cleaned) if len(s.rstrip(".!?")) >= 2]
+    return [
+        s
+        for s in (c.strip(" ,;:—–-") for c in cleaned)
+        if len(s.rstrip(".!?")) >= 2 and not _GREETING_RE.fullmatch(s)
+    ]
 
 
 def _emoji_gone(match: re.Match[str]) -> str:

@@ -29,8 +29,10 @@ _OPENER_RE = re.compile(
     # everyone: ..." (with its comma, colon or dash: "All 704 GPUs" is no vocative)
     r"|(?:hey |hi )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"
     r"(?:[,:]|\s+[—–-])\s*"
-    # a welcome before the news: "Welcome Amy! The export path needs eyes"
+    # a welcome before the news: "Welcome Amy! The export path needs eyes"; a greeting:
+    # "Hi Riders! Memberships are open"
     r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+"
+    r"|(?:hi|hey|hello|hiya)(?: (?-i:[A-Z])[\w'-]*)?(?:!+|,)(?:\s+|$)"
     # the order of a list of news: "Second, the roadmap is public" ("First PR here" is news)
     r"|(?:first|second|third|fourth)(?:ly)?[,:]\s*|(?:finally|lastly)[,:]\s*)+",
     re.IGNORECASE,

@@ -275,8 +275,8 @@ def full_stop(text: str) -> str:
     first (an autolink on Slack, Discord and in Markdown), so the full stop does not become
     part of the link. A clause cut at its comma ends there ("The issue is <url>, it lists"
     split before "it")."""
-    if text[-1] in _CLOSING:
-        return text
+    if text[-1] in _CLOSING or text[-1] in "*_" and text.rstrip("*_")[-1:] in _CLOSING:
+        return text  # (also "... are open.**", a stop inside closing bold marks)
     text = text.rstrip(",;") or text
     url = _URL_END_RE.search(text)
     if url:

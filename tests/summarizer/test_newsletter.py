@@ -7,7 +7,7 @@ from factories import msg
 
 from summarizer.newsletter import tidy, voiced
 from summarizer.signals import social_gain, text_gain
-from summarizer.text import sentences
+from summarizer.text import full_stop, sentences
 from summarizer.voice import markers
 
 
@@ -113,7 +113,7 @@ def test_reply_addresses_file_notices_and_apologies_are_not_news() -> None:
     ) == ("Intro to map tiles: slides from the talk")
     assert tidy("thanks to Neeraj for the stream") == "Thanks to Neeraj for the stream"
     assert tidy("Hi. I am interested in HDF5 and I was at the meetup.") == (
-        "Hi. They are interested in HDF5 and they were at the meetup."
+        "They are interested in HDF5 and they were at the meetup."
     )
 
 
@@ -249,3 +249,14 @@ def test_an_adverb_after_i_is_no_verb(said: str, written: str) -> None:
 )
 def test_an_opening_label_or_reminder_goes(said: str, written: str) -> None:
     assert voiced(said, "Maren Lind")[0] == written
+
+
+def test_a_greeting_goes_and_a_stop_inside_bold_marks_ends_the_sentence() -> None:
+    said = "Hi Riders! **2027 memberships are open.** Dues cover the club's insurance."
+    assert voiced(said, "Dana White")[0] == (
+        "**2027 memberships are open.** Dues cover the club's insurance."
+    )
+    assert voiced("Hey Ana, the build is green again.", "Dana White")[0] == (
+        "The build is green again."
+    )
+    assert full_stop("**Kit orders close Nov 30.**") == "**Kit orders close Nov 30.**"
