@@ -554,6 +554,9 @@ def _prefixed_past(word: str) -> bool:
 
 # Verbs that take "to": after "and", "want to help" can only be a verb ("and wants to help").
 _TO_VERBS = frozenset(["want", "hope", "plan", "like", "love", "need", "try", "intend", "aim"])
+# ... of which these are verbs whatever follows ("and want something social"; "like" and
+# "plan" may be a preposition or a noun).
+_OBJECT_VERBS = frozenset(["want", "hope", "love", "need", "enjoy"])
 
 
 def _agree_after_and(text: str) -> str:
@@ -568,7 +571,7 @@ def _agree_after_and(text: str) -> str:
         bare = words[index].translate(_APOSTROPHES).lower()
         if bare in _THIRD_PERSON:
             words[index] = _THIRD_PERSON[bare]
-        elif bare in _TO_VERBS and words[index + 1 : index + 2] == ["to"]:
+        elif bare in _OBJECT_VERBS or bare in _TO_VERBS and words[index + 1 : index + 2] == ["to"]:
             words[index] = _add_s(words[index])
     return " ".join(words)
 

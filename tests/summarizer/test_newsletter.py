@@ -260,3 +260,10 @@ def test_a_greeting_goes_and_a_stop_inside_bold_marks_ends_the_sentence() -> Non
         "The build is green again."
     )
     assert full_stop("**Kit orders close Nov 30.**") == "**Kit orders close Nov 30.**"
+
+
+def test_a_verb_sharing_the_subject_after_and_agrees_whatever_follows() -> None:
+    said = "I race track in the summer and want something social for the winter."
+    assert voiced(said, "Lily Chen")[0] == (
+        "Lily Chen races track in the summer and wants something social for the winter."
+    )
