@@ -90,10 +90,14 @@ _MEME_RE = re.compile(
 # A poll asks, whatever people reacted with ("Quick poll for next call's time: 👍 for 16:00
 # UTC, 🎉 for 18:00 UTC", "**Party venue poll**: react to vote"); its results are news
 # ("Poll results: 62% prefer Thursday", "Poll's closed! The Mill wins with 31 votes").
+MAX_POLL_OPENING = 60  # "poll" names one within its first five words
 _NOT_RESULTS = r"(?!['’]s\b|\W*(?:results?|closed|is closed))"
 _POLL_RE = re.compile(
-    rf"^\W*(?:(?:quick|a|small|new) )?(?:poll|vote|survey)\b{_NOT_RESULTS}"
-    rf"|^\W*(?:[\w'’-]+ ){{1,4}}(?<!should )(?<!to )(?<!will )(?<!can )poll\b{_NOT_RESULTS}",
+    rf"^\W*(?:(?:quick|a|small|new) )?(?:poll|vote|survey)\b{_NOT_RESULTS}", re.IGNORECASE
+)
+# (tried only where "oll" opens the message: most chat has none)
+_NAMED_POLL_RE = re.compile(
+    rf"^\W*(?:[\w'’-]+ ){{1,4}}(?<!should )(?<!to )(?<!will )(?<!can )poll\b{_NOT_RESULTS}",
     re.IGNORECASE,
 )
 # A message that opens or closes laughing is banter, whatever its reactions: "lol the CI bot
@@ -227,7 +231,7 @@ def find_facts(
             facts.append(how_to)
             continue
         if not message.prs and (
-            _MEME_RE.match(message.text) or _POLL_RE.match(message.text) or _banter(message.text)
+            _MEME_RE.match(message.text) or _is_poll(message.text) or _banter(message.text)
         ):
             continue  # ("nobody:\nthe CI runner: let me reinstall CUDA")
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it
@@ -270,6 +274,13 @@ def find_facts(
                 found.append(fact)
         facts += found
     return facts
+
+
+def _is_poll(text: str) -> bool:
+    """Whether `text` opens a poll (`_POLL_RE`, `_NAMED_POLL_RE`)."""
+    return bool(
+        _POLL_RE.match(text) or "oll" in text[:MAX_POLL_OPENING] and _NAMED_POLL_RE.match(text)
+    )
 
 
 def _banter(text: str) -> bool:

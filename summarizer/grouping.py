@@ -422,6 +422,11 @@ def group_by_topic(
         if intro_channels
         else set()
     )
+    chatter_channels = {
+        channel
+        for channel in {m.channel for m in kept}
+        if _CHATTER_CHANNEL_RE.search(_spaced(channel)) and not scorer.is_mapped(channel)
+    }
     for message in kept:
         answered = by_id.get(message.reply_to_id) if message.reply_to_id else None
         if is_self_introduction(message, intro_channels, answered):
@@ -432,7 +437,7 @@ def group_by_topic(
             and not _cites_alone(message, said_elsewhere)
         ):
             continue  # welcomes and small talk under an introduction
-        elif _off_topic(message, scorer):
+        elif _off_topic(message, chatter_channels):
             continue
         else:
             rest.append(message)
@@ -443,12 +448,11 @@ def group_by_topic(
     return grouped
 
 
-def _off_topic(message: SourceMessage, scorer: TopicScorer) -> bool:
-    """Whether `message` is chatter in a channel named for it that the admin gave no topic
-    (`_CHATTER_CHANNEL_RE`) and nobody made news of."""
+def _off_topic(message: SourceMessage, chatter_channels: Collection[str]) -> bool:
+    """Whether `message` is chatter in one of `chatter_channels` (named for it, given no
+    topic by the admin: `_CHATTER_CHANNEL_RE`) that nobody made news of."""
     return (
-        _CHATTER_CHANNEL_RE.search(_spaced(message.channel)) is not None
-        and not scorer.is_mapped(message.channel)
+        message.channel in chatter_channels
         and not message.prs
         and not is_announcement(message)
         and social_gain(message) < CHATTER_NEWS_GAIN
