@@ -141,8 +141,10 @@ class SlackConverter:
         attachments = raw.get("attachments")
         for attachment in attachments if isinstance(attachments, list) else ():
             if isinstance(attachment, dict):
-                parts = preview if by_a_member and _is_link_unfurl(attachment) else text
-                parts.extend(self.resolve(part) for part in _attachment_parts(attachment))
+                unfurled = _is_link_unfurl(attachment)
+                parts = preview if by_a_member and unfurled else text
+                said = [self.resolve(part) for part in _attachment_parts(attachment)]
+                parts.extend(said if by_a_member or unfurled else _in_repository(said, attachment))
         return _joined(text), _joined(preview)
 
     def resolve(self, text: str, *, linked: bool = False) -> str:
@@ -218,6 +220,20 @@ def _is_link_unfurl(attachment: dict[str, Any]) -> bool:
 
 def _joined(parts: list[str]) -> str:
     return "\n".join(part.strip() for part in parts if part.strip())
+
+
+def _in_repository(parts: list[str], attachment: dict[str, Any]) -> list[str]:
+    """An integration's attachment opened with the repository its link is in, as GitHub's
+    other integrations write it ("[acme/tools] Pull request merged by bo" over "#12 Retry
+    on 503"): a bare "#12" there is that repository's, not the workspace's default one."""
+    link = attachment.get("title_link")
+    found = _GITHUB_REPO_RE.match(link) if isinstance(link, str) else None
+    if found is None or not parts or parts[0].startswith("["):
+        return parts
+    return [f"[{found['repo']}] {parts[0]}", *parts[1:]]
+
+
+_GITHUB_REPO_RE = re.compile(r"https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/")
 
 
 def _attachment_parts(attachment: dict[str, Any]) -> Iterator[str]:

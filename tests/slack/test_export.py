@@ -415,6 +415,37 @@ def test_markup_in_attachments_and_fallback(tmp_path: Path) -> None:
     )
 
 
+def test_the_github_app_s_post_names_the_repository_its_link_is_in(tmp_path: Path) -> None:
+    batch = read_one_day(
+        tmp_path,
+        [
+            msg(
+                "1453000000.000100",
+                "",
+                user=None,
+                subtype="bot_message",
+                bot_id="B1",
+                attachments=[
+                    {
+                        "pretext": "Pull request merged by bo",
+                        "title": "#12 Uploader: retry on 503",
+                        "title_link": "https://github.com/acme/tools/pull/12",
+                    },
+                    {
+                        "title": "[acme/db] Pull request opened: #40 Faster scans",
+                        "title_link": "https://github.com/acme/db/pull/40",
+                    },
+                ],
+            )
+        ],
+    )
+    [message] = batch.messages
+    assert message.text == (
+        "[acme/tools] Pull request merged by bo\n#12 Uploader: retry on 503\n"
+        "[acme/db] Pull request opened: #40 Faster scans"
+    )
+
+
 # --- authors ---
 
 
