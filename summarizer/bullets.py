@@ -79,6 +79,8 @@ TITLE_WORDS = 12  # a further PR's title this short says it; a longer one is onl
 STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
 STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
 NEAR_DUPLICATE = 0.6
+UPDATED_WORDS = 90  # a bullet and its author's later correction, said together
+UPDATE_SIMILARITY = 0.05  # ... where the correction shares a few words with what it corrects
 
 # Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
 _REF = r"(?:\[[^\]\n]*\]\([^()\s]*(?: \"[^\"\n]*\")?\)|[\w/.-]*#\d+)"  # a link may hold a title
@@ -245,8 +247,8 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
         )
         return [bullet] if bullet is not None else []
     if (
-        len(item) > 1
-        or not is_announcement(item[0])  # (the cheap tests first: most items are neither)
+        not is_announcement(item[0])  # (the cheap tests first: most items are none)
+        or any(m.author != item[0].author for m in item[1:])  # (a discussion of it)
         or len(_parts(item[0].text)) < MIN_PARAGRAPHS
     ):
         said = _item_bullet(topic, item, facts, mentions, time)
@@ -255,7 +257,7 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
         # person's bullet announces it).
         released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
         return [said] if released is None else [said, released]
-    groups = [g for g in _by_paragraph(item[0].text, facts) if any(_says(f) for f in g)]
+    groups = [g for g in _by_paragraph(item[0], facts) if any(_says(f) for f in g)]
     if len(groups) < 2:
         return [_item_bullet(topic, item, facts, mentions, time)]
     # Each later paragraph cites its own PRs; the first, all the others.
@@ -269,7 +271,8 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     ]
     for part, bullet in enumerate(written):
         bullet.part = part
-    return written
+    released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
+    return written if released is None else [*written, released]
 
 
 def _answered(facts: list[Fact], thanked: Mapping[str, str]) -> list[Fact]:
@@ -285,7 +288,8 @@ def _parts(text: str) -> list[str]:
     """An announcement's parts, each of which may be news of its own: its paragraphs, or,
     where it has fewer than `MIN_PARAGRAPHS`, its lines with each long list item apart ("1.
     The call for talks is open until January 15 ...": items too long to be said in one line
-    with the others, as a release's highlights are)."""
+    with the others, as a release's highlights are) and each naming a day ("• Cup: Sat 21
+    Nov, bus leaves at 07:00")."""
     paragraphs = text.split("\n\n")
     if len(paragraphs) >= MIN_PARAGRAPHS:
         return paragraphs
@@ -299,18 +303,25 @@ def _parts(text: str) -> list[str]:
     return parts
 
 
-def _by_paragraph(text: str, facts: Sequence[Fact]) -> list[list[Fact]]:
-    """The facts of one message grouped by the part they are said in (`_parts`), a part
-    that opens by pointing back ("It covers the plugin system") kept with the one before."""
-    paragraphs = [words(p) for p in _parts(text)]
+def _by_paragraph(announced: SourceMessage, facts: Sequence[Fact]) -> list[list[Fact]]:
+    """The facts of an announcement grouped by the part they are said in (`_parts`), a
+    part that opens by pointing back ("It covers the plugin system") kept with the one
+    before; a later message's facts (a reply correcting one of its items) with the part
+    they speak of."""
+    paragraphs = [words(p) for p in _parts(announced.text)]
     groups: list[list[Fact]] = []
+    group_of: dict[int, list[Fact]] = {}
     last = -1
     for fact in facts:
         at = max(range(len(paragraphs)), key=lambda i: len(fact.words & paragraphs[i]))
+        if fact.message is not announced and at in group_of:
+            group_of[at].append(fact)
+            continue
         if groups and (at == last or points_back(fact.text)):
             groups[-1].append(fact)
         else:
             groups.append([fact])
+        group_of.setdefault(at, groups[-1])
         last = at
     return groups
 
@@ -392,6 +403,9 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     before = _said_before(lead, facts)
     if before:
         return [*before, lead]  # "It's a 535B MoE" needs what "it" is
+    update = _update_of(lead, facts)
+    if update is not None:
+        return [lead, update]  # ("Correction: the jam is Dec 11-13, not Dec 4-6.")
     if len(facts) == 1:
         return [lead]
     picked = [lead]
@@ -419,6 +433,25 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         picked.append(max(extra, key=lambda f: (f.gain, f.time)))
     # (the lead first: what the item is about, then what the other adds)
     return _headed(picked, facts)
+
+
+def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
+    """The last thing the lead's author said later in reply to the lead's message about
+    what it says (an update or a correction: "pushing the start to 9:30am, same place"),
+    where it says something new and the two stay one bullet (`UPDATED_WORDS`); else None."""
+    said = lead.message
+    later = [
+        f
+        for f in facts
+        if f.message.reply_to_id == said.id
+        and f.message.author == said.author
+        and f.time > lead.time
+        and UPDATE_SIMILARITY <= similarity(f.words, lead.words) < NEAR_DUPLICATE
+    ]
+    if not later:
+        return None  # (most leads)
+    update = max(later, key=_time)
+    return update if lead.n_words + update.n_words <= UPDATED_WORDS else None
 
 
 def _body(lead: Fact, facts: Sequence[Fact]) -> Fact | None:

@@ -17,7 +17,7 @@ from summarizer.voice import QUOTE_RE
 _OPENER_RE = re.compile(
     # ("Small update to Widget: v2.3 adds ..." keeps what it updates)
     r"^(?:(?:(?:(?:small|quick) )?update (?:on|to|for)(?= [^:,\n]{1,40}:)|"
-    r"(?:(?:small|quick) )?update(?=\s*[:,.!—–-])|"
+    r"(?:(?:small|quick) )?(?:update|correction)(?=\s*[:,.!—–-])|"
     r"ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|status|"
     r"(?:(?:small|quick|friendly) )?reminder(?=\s*[:—–-]| that )(?: that)?|good news|bad news|re|"
     r"(?:\w+ )?note(?=:)|note|"

@@ -2314,3 +2314,63 @@ def test_a_named_poll_asks_and_its_close_with_a_winner_is_the_news() -> None:
     text = section(draft([poll, closed]), "data").markdown
     assert text.startswith("- Poll's closed! The Old Mill wins with 31 votes")
     assert "react to vote" not in text
+
+
+def test_an_announcement_s_own_update_in_reply_is_said_with_it() -> None:
+    ride = replace(
+        msg(
+            "**Saturday Coffee Ride** — Sat Nov 21, 8:30am from the Blue Gate, Roundhay Park. "
+            "~55 km, B pace (25-27 km/h), no-drop. Coffee stop at the Mill Cafe in Chapel "
+            "Allerton. Lights recommended. ✅ if you're coming, 🤔 if maybe.",
+            author="Pedro Alves",
+            channel="data",
+            id="ride",
+        ),
+        reactions=19,
+    )
+    update = replace(
+        msg(
+            "Update for tomorrow: ice on the park paths, so we're pushing the start to 9:30am. "
+            "Same place (Blue Gate).",
+            author="Pedro Alves",
+            channel="data",
+            reply_to_id="ride",
+        ),
+        reactions=14,
+    )
+    unrelated = msg(
+        "Also bring lights, it gets dark early",
+        author="Pedro Alves",
+        channel="data",
+        reply_to_id="ride",
+    )
+    text = section(draft([ride, update, unrelated]), "data").markdown
+    assert text.startswith("- **Saturday Coffee Ride** — Sat Nov 21, 8:30am from the Blue Gate")
+    assert "pushing the start to 9:30am" in text
+    assert "lights" not in text
+
+
+def test_an_announcement_s_own_correction_joins_the_item_it_corrects() -> None:
+    plan = replace(
+        msg(
+            "@everyone two dates for your calendars:\n"
+            "1. The winter game jam runs Fri 4 Dec to Sun 6 Dec, sign up on the club page "
+            "before the end of November\n"
+            "2. The end-of-term party is Sat 12 Dec at 7pm in the student union, tickets are "
+            "£5 at the door",
+            channel="data",
+            id="plan",
+        ),
+        reactions=24,
+        pinned=True,
+    )
+    correction = msg(
+        "Correction: the game jam runs Fri 11 Dec to Sun 13 Dec, not 4-6 Dec.",
+        channel="data",
+        reply_to_id="plan",
+    )
+    lines = section(draft([plan, correction]), "data").markdown.splitlines()
+    assert len(lines) == 2
+    jam = next(line for line in lines if "jam" in line)
+    assert "Fri 11 Dec to Sun 13 Dec" in jam
+    assert "party is Sat 12 Dec" in next(line for line in lines if line != jam)

@@ -233,6 +233,7 @@ def test_an_adverb_after_i_is_no_verb(said: str, written: str) -> None:
     ("said", "written"),
     [
         ("Second: the grant renewal was approved.", "The grant renewal was approved."),
+        ("Correction: the jam is Dec 11-13, not Dec 4-6.", "The jam is Dec 11-13, not Dec 4-6."),
         (
             "Planning note: the submission deadline is December 15.",
             "The submission deadline is December 15.",
