@@ -14,6 +14,7 @@ from summarizer.phrasing import (
     is_fallback,
     opens_without_subject,
     third_person,
+    with_verbs_agreeing,
 )
 from summarizer.prlinks import link, link_prs
 from summarizer.text import (
@@ -118,7 +119,7 @@ def introduction(message: SourceMessage) -> str:
                 return ""  # ("check the good-first-issue label, ping me": an answer)
             # "Daniel here. Backend dev in Lagos.": what follows the name describes them.
             lead = (
-                f"{name}, {_lower_first_word(about[0])}"
+                f"{name}, {with_verbs_agreeing(_lower_first_word(about[0]))}"
                 if named_alone or _describes(about[0])
                 else f"{name} introduced themselves: {tidy(about[0])}"
             )
@@ -322,5 +323,5 @@ def _self_named(sentence: str, name: str) -> str | None:
         owner = f"{name}'s "
         if done.startswith(owner):  # ("..., we moved our ETL": their team did)
             return f"{name}, {who}. Their {done.removeprefix(owner)}"
-        return f"{name}, {rest}"
+        return f"{name}, {with_verbs_agreeing(rest)}"
     return None

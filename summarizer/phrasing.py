@@ -561,19 +561,28 @@ _OBJECT_VERBS = frozenset(["want", "hope", "love", "need", "enjoy"])
 
 def _agree_after_and(text: str) -> str:
     """`text`, whose subject is singular, with the verbs that share it after "and" agreeing
-    ("... and have been running" -> "and has"; "... and want to help" -> "and wants to")."""
-    if " and " not in text:
+    ("... and have been running" -> "and has"; "... and want to help" -> "and wants to"),
+    and those after a comma that want something ("Cy, 2nd year CS, want to learn" ->
+    "wants to learn")."""
+    if " and " not in text and ", " not in text:
         return text
     words = text.split(" ")
     for index in range(1, len(words)):
-        if words[index - 1] != "and":
+        before = words[index - 1]
+        if before != "and" and not before.endswith(","):
             continue
         bare = words[index].translate(_APOSTROPHES).lower()
-        if bare in _THIRD_PERSON:
+        if bare in _THIRD_PERSON and before == "and":
             words[index] = _THIRD_PERSON[bare]
         elif bare in _OBJECT_VERBS or bare in _TO_VERBS and words[index + 1 : index + 2] == ["to"]:
             words[index] = _add_s(words[index])
     return " ".join(words)
+
+
+def with_verbs_agreeing(text: str) -> str:
+    """`text`, whose subject is singular, with the verbs sharing it agreeing after "and"
+    or a comma (`_agree_after_and`)."""
+    return _agree_after_and(text)
 
 
 def _add_s(verb: str) -> str:

@@ -331,6 +331,11 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "- Raj Iyer, SRE at a bank in Pune. Their team moved their batch jobs to the "
             "scheduler last month.",
         ),
+        (  # what they want, said after who they are, agrees with their name
+            "Cy Otto",
+            "hey everyone, I'm Cy, 2nd year CS, want to learn embedded stuff",
+            "- Cy Otto, 2nd year CS, wants to learn embedded stuff.",
+        ),
         (  # a role opening with a participle ("embedded engineer") is no deed
             "Ken Sato",
             "hi everyone! I'm Ken, embedded engineer at a drone startup in Osaka",
@@ -1686,6 +1691,24 @@ def test_an_address_without_a_colon_is_not_read_as_the_subject() -> None:
     # "@Bo Li Fixed ..." is Ana telling Bo: Bo is not who fixed it.
     assert "Ana Ruiz fixed the shard index" in text and "Bo Li Fixed" not in text
     assert "Bo Li merged the eval config" in text  # said of Bo, not to Bo
+
+
+def test_an_address_before_a_determiner_is_no_subject() -> None:
+    d = draft(
+        [
+            msg("Morning all, the loader notes are in the wiki now", author="Kai Lee"),
+            replace(
+                msg(
+                    "@Kai Lee the shard index fix (#77) is merged, reads are 3x faster",
+                    channel="data",
+                ),
+                reactions=2,
+            ),
+        ]
+    )
+    text = section(d, "data").markdown
+    assert text.startswith("- The shard index fix ([#77]")
+    assert "Kai Lee the" not in text
 
 
 def test_the_longest_name_decides_whether_a_message_is_an_address() -> None:
