@@ -268,7 +268,7 @@ def find_facts(
             fact = _fact(line, message, time, signal=signal, shows=shows, cited=cited)
             if fact is not None:
                 found.append(fact)
-        for line in _news_lines(message.text, message.prs):
+        for line in _news_lines(message.text, message.prs, shows):
             fact = _fact(line, message, time, signal=signal, shows=shows)
             if fact is not None:
                 found.append(fact)
@@ -504,17 +504,18 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
     return {line: tuple(dict.fromkeys(cited)) for line, cited in found.items()}
 
 
-def _news_lines(text: str, prs: Sequence[PRMention]) -> list[str]:
+def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> list[str]:
     """The list items that measure something or name a day and cite no PR ("- clustered
     lighting: 2.3x faster with 256 lights", "2. Sprint: Saturday December 5 at the Old
-    Mill"): news a list says item by item (`_pr_lines` reads those citing PRs)."""
+    Mill"): news a list says item by item (`_pr_lines` reads those citing PRs). `shows`:
+    whether the message holds a link, a day or a release at all (`shows_something`)."""
     if "\n" not in text or _LIST_LINE_RE.search(text) is None:
         return []  # (most messages)
     return [
         item.strip()
         for line in strip_code_blocks(text).splitlines()
         if (item := without_list_mark(line)) != line
-        and (FIGURE_RE.search(item) or names_day(item))
+        and (FIGURE_RE.search(item) or shows and names_day(item))
         and not any(p.raw in item for p in prs)
     ]
 
