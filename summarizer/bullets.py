@@ -288,8 +288,7 @@ def _parts(text: str) -> list[str]:
     """An announcement's parts, each of which may be news of its own: its paragraphs, or,
     where it has fewer than `MIN_PARAGRAPHS`, its lines with each long list item apart ("1.
     The call for talks is open until January 15 ...": items too long to be said in one line
-    with the others, as a release's highlights are) and each naming a day ("• Cup: Sat 21
-    Nov, bus leaves at 07:00")."""
+    with the others, as a release's highlights are)."""
     paragraphs = text.split("\n\n")
     if len(paragraphs) >= MIN_PARAGRAPHS:
         return paragraphs
