@@ -701,6 +701,8 @@ def _bot_bullet(
     the bot."""
     reported = _bot_items(item)
     shared = {p.ref: m.author for m in reversed(item) if not m.is_bot for p in m.prs}
+    # (a post names a GitHub login, "priya-sethi", whom the chat knows as "Priya Sethi")
+    by_login = {_login(m.author): m.author for m in item if not m.is_bot}
     lines = []
     people: dict[str, None] = {}
     for ref, mention in mentions.items():
@@ -710,6 +712,7 @@ def _bot_bullet(
         if not title:
             continue
         person = known.person if known and known.person else shared.get(ref)
+        person = by_login.get(_login(person), person) if person else person
         credit = f", {person}" if person else ""
         if known is not None and not known.done:  # ("Add X (#12, opened by ana)": not done)
             credit = f", opened by {person}" if person else ", opened"
@@ -729,6 +732,11 @@ def _bot_bullet(
         time=time,
         author=None,
     )
+
+
+def _login(name: str) -> str:
+    """A name as a login compares: "Priya Sethi" and "priya-sethi" are "priyasethi"."""
+    return "".join(c for c in name.lower() if c.isalnum())
 
 
 def _release_bullet(

@@ -2397,3 +2397,18 @@ def test_an_announcement_s_own_correction_joins_the_item_it_corrects() -> None:
     jam = next(line for line in lines if "jam" in line)
     assert "Fri 11 Dec to Sun 13 Dec" in jam
     assert "party is Sat 12 Dec" in next(line for line in lines if line != jam)
+
+
+def test_a_login_an_integration_post_names_is_credited_by_the_member_s_name() -> None:
+    said = msg("#47 is up", author="Priya Sethi", channel="data")
+    merged = msg(
+        "[lab/main] Pull request merged by priya-sethi\n#47 Follow pageToken when reading pages",
+        author="GitHub",
+        channel="data",
+        is_bot=True,
+    )
+    text = section(draft([said, merged]), "data").markdown
+    assert text == (
+        "- Follow pageToken when reading pages ([#47](https://github.com/lab/main/pull/47), "
+        "Priya Sethi)."
+    )
