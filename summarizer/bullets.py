@@ -235,7 +235,7 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     asks = len(item) > 2 and any("?" in m.text or m.thread_id == m.id for m in item)
     thanked = thanked_answers(item) if asks else {}
     signals = [0.0 if m.is_bot else social_gain(m) + THANKED_GAIN * (m.id in thanked) for m in item]
-    facts = find_facts(item, times, signals)
+    facts = find_facts(item, times, signals, thanked)
     if thanked:
         facts = _answered(facts, thanked)
     time = max(times)

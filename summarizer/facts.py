@@ -11,11 +11,11 @@ carries what leading a bullet with it is worth (`Fact.gain`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from summarizer.figures import FIGURE_RE, find_figures
-from summarizer.newsletter import capitalised
+from summarizer.newsletter import capitalised, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import (
     ANAPHORA_RE,
@@ -48,6 +48,8 @@ MIN_PR_FACT_WORDS = 3  # "Adjusted in #12." says enough when nothing else cites 
 SIGNAL_FACT_WORDS = 8  # a sentence that is news only by its signals says something
 STRONG_SIGNAL = 2.5  # ... unless many people reacted to it (a dozen reactions, or a pin and some)
 MIN_CODE_ANSWER_WORDS = 2
+PROBLEM_WORDS = 25  # a problem this long heads its answer
+_MY_RE = re.compile(r"\bmy\b", re.IGNORECASE)
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 PR_GAIN = 3.0
@@ -197,7 +199,10 @@ class Fact:
 
 
 def find_facts(
-    item: Sequence[SourceMessage], times: Sequence[float], signals: Sequence[float]
+    item: Sequence[SourceMessage],
+    times: Sequence[float],
+    signals: Sequence[float],
+    thanked: Collection[str] = (),
 ) -> list[Fact]:
     """The item's sentences that say something: a PR, a figure or a decision, by a person,
     or the answer to another person's how-to question (`_how_to`).
@@ -205,7 +210,8 @@ def find_facts(
     Questions, sentences that introduce a list or code block and chatter are left out; so
     are opinions without a PR or a figure. A PR no such sentence cites is said by the line
     that cites it: a list line, the line before a code block, or the line a bare link
-    follows. `times` and `signals` are the messages' (see `summarizer.signals`)."""
+    follows. `times` and `signals` are the messages' (see `summarizer.signals`); `thanked`:
+    the ids of the answers their askers thanked (`summarizer.signals.thanked_answers`)."""
     facts = []
     by_id = {m.id: m for m in item} if len(item) > 1 else {}
     last_in_thread: dict[str, SourceMessage] = {}
@@ -226,7 +232,11 @@ def find_facts(
             if answered is not None:
                 facts.append(answered)
                 continue
-        how_to = _how_to(asked, message, time) if asked is not None else None
+        how_to = (
+            _how_to(asked, message, time, thanked=message.id in thanked)
+            if asked is not None
+            else None
+        )
         if how_to is not None:
             facts.append(how_to)
             continue
@@ -399,16 +409,29 @@ def _share(
     )
 
 
-def _how_to(asked: SourceMessage, message: SourceMessage, time: float) -> Fact | None:
+def _how_to(
+    asked: SourceMessage, message: SourceMessage, time: float, *, thanked: bool = False
+) -> Fact | None:
     """Where `message` answers another person's "How do I ...?", the answer's first sentence
     under what was asked ("How to set a timeout per query: `.all(timeout=2)` raises ...");
+    where it answers a problem with a command and the asker thanked it (`thanked`), under
+    the problem ("Dee Park's ESP32 won't flash: hold BOOT while it says Connecting");
     else None."""
     if asked.author == message.author or "?" not in asked.text:
         return None
     question = _HOW_TO_RE.match(asked.text.lstrip())
-    if question is None or _VAGUE_RE.search(" ".join(question["what"].split()[-2:])):
-        return None  # "How do we proceed with that?" names nothing ("files that are" does)
+    if question is not None:
+        if _VAGUE_RE.search(" ".join(question["what"].split()[-2:])):
+            return None  # "How do we proceed with that?" names nothing ("files that are" does)
+        heading = f"How to {question['what'].strip()}"
+    else:
+        heading = _problem(asked) if thanked and "`" in message.text else ""
+        if not heading:
+            return None
     said = next(iter(statements(message.text)), "")
+    if question is None and "`" in said:
+        # ("mosaic loads eagerly. pass `chunks="auto"` ...": the command answers a problem)
+        said = next(s for s in _chat_sentences(said) if "`" in s)
     # ("Yes: pass --resume ..." answers with what follows the "yes")
     answer = without_pointing_label(REPLY_OPENER_RE.sub("", clean_sentence(said))) if said else ""
     # ("Pass `--no-ignore`.": a command answers in two words)
@@ -419,7 +442,7 @@ def _how_to(asked: SourceMessage, message: SourceMessage, time: float) -> Fact |
         or _is_request(sentences(answer)[0])  # (not "..., if you want more, add X")
     ):
         return None  # an opinion or a request does not answer in substance
-    text = f"How to {question['what'].strip()}: {answer}"
+    text = f"{heading}: {answer}"
     prs = tuple(p for p in message.prs if p.raw in text)
     return Fact(
         text,
@@ -433,6 +456,24 @@ def _how_to(asked: SourceMessage, message: SourceMessage, time: float) -> Fact |
         gain=_gain(text, prs, frozenset(), True),
         signal=0.0,
     )
+
+
+def _chat_sentences(text: str) -> list[str]:
+    """The sentences of `text`, also those chat starts in lower case."""
+    return [part for sentence in sentences(text) for part in LOWER_START_RE.split(sentence)]
+
+
+def _problem(asked: SourceMessage) -> str:
+    """What a question's message reports, said of its author without what it asks ("my
+    ESP32 won't flash, says Failed to connect. any idea?" -> "Dee Park's ESP32 won't flash,
+    says Failed to connect"); "" where its first report is not one short sentence."""
+    reported = [s for s in _chat_sentences(asked.text) if not s.rstrip().endswith("?")]
+    if not reported or not MIN_FACT_WORDS <= len(reported[0].split()) <= PROBLEM_WORDS:
+        return ""
+    said, subject = voiced(reported[0], asked.author)
+    if not subject:  # ("after upgrading my node won't start": whose node, not "their")
+        said = voiced(_MY_RE.sub(f"{asked.author}'s", reported[0], count=1), asked.author)[0]
+    return said.rstrip(".")
 
 
 def _answered_statement(

@@ -19,7 +19,7 @@ _SENTENCE_END_RE = re.compile(
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
 # one sentence).
 LOWER_START_RE = re.compile(
-    r"\s(?:(?<=[A-Za-z0-9)\]][.!?]\s)|(?<=[A-Za-z0-9)\]][!?][!?]\s))"  # ("today!! thank")
+    r"\s(?:(?<=[A-Za-z0-9)\]`][.!?]\s)|(?<=[A-Za-z0-9)\]][!?][!?]\s))"  # ("today!! thank")
     r"(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
 )
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)

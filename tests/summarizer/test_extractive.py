@@ -2280,7 +2280,7 @@ def test_a_thanked_answer_saying_what_to_expect_is_the_news() -> None:
         thread_id="q1",
     )
     answer = msg(
-        'merge loads everything eagerly by default. pass `lazy="auto"` and it streams to '
+        "merge loads everything eagerly by default. pass lazy=auto and it streams to "
         "disk. peak memory should be a few GB",
         author="Kofi Mensah",
         channel="data",
@@ -2293,7 +2293,7 @@ def test_a_thanked_answer_saying_what_to_expect_is_the_news() -> None:
         thread_id="q1",
     )
     text = section(draft([question, answer, thanks]), "data").markdown
-    assert text.startswith('- Merge loads everything eagerly by default. Pass `lazy="auto"`')
+    assert text.startswith("- Merge loads everything eagerly by default. Pass lazy=auto")
 
 
 @pytest.mark.parametrize(
@@ -2412,3 +2412,34 @@ def test_a_login_an_integration_post_names_is_credited_by_the_member_s_name() ->
         "- Follow pageToken when reading pages ([#47](https://github.com/lab/main/pull/47), "
         "Priya Sethi)."
     )
+
+
+def _upgrade_thread(thanks: str) -> list[SourceMessage]:
+    question = msg(
+        "after upgrading to 2.1 my node won't start: `manifest corrupted: tag 9`. any idea?",
+        author="Cy Park",
+        channel="data",
+        id="ask",
+        thread_id="ask",
+    )
+    answer = msg(
+        "did you downgrade at some point? the manifest format changed. run "
+        "`acme repair --manifest` with 2.1, back up the data dir first",
+        author="Di Moreau",
+        channel="data",
+        thread_id="ask",
+    )
+    return [question, answer, msg(thanks, author="Cy Park", channel="data", thread_id="ask")]
+
+
+def test_a_problem_answered_with_a_command_and_thanked_is_said_with_its_answer() -> None:
+    text = section(draft(_upgrade_thread("that worked, thanks Di!")), "data").markdown
+    assert text == (
+        "- After upgrading to 2.1 Cy Park's node won't start: `manifest corrupted: tag 9`: run "
+        "`acme repair --manifest` with 2.1, back up the data dir first (Di Moreau)."
+    )
+
+
+def test_a_problem_answered_but_not_thanked_is_not_said_as_settled() -> None:
+    d = draft(_upgrade_thread("ok, will try tomorrow"))
+    assert "acme repair" not in "\n".join(s.markdown for s in d.sections)
