@@ -21,6 +21,7 @@ from summarizer.facts import (
     PR_NUMBER_RE,
     RECAP_PR_GAIN,
     RECAP_PRS,
+    SIGNAL_FACT_WORDS,
     SIGNAL_WEIGHT,
     STRONG_SIGNAL,
     Fact,
@@ -435,15 +436,25 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
 
 
 def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
-    """The last thing the lead's author said later in reply to the lead's message about
-    what it says (an update or a correction: "pushing the start to 9:30am, same place"),
-    where it says something new and the two stay one bullet (`UPDATED_WORDS`); else None."""
+    """The last thing the lead's author (or, where the lead's message is an announcement,
+    anyone many people reacted to) said later in reply to the lead's message about what it
+    says (an update or a correction: "pushing the start to 9:30am, same place", "Venue
+    change: the workshop moves to E-118"), where it says something new and the two stay
+    one bullet (`UPDATED_WORDS`); else None."""
     said = lead.message
+    announced = is_announcement(said)
     later = [
         f
         for f in facts
         if f.message.reply_to_id == said.id
-        and f.message.author == said.author
+        # (the author's own, or, to an announcement, one many people took up that says
+        # something: an organiser's "Venue change: the workshop moves to E-118 ...")
+        and (
+            f.message.author == said.author
+            or announced
+            and f.signal >= STRONG_SIGNAL
+            and f.n_words >= SIGNAL_FACT_WORDS
+        )
         and f.time > lead.time
         and UPDATE_SIMILARITY <= similarity(f.words, lead.words) < NEAR_DUPLICATE
     ]

@@ -2443,3 +2443,30 @@ def test_a_problem_answered_with_a_command_and_thanked_is_said_with_its_answer()
 def test_a_problem_answered_but_not_thanked_is_not_said_as_settled() -> None:
     d = draft(_upgrade_thread("ok, will try tomorrow"))
     assert "acme repair" not in "\n".join(s.markdown for s in d.sections)
+
+
+def test_an_organiser_s_correction_to_an_announcement_is_said_with_it() -> None:
+    workshop = replace(
+        msg(
+            "@everyone **Soldering workshop** (beginners): Thu 19 Nov, 17:00-19:00, Makerspace "
+            "room B-012. 16 places, sign up on the club page.",
+            author="Amy Lund",
+            channel="data",
+            id="ws",
+        ),
+        reactions=20,
+        pinned=True,
+    )
+    moved = replace(
+        msg(
+            "Venue change: the soldering workshop tomorrow is moving to room E-118 in the "
+            "Engineering Building. Same time, 17:00-19:00.",
+            author="Ben Ode",
+            channel="data",
+            reply_to_id="ws",
+        ),
+        reactions=26,
+    )
+    text = section(draft([workshop, moved]), "data").markdown
+    assert "Makerspace room B-012" in text and "moving to room E-118" in text
+    assert text.endswith("(Amy Lund, Ben Ode).")
