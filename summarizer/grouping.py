@@ -25,7 +25,7 @@ from summarizer.link_comments import joined_link_comments
 from summarizer.names import channel_key, with_plain_names
 from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
-from summarizer.signals import is_announcement, social_gain
+from summarizer.signals import is_announcement
 from summarizer.termmodel import TermModel, features
 from summarizer.text import FIRST_PERSON_RE, URL_RE, says_to_the_reader, word_opening
 from summarizer.types import PRMention, SourceMessage, Topic
@@ -53,10 +53,10 @@ INTRODUCTIONS = "introductions"
 # The introductions topic however an admin names it: "intros", "Introduce yourself",
 # "Newcomers", "New members", a #welcome channel.
 _INTRODUCTIONS_RE = re.compile(r"\b(?:intro\w*|newcomers?|new members?|welcome)\b")
-# A channel named for chatter (Slack's own #random, #off-topic): what is said there is news
-# only when someone pinned or announced it, it cites a PR or many people reacted to it.
+# A channel named for chatter (Slack's own #random, #off-topic, #memes): what is said there
+# is news only when someone pinned or announced it or it cites a PR (reactions there are
+# to a joke as often as to news).
 _CHATTER_CHANNEL_RE = re.compile(r"\b(?:random|off ?topic|memes?|chit ?chat|watercooler)\b")
-CHATTER_NEWS_GAIN = 2.5  # a dozen reactions (`summarizer.signals.social_gain`)
 INTRO_SCORE = 3
 MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
 
@@ -455,7 +455,6 @@ def _off_topic(message: SourceMessage, chatter_channels: Collection[str]) -> boo
         message.channel in chatter_channels
         and not message.prs
         and not is_announcement(message)
-        and social_gain(message) < CHATTER_NEWS_GAIN
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from factories import TOPICS, msg
 
 from summarizer.grouping import TopicPriors, group_by_topic, introductions_topic
@@ -397,6 +399,9 @@ def test_chatter_in_a_channel_named_for_it_is_left_out_unless_it_is_news() -> No
                 channel="random",
             ),
             msg("cat walked over the keyboard and opened 14 windows", channel="off-topic"),
+            replace(
+                msg("when the shader compiles on the first try", channel="memes"), reactions=19
+            ),
             msg("@channel the office is closed on Friday Dec 4", channel="random"),
             msg("the leak is fixed in #812", channel="random"),
         ],
