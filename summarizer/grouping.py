@@ -451,11 +451,7 @@ def group_by_topic(
 def _off_topic(message: SourceMessage, chatter_channels: Collection[str]) -> bool:
     """Whether `message` is chatter in one of `chatter_channels` (named for it, given no
     topic by the admin: `_CHATTER_CHANNEL_RE`) that nobody made news of."""
-    return (
-        message.channel in chatter_channels
-        and not message.prs
-        and not is_announcement(message)
-    )
+    return message.channel in chatter_channels and not message.prs and not is_announcement(message)
 
 
 def _answers_apart(messages: Sequence[SourceMessage]) -> Sequence[SourceMessage]:
