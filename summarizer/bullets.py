@@ -659,11 +659,19 @@ def pr_title(title: str | None) -> str:
 def credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
     """`text` with its further PR links and its people's names in closing parentheses, in
     the ones that already close it when they hold a PR ("... ([#12](...), Ana Ruiz).")."""
-    extra = [*links, *people]
+    extra = [*links, *map(_credit_name, people)]
     if extra and text.endswith(").") and _CLOSING_REFS_RE.search(text):
         return f"{text[:-2]}, {', '.join(extra)})."
     text = with_refs(text, extra)
     return text if text.endswith((".", "!")) else text + "."
+
+
+def _credit_name(name: str) -> str:
+    """A name as credited in closing parentheses, without the role its bracket adds
+    ("Amaka Eze (President)" -> "Amaka Eze": brackets do not nest in a credit)."""
+    if not name.endswith(")") or " (" not in name:
+        return name  # (most names)
+    return name[: name.index(" (")] or name
 
 
 def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:

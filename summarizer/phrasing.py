@@ -513,6 +513,9 @@ def _is_gerund_clause(lower: str, rest: str) -> bool:
 
 
 _OBJECT_STARTS = frozenset(["the", "a", "an", "it", "this", "that", "my", "our", "their", "them"])
+_BRACKET_THEN_VERB_RE = re.compile(
+    rf"\([^()\n]{{1,40}}\) (?!(?:{'|'.join(sorted(_OBJECT_STARTS))})\b)[a-z]+s\b"
+)
 _FINITE = frozenset(
     ["is", "are", "was", "were", "has", "have", "had", "does", "do", "goes", "go", "will", "can"]
     + ["get", "gets"]  # the passive's other auxiliary: "Verified builds get published"
@@ -522,7 +525,10 @@ _FINITE = frozenset(
 def _is_noun_phrase(rest: str) -> bool:
     """Whether a verb follows within four words, and no object's article comes first:
     "Retokenized shards are ...", "Combined hero kernel stack is merged" are subjects;
-    "Fixed the cache so it is warm" is not."""
+    "Fixed the cache so it is warm" is not; nor a bracket then a verb: "Leaded (63/37)
+    flows at a lower temp" is said of the solder ("Fixed (finally) the leak" is a deed)."""
+    if rest.startswith("(") and _BRACKET_THEN_VERB_RE.match(rest):
+        return True
     words = [word.lower() for word in rest.split(" ", 4)[:4]]
     if words and words[0] in _OBJECT_STARTS:
         return False

@@ -2470,3 +2470,14 @@ def test_an_organiser_s_correction_to_an_announcement_is_said_with_it() -> None:
     text = section(draft([workshop, moved]), "data").markdown
     assert "Makerspace room B-012" in text and "moving to room E-118" in text
     assert text.endswith("(Amy Lund, Ben Ode).")
+
+
+def test_a_role_in_brackets_after_a_name_is_not_credited_inside_the_credit() -> None:
+    news = replace(
+        msg(
+            "The bus to the cup leaves Lot C at 07:00 on Saturday Nov 21",
+            author="Amy Lund (President)",
+        ),
+        reactions=12,
+    )
+    assert section(draft([news]), "other").markdown.endswith("(Amy Lund).")

@@ -216,6 +216,15 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
         # an adverb after "I" is no verb
         ("I really like the new API.", "Maren Lind really likes the new API."),
         ("I still need to test it on ARM.", "Maren Lind still needs to test it on ARM."),
+        # a bracket then a verb after a participle says what the participle describes
+        (
+            "leaded (63/37) flows at a lower temp and is easier to learn with.",
+            "Leaded (63/37) flows at a lower temp and is easier to learn with.",
+        ),
+        (
+            "Fixed (finally) the loader crash in #12.",
+            "Maren Lind fixed (finally) the loader crash in #12.",
+        ),
         # an opening label or reminder goes
         ("Second: the grant renewal was approved.", "The grant renewal was approved."),
         ("Correction: the jam is Dec 11-13, not Dec 4-6.", "The jam is Dec 11-13, not Dec 4-6."),
