@@ -384,7 +384,7 @@ def _ended(item: Sequence[SourceMessage], picked: Sequence[Fact]) -> str:
     later = [m for m in item if m.is_bot and m.created_at.timestamp() > lead.time]
     if not later or not lead.prs or _PENDING_RE.search(lead.text) is None:
         return ""
-    reported = {found.number: found for m in later for found in integration_items(m.text)}
+    reported = _bot_items(later)
     ended = [reported.get(p.ref.rpartition("#")[2]) for p in lead.prs]
     merged = all(found is not None and found.done and found.merged for found in ended)
     return "merged" if merged else ""

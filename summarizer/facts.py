@@ -49,7 +49,6 @@ SIGNAL_FACT_WORDS = 8  # a sentence that is news only by its signals says someth
 STRONG_SIGNAL = 2.5  # ... unless many people reacted to it (a dozen reactions, or a pin and some)
 MIN_CODE_ANSWER_WORDS = 2
 PROBLEM_WORDS = 25  # a problem this long heads its answer
-_MY_RE = re.compile(r"\bmy\b", re.IGNORECASE)
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 PR_GAIN = 3.0
@@ -431,7 +430,7 @@ def _how_to(
     said = next(iter(statements(message.text)), "")
     if question is None and "`" in said:
         # ("mosaic loads eagerly. pass `chunks="auto"` ...": the command answers a problem)
-        said = next(s for s in _chat_sentences(said) if "`" in s)
+        said = next((s for s in _chat_sentences(said) if "`" in s), said)
     # ("Yes: pass --resume ..." answers with what follows the "yes")
     answer = without_pointing_label(REPLY_OPENER_RE.sub("", clean_sentence(said))) if said else ""
     # ("Pass `--no-ignore`.": a command answers in two words)
@@ -461,6 +460,9 @@ def _how_to(
 def _chat_sentences(text: str) -> list[str]:
     """The sentences of `text`, also those chat starts in lower case."""
     return [part for sentence in sentences(text) for part in LOWER_START_RE.split(sentence)]
+
+
+_MY_RE = re.compile(r"\bmy\b", re.IGNORECASE)
 
 
 def _problem(asked: SourceMessage) -> str:

@@ -287,7 +287,7 @@ def third_person(sentence: str, author: str) -> str:
     if lower in _I_CONTRACTIONS:
         said = plural_pronouns(_said_once(rest))
         if lower in ("i'm", "i've"):  # (after "will" or "would" a verb stays as it is)
-            said = _agree_after_and(said)
+            said = with_verbs_agreeing(said)
         return f"{name} {_I_CONTRACTIONS[lower]} {said}".rstrip()
     if lower == "we":
         return f"{name}'s team {_verb_agree(plural_pronouns(rest))}".rstrip()
@@ -305,7 +305,7 @@ def third_person(sentence: str, author: str) -> str:
     if lower in STATES:  # "Based in Oslo, ..." -> "Ana is based in Oslo, ..."
         return f"{name} is {_lower_first(plural_pronouns(sentence))}"
     if lower == "been" and rest:  # "Been using X for a year" -> "Ana has been using X ..."
-        return f"{name} has {_agree_after_and(_lower_first(plural_pronouns(sentence)))}"
+        return f"{name} has {with_verbs_agreeing(_lower_first(plural_pronouns(sentence)))}"
     if opens_without_subject(sentence):
         return f"{name} {_lower_first(plural_pronouns(sentence))}"
     if _is_gerund_clause(lower, rest):
@@ -548,7 +548,7 @@ def _verb_agree(rest: str) -> str:
         elif bare.isalpha() and not _is_past(bare) and not _prefixed_past(bare):
             words[index] = _add_s(word)
         break
-    return _agree_after_and(" ".join(words))
+    return with_verbs_agreeing(" ".join(words))
 
 
 def _prefixed_past(word: str) -> bool:
@@ -565,7 +565,7 @@ _TO_VERBS = frozenset(["want", "hope", "plan", "like", "love", "need", "try", "i
 _OBJECT_VERBS = frozenset(["want", "hope", "love", "need", "enjoy"])
 
 
-def _agree_after_and(text: str) -> str:
+def with_verbs_agreeing(text: str) -> str:
     """`text`, whose subject is singular, with the verbs that share it after "and" agreeing
     ("... and have been running" -> "and has"; "... and want to help" -> "and wants to"),
     and those after a comma that want something ("Cy, 2nd year CS, want to learn" ->
@@ -583,12 +583,6 @@ def _agree_after_and(text: str) -> str:
         elif bare in _OBJECT_VERBS or bare in _TO_VERBS and words[index + 1 : index + 2] == ["to"]:
             words[index] = _add_s(words[index])
     return " ".join(words)
-
-
-def with_verbs_agreeing(text: str) -> str:
-    """`text`, whose subject is singular, with the verbs sharing it agreeing after "and"
-    or a comma (`_agree_after_and`)."""
-    return _agree_after_and(text)
 
 
 def _add_s(verb: str) -> str:

@@ -13,7 +13,7 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # (a stop may be followed by the marks closing bold or italic text: "**Update now.** The ...";
 # a title's stop ends nothing: "Dr. Amara Osei will speak")
 _SENTENCE_END_RE = re.compile(
-    r"\s(?:(?:(?<=[.!?]\s)(?<!\b[DM]r\.\s)(?<!\bM[rs]s\.\s)(?<!\bMs\.\s)(?<!\bProf\.\s)"
+    r"\s(?:(?:(?<=[.!?]\s)(?<!\b[DM]r\.\s)(?<!\bMrs\.\s)(?<!\bMs\.\s)(?<!\bProf\.\s)"
     r"(?<!\bvs\.\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
 )
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
