@@ -176,6 +176,7 @@ _LINK_AS_SUBJECT_RE = re.compile(
 _PR_LINK_RE = re.compile(r"/(?:pull|issues)/\d+>?$")
 _VERB_RE = re.compile(r"(?!this\b|thus\b|plus\b)[a-z]{2,}(?<!ss)s\b")
 _ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
+_BOLD_RE = re.compile(r"\*{1,2}([^*\n]+)\*{1,2}")
 _LIST_LINE_RE = re.compile(r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]", re.MULTILINE)
 
 
@@ -550,17 +551,26 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
 def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> list[str]:
     """The list items that measure something or name a day and cite no PR ("- clustered
     lighting: 2.3x faster with 256 lights", "2. Sprint: Saturday December 5 at the Old
-    Mill"): news a list says item by item (`_pr_lines` reads those citing PRs). `shows`:
-    whether the message holds a link, a day or a release at all (`shows_something`)."""
+    Mill"): news a list says item by item (`_pr_lines` reads those citing PRs); and, over
+    a list citing none, a heading that names a release ("*4.2.0-beta.1 is out* :rocket:"
+    over its highlights: the release is the news). `shows`: whether the message holds a
+    link, a day or a release at all (`shows_something`)."""
     if "\n" not in text or _LIST_LINE_RE.search(text) is None:
         return []  # (most messages)
-    return [
-        item.strip()
-        for line in strip_code_blocks(text).splitlines()
-        if (item := without_list_mark(line)) != line
-        and (FIGURE_RE.search(item) or shows and names_day(item))
-        and not any(p.raw in item for p in prs)
-    ]
+    lines = strip_code_blocks(text).splitlines()
+    news = []
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        item = without_list_mark(line)
+        if item == line:
+            if shows and not prs and _LIST_LINE_RE.match(after):
+                heading = _heading(EMOJI_RE.sub("", _BOLD_RE.sub(r"\1", line)).strip())
+                if heading and names_release(heading):
+                    news.append(full_stop(heading[:-1]))
+        elif (FIGURE_RE.search(item) or shows and names_day(item)) and not any(
+            p.raw in item for p in prs
+        ):
+            news.append(item.strip())
+    return news
 
 
 def _heading(line: str) -> str:

@@ -2245,6 +2245,23 @@ def test_a_list_item_naming_a_day_is_news() -> None:
     assert "Corn Exchange from Thursday March 4 onwards, in room 2" in drafted_alone(change.text)
 
 
+def test_a_release_heading_over_its_highlights_is_said() -> None:
+    release = replace(
+        msg(
+            "*3.1.0-beta.1 is out* :rocket:\n"
+            "• desktop: build 3.1.0 (212), sent to the 400 people in the beta group. public "
+            "link: https://beta.example/join\n"
+            "• mobile: open testing in the store, staged rollout to 20% of testers\n"
+            "please report crashes here",
+            channel="data",
+        ),
+        reactions=6,
+    )
+    text = section(draft([release]), "data").markdown
+    assert text.startswith("- 3.1.0-beta.1 is out.")
+    assert "rollout to 20% of testers" in text
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
