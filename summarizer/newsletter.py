@@ -165,12 +165,14 @@ def _sentences(text: str) -> list[str]:
 
 
 def _emoji_gone(match: re.Match[str]) -> str:
-    after = match.string[match.end() : match.end() + 2]
-    if not (_ends_clause(match) and after[:1] == " " and (after[1:].isalpha() or after[1:] == "`")):
+    after = match.string[match.end() : match.end() + 4]
+    opening = after[1:].lstrip("*_")[:1]  # (what follows a space, past emphasis marks)
+    if not (_ends_clause(match) and after[:1] == " " and (opening.isalnum() or opening == "`")):
         return ""
-    # Before a capital or code it ended a sentence ("merged 🎉 `f!` points ..."); before a
-    # lower-case word it parts two clauses ("final 🎉 it's built on ...") in one sentence.
-    return " — " if after[1:].islower() else ". "
+    # Before a capital or code it ended a sentence ("merged 🎉 `f!` points ...", "thanks 💙
+    # *Acme* bought ..."); before a lower-case word or a figure it parts two clauses ("final
+    # 🎉 it's built on ...", "the rack 🎉 3 mini PCs ...") in one sentence.
+    return ". " if opening.isupper() or opening == "`" else " — "
 
 
 def _ends_clause(match: re.Match[str]) -> bool:

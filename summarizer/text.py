@@ -56,8 +56,13 @@ _HIDDEN_RE = re.compile(
 )
 # Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
 _EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")
-# Emoji codes where chat left out a stop: "4.2.0 is released :tada: Exactly-once sinks ...".
-_EMOJI_CODE_GAP_RE = re.compile(rf"(?<=\w) ?(?:{_EMOJI_CODE_RE.pattern} ?)+ (?=[A-Z`])")
+# Emoji codes where chat left out a stop: "4.2.0 is released :tada: Exactly-once sinks ...",
+# "thanks to our sponsors :heart: *Acme* bought ..."; or a dash: "#12 merged :tada: the cache
+# now has a quota" (as `summarizer.newsletter` reads an emoji).
+_EMOJI_CODE_GAP_RE = re.compile(
+    rf"(?<=\w) ?(?:{_EMOJI_CODE_RE.pattern} ?)+ "
+    r"(?:(?=[A-Z`]|[*_]+[A-Z])|(?P<dash>(?=[a-z0-9])(?!https?:)))"
+)
 _MASS_MENTION_RE = re.compile(
     r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b"
 )
@@ -93,7 +98,7 @@ def chat_lines(text: str) -> list[str]:
     if "@" in text or "<!" in text:
         text = _MASS_MENTION_RE.sub("", text)
     if ":" in text and _EMOJI_CODE_RE.search(text):  # (the gap's pattern is the slower)
-        text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(". ", text))
+        text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(_emoji_code_gap, text))
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
     lines = [line for line in lines if line]
     if len(lines) > 2 and ("*" in text or "_\n" in text):
@@ -106,6 +111,10 @@ def chat_lines(text: str) -> list[str]:
         for line, after in zip(lines, following, strict=True)
         if not _NOT_PROSE_RE.match(line) and not _heads_a_list(line, after)
     ]
+
+
+def _emoji_code_gap(gap: re.Match[str]) -> str:
+    return " — " if gap["dash"] is not None else ". "
 
 
 def _bold_headings(lines: list[str]) -> list[str]:

@@ -474,6 +474,14 @@ def test_an_emoji_code_where_a_stop_was_left_out_ends_the_sentence() -> None:
     )
 
 
+def test_an_emoji_code_between_two_clauses_parts_them() -> None:
+    """As an emoji does: the clause after it is not run into the one before."""
+    merged = msg("#12 merged :tada: the cache now has a default quota of 500 MB", channel="data")
+    assert "#12](https://github.com/lab/main/pull/12) merged — the cache now has" in (
+        section(draft([merged]), "data").markdown
+    )
+
+
 def test_an_answer_to_who_owns_something_is_said_without_its_yes() -> None:
     asked = msg("Who owns the long-context evals? They score 0 everywhere", channel="data")
     answer = replace(

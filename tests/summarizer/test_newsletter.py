@@ -23,6 +23,9 @@ from summarizer.voice import markers
         ("the mix is final 🎉 it's built on the new store", "The mix is final — it's built on"),
         ("the tests pass 🎉 Next is the release", "The tests pass. Next is the release"),
         ("#285 is merged 🎉 `fill!` takes a range", "#285 is merged. `fill!` takes a range"),
+        # ... before a figure too, and before bold a capital opens a sentence
+        ("the rack is done 🎉 3 mini PCs in a cluster", "The rack is done — 3 mini PCs"),
+        ("thanks to the sponsors 💙 *Acme* paid the pizza", "Thanks to the sponsors. *Acme* paid"),
         # after a citation, an emoji parts two clauses, but not a list line's status
         (
             "it runs on Pulumi (#7690) 🎉 no more hand-applied files",
