@@ -177,6 +177,9 @@ class SlackConverter:
         return f"@{label.lstrip('@')}" if label else "@unknown-user"
 
 
+SLACKBOT = "USLACKBOT"  # Slack's own bot: reminders, "joined" notices
+
+
 def person_from_user(user_id: str, user: dict[str, Any]) -> PersonRecord:
     profile = user.get("profile")
     if not isinstance(profile, dict):
@@ -188,7 +191,7 @@ def person_from_user(user_id: str, user: dict[str, Any]) -> PersonRecord:
         profile.get("display_name"),
         user.get("name"),
     )
-    is_bot = bool(user.get("is_bot")) or user_id == "USLACKBOT"
+    is_bot = bool(user.get("is_bot")) or user_id == SLACKBOT
     return PersonRecord(platform_id=user_id, display_name=display_name or user_id, is_bot=is_bot)
 
 
@@ -246,6 +249,10 @@ def _attachment_parts(attachment: dict[str, Any]) -> Iterator[str]:
 
 
 def _unknown_person(user_id: str, raw: dict[str, Any]) -> PersonRecord:
+    """An author the export's users.json does not list: Slackbot (its reminders) is never
+    there, a departed member may be."""
+    if user_id == SLACKBOT:
+        return PersonRecord(platform_id=user_id, display_name="Slackbot", is_bot=True)
     profile = raw.get("user_profile")
     real_name = profile.get("real_name") if isinstance(profile, dict) else None
     is_bot = raw.get("subtype") == "bot_message"

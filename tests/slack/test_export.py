@@ -460,6 +460,7 @@ def test_authors(tmp_path: Path) -> None:
             msg("5.000001", user="U404", user_profile={"real_name": "Visitor From Afar"}),
             msg("6.000001", user="U405"),
             msg("7.000001", user="U2"),
+            msg("8.000001", user="USLACKBOT", text="Reminder: book the room."),
         ],
     )
     assert [m.author for m in batch.messages] == [
@@ -470,6 +471,7 @@ def test_authors(tmp_path: Path) -> None:
         PersonRecord("U404", "Visitor From Afar", is_bot=False),
         PersonRecord("U405", "U405", is_bot=False),
         PersonRecord("U2", "grace", is_bot=False),
+        PersonRecord("USLACKBOT", "Slackbot", is_bot=True),
     ]
 
 
