@@ -247,9 +247,10 @@ def find_facts(
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it
         if not (shows or signal or _may_hold_a_fact(message)):
             continue
-        # Reactions to a question or a poll are answers, not a sign of news (its first line
-        # asks; a link's preview on the lines after it may quote a question).
-        if signal and _asks(message.text.partition("\n")[0]):
+        # Reactions to a question or a poll are answers, not a sign of news (its first
+        # sentence asks; a link's preview on the lines after it may quote a question, and an
+        # announcement's "First time? We run an orientation" asks nobody).
+        if signal and _opens_asking(message.text):
             signal = 0.0
         # What the author wrote, not the blurb of the page they linked (`summarizer.previews`).
         own = (
@@ -675,6 +676,12 @@ def _asks(line: str) -> bool:
     """Whether `line` holds a question mark outside its links and paths ("pulls?q=",
     "/api/tokens?user=" ask nothing)."""
     return "?" in line and _QUESTION_MARK_RE.search(URL_RE.sub("", line)) is not None
+
+
+def _opens_asking(text: str) -> bool:
+    """Whether the first sentence of `text` asks (`_asks`)."""
+    line = text.partition("\n")[0]
+    return _asks(line) and _asks(next(iter(sentences(line)), ""))
 
 
 def _asks_only(sentence: str) -> bool:

@@ -618,6 +618,22 @@ def test_a_question_mark_in_a_link_does_not_make_a_share_a_question() -> None:
     assert "maintainers" in lines[0] and "shard format" in lines[1]
 
 
+def test_a_question_later_in_an_announcement_leaves_its_reactions_news() -> None:
+    # "First time?" asks nobody: the 25 reactions are to the event, which leads.
+    event = msg(
+        "@channel Project night is this Wednesday 18 November, 18:30-21:00 at the Central "
+        "Library, room 204. First time? We run a 15-minute orientation at 18:30.",
+        channel="data",
+    )
+    shared = msg(
+        "The shard format notes are written up, with a worked example of the index layout "
+        "https://docs.example.org/shards",
+        channel="data",
+    )
+    d = draft([replace(shared, reactions=4), replace(event, reactions=25)])
+    assert "Wednesday 18 November" in section(d, "data").markdown.splitlines()[0]
+
+
 def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
     d = draft(
         [
