@@ -258,9 +258,12 @@ def find_facts(
             if message.preview
             else message.text
         )
+        listed = _news_lines(message.text, message.prs, shows)
         found = [
             fact
-            for sentence in statements(own)
+            # (a list people took up as news, whose items are not news one by one, is said
+            # whole: `chat_lines`)
+            for sentence in statements(own, whole_lists=signal >= STRONG_SIGNAL and not listed)
             if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
         ]
         if not found and shows:
@@ -279,7 +282,7 @@ def find_facts(
             fact = _fact(line, message, time, signal=signal, shows=shows, cited=cited)
             if fact is not None:
                 found.append(fact)
-        for line in _news_lines(message.text, message.prs, shows):
+        for line in listed:
             fact = _fact(line, message, time, signal=signal, shows=shows)
             if fact is not None:
                 found.append(fact)
@@ -606,14 +609,15 @@ def _may_hold_a_fact(message: SourceMessage) -> bool:
     return bool(message.prs or FIGURE_RE.search(message.text) or _is_decision(message.text))
 
 
-def statements(text: str, *, list_intros: bool = False) -> Iterable[str]:
+def statements(text: str, *, list_intros: bool = False, whole_lists: bool = False) -> Iterable[str]:
     """The message's prose sentences: no list lines, no code, nothing that introduces them
-    (unless `list_intros`: then such a sentence is kept, as a statement). A short message
-    is one statement and stays whole; in a longer one, a very short sentence ("Fix in
-    #12.") is kept with the one before it."""
+    (unless `list_intros`: then such a sentence is kept, as a statement), a list said whole
+    with its heading where `whole_lists` (`chat_lines`). A short message is one statement
+    and stays whole; in a longer one, a very short sentence ("Fix in #12.") is kept with
+    the one before it."""
     kept: list[str] = []
     links: list[str] = []  # a bare link reads best after what it is about
-    for line in chat_lines(text):
+    for line in chat_lines(text, whole_lists=whole_lists):
         for sentence in (part for s in sentences(line) for part in _split(s)):
             if _BARE_LINK_RE.fullmatch(sentence):
                 links.append(sentence.rstrip("."))

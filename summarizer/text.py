@@ -32,10 +32,12 @@ TITLE_LINE_WORDS = 8  # a bold line this short over others is their heading
 MIN_INLINE_ITEMS = 2
 MAX_INLINE_ITEMS = 6
 INLINE_ITEM_WORDS = 12
+WHOLE_LIST_WORDS = 50  # a list said whole stays one sentence of a bullet
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR or holds a link keeps its line (one that labels a value, "Fixed:
 # the rounding", is said with the others).
 _OWN_LINE_RE = re.compile(r"#\d|://")
+_PR_NUMBER_RE = re.compile(r"#\d")
 # A line that is all bold or italic ("*Release plan*", "_Weekly update_"): a heading.
 _BOLD_LINE_RE = re.compile(r"\*{1,2}([^*\n]{1,80})\*{1,2}:?|_{1,2}([^_\n]{1,80})_{1,2}:?")
 # (a task list's box comes after its mark: "- [x] freeze the branch")
@@ -88,10 +90,12 @@ def strip_code_blocks(text: str) -> str:
     return _CODE_BLOCK_RE.sub(" ", text)
 
 
-def chat_lines(text: str) -> list[str]:
+def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
     """The prose lines of a chat message, ready to split into sentences: code blocks, list
     items, quotes and file-upload notices left out; HTML entities decoded; emoji codes,
-    struck-out and spoiler text and mass mentions ("@here", "<!channel>") removed."""
+    struck-out and spoiler text and mass mentions ("@here", "<!channel>") removed. A short
+    list under a heading is a line (`_short_lists_inline`; with `whole_lists`, any list
+    citing no PR that fits one sentence)."""
     text = html.unescape(strip_code_blocks(text))
     if "~" in text or "||" in text or "-# " in text:
         text = _HIDDEN_RE.sub("", text)
@@ -104,7 +108,7 @@ def chat_lines(text: str) -> list[str]:
     if len(lines) > 2 and ("*" in text or "_\n" in text):
         lines = _bold_headings(lines)
     if len(lines) > 2 and any(line[-1] in ":!" for line in lines[:-2]):  # (a heading)
-        lines = _short_lists_inline(lines)
+        lines = _short_lists_inline(lines, whole_lists)
     following = [*lines[1:], ""] if lines else []
     return [
         line
@@ -131,12 +135,15 @@ def _bold_headings(lines: list[str]) -> list[str]:
     return headed
 
 
-def _short_lists_inline(lines: list[str]) -> list[str]:
+def _short_lists_inline(lines: list[str], whole_lists: bool = False) -> list[str]:
     """A heading ending in a colon over a few short items that cite nothing, as one line:
     "Highlights:" over "- new plugin API", "- 40% faster startup" -> "Highlights: new plugin
     API and 40% faster startup." (`_OWN_LINE_RE`: a list that cites PRs or links is read
     line by line). An exclamation over such a list announces it: "v3.1 is released!" over
-    "- cron triggers" -> "v3.1 is released: cron triggers and ..."."""
+    "- cron triggers" -> "v3.1 is released: cron triggers and ...". With `whole_lists` (a
+    list people took up as news: "Steering update:" over "1. We adopted the new code of
+    conduct: <url>", "2. Aisha is our Data Lead"), any list citing no PR, up to
+    `WHOLE_LIST_WORDS`."""
     result: list[str] = []
     at = 0
     while at < len(lines):
@@ -147,9 +154,16 @@ def _short_lists_inline(lines: list[str]) -> list[str]:
                 if not _BULLET_RE.match(item):
                     break
                 items.append(_BULLET_RE.sub("", item).rstrip(".;,"))
-        if MIN_INLINE_ITEMS <= len(items) <= MAX_INLINE_ITEMS and all(
-            len(item.split()) <= INLINE_ITEM_WORDS and not _OWN_LINE_RE.search(item)
-            for item in items
+        if MIN_INLINE_ITEMS <= len(items) <= MAX_INLINE_ITEMS and (
+            all(
+                len(item.split()) <= INLINE_ITEM_WORDS and not _OWN_LINE_RE.search(item)
+                for item in items
+            )
+            or whole_lists
+            and not any(
+                _PR_NUMBER_RE.search(item) or _SENTENCE_END_RE.search(item) for item in items
+            )
+            and sum(len(item.split()) for item in items) <= WHOLE_LIST_WORDS
         ):
             result.append(f"{line.rstrip('!:')}: {listed(items)}.")
             at += 1 + len(items)

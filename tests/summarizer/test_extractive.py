@@ -2286,6 +2286,24 @@ def test_a_release_heading_over_its_highlights_is_said() -> None:
     assert "rollout to 20% of testers" in text
 
 
+def test_a_list_many_people_reacted_to_is_said_whole() -> None:
+    update = replace(
+        msg(
+            "Steering group update from Thursday's meeting:\n"
+            "1. We adopted the updated code of conduct (v2): https://club.example/coc\n"
+            "2. Ida Berg is our new treasurer, taking over from Tom in January\n"
+            "3. From January, the club night moves to the 2nd and 4th Wednesday of the month\n"
+            "Questions welcome here or in DMs.",
+            channel="data",
+        ),
+        reactions=24,
+    )
+    text = section(draft([update]), "data").markdown
+    assert "code of conduct (v2)" in text
+    assert "Ida Berg is their new treasurer" in text
+    assert "2nd and 4th Wednesday" in text
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
