@@ -162,6 +162,12 @@ _HOW_TO_RE = re.compile(
     r"what(?:'s| is) the (?:best|right) way to) (?P<what>[^?\n]{3,120})\?",
     re.IGNORECASE,
 )
+# A question chat wrote without its mark: "does the hall have a kettle. asking for a friend".
+_ASKED_WITHOUT_MARK_RE = re.compile(
+    r"(?:does|do|did|is|are|was|were|can|could|will|would|has|have|should) (?:the|a|an|this|"
+    r"that|it|there|any(?:one|body)|some(?:one|body)|you|we|they|he|she|i|my|our|your)\b",
+    re.IGNORECASE,
+)
 _VAGUE_RE = re.compile(r"\b(?:that|this|it|these|those)\b", re.IGNORECASE)
 # The preview a chat app shows for an image.
 _IMAGE_SIZE_RE = re.compile(r"\d+x\d+px image")
@@ -633,7 +639,11 @@ def statements(text: str, *, list_intros: bool = False, whole_lists: bool = Fals
                 sentence = capitalised(sentence[leading.end() :])
             if list_intros and sentence.endswith(":"):
                 sentence = full_stop(sentence[:-1].rstrip())
-            if sentence.endswith((":", "?")) or is_acknowledgement(sentence):
+            if (
+                sentence.endswith((":", "?"))
+                or is_acknowledgement(sentence)
+                or _ASKED_WITHOUT_MARK_RE.match(sentence)
+            ):
                 continue
             if (sentence.endswith(",") or "@" in sentence) and _SIGN_OFF_RE.fullmatch(sentence):
                 return _with_links(kept, links)  # what follows a sign-off is a signature

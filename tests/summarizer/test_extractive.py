@@ -634,6 +634,12 @@ def test_a_question_later_in_an_announcement_leaves_its_reactions_news() -> None
     assert "Wednesday 18 November" in section(d, "data").markdown.splitlines()[0]
 
 
+def test_a_question_written_without_its_mark_is_no_news() -> None:
+    asked = replace(msg("does the new hall have a kettle. asking for important reasons"), replies=3)
+    news = msg("Merged #12: the loader streams shards", channel="data")
+    assert "kettle" not in to_markdown(draft([asked, news]))
+
+
 def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
     d = draft(
         [
