@@ -5,7 +5,8 @@ meetup" is an address followed by what was said; only the week's names tell wher
 ends. Such an address gets its colon, so it reads as one ("@Neeraj Tandon: Check out ...")
 and is left out of what the message says, as any "@Name:" is (`summarizer.newsletter`).
 "@Tim Abram uploaded a file" and "@Tim Abram just pushed a table" say something of the
-person: what follows the name is not a new sentence, and they stay as they are.
+person, even where Tim wrote in the week too: what follows the name is not a new sentence,
+and they stay as they are.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ MAX_NAME_WORDS = 4
 _TO_THEM = frozenset((
     "the", "this", "that", "these", "those", "your", "you", "i", "i'm", "we", "thanks",
     "thank", "can", "could", "would", "will", "please", "do", "did", "does", "is", "are",
-    "any", "fyi", "btw", "just",
+    "any", "fyi", "btw",
 ))  # fmt: skip
 
 

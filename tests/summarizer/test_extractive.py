@@ -1747,6 +1747,13 @@ def test_the_longest_name_decides_whether_a_message_is_an_address() -> None:
     assert "Bo Li merged the eval config" in section(d, "data").markdown
 
 
+def test_an_address_before_just_and_a_deed_says_what_they_did() -> None:
+    first = replace(msg("@Bo Li just made his first ever commit to the loader :tada:"), reactions=9)
+    d = draft([msg("Hi all, I'm Bo Li, a student in Leeds", author="Bo Li"), first])
+    assert "Bo Li just made his first ever commit" in to_markdown(d)
+    assert "Ana Ruiz just made" not in to_markdown(d)
+
+
 def test_a_member_whose_name_carries_emoji_pronouns_or_a_role_is_drafted_by_their_name() -> None:
     d = draft(
         [
