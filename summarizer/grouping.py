@@ -299,11 +299,12 @@ def is_self_introduction(
     """A newcomer saying who they are: in an introductions channel (`intro_channels`, as
     `channel_key` writes them), any statement about themselves; elsewhere, enough signs of
     one (a greeting, "I'm a ...", their own name, "new here", what they work on) and no PR
-    (that is work talk). A reply is one only to a welcome (`answered`: the message it
-    replies to, a bot's greeting or a member's "Welcome Ana! Tell us about yourself")."""
+    (that is work talk). A reply (in a thread too) is one only to a welcome (`answered`:
+    the message it replies to, a bot's greeting or a member's "Welcome Ana! Tell us about
+    yourself")."""
     if message.is_bot:
         return False
-    if message.reply_to_id and not (
+    if _answered_id(message) and not (
         answered is not None and (answered.is_bot or _WELCOME_RE.match(answered.text))
     ):
         return False
@@ -341,6 +342,14 @@ def is_self_introduction(
     strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))
     return score >= INTRO_SCORE
+
+
+def _answered_id(message: SourceMessage) -> str | None:
+    """The id of the message `message` replies to: the one it names, or else its thread's
+    first (a Slack thread's replies name none)."""
+    if message.reply_to_id:
+        return message.reply_to_id
+    return message.thread_id if message.thread_id not in (None, message.id) else None
 
 
 def _holds_word(text: str, word: str) -> bool:
@@ -428,7 +437,7 @@ def group_by_topic(
         if _CHATTER_CHANNEL_RE.search(_spaced(channel)) and not scorer.is_mapped(channel)
     }
     for message in kept:
-        answered = by_id.get(message.reply_to_id) if message.reply_to_id else None
+        answered = by_id.get(_answered_id(message) or "")
         if is_self_introduction(message, intro_channels, answered):
             grouped[newcomers_to].append(message)
         elif (

@@ -170,6 +170,22 @@ def test_a_reply_to_a_welcome_can_introduce_but_a_reply_to_an_introduction_does_
     assert grouped["introductions"] == [intro]
 
 
+def test_a_reply_in_an_introduction_s_thread_introduces_nobody() -> None:
+    # (a Slack thread's replies name no message they reply to: the thread's first is it)
+    intro = msg(
+        "Hey! Mei here, UX designer. I've just moved from Leeds and I'm keen to help with "
+        "usability testing on any of the projects",
+        channel="introductions",
+        author="Mei Chen",
+    )
+    intro = replace(intro, thread_id=intro.id)
+    chat = replace(
+        msg("we'd love that, our survey form needs a designer badly", channel="introductions"),
+        thread_id=intro.id,
+    )
+    assert group_by_topic([intro, chat], TOPICS)["introductions"] == [intro]
+
+
 def test_a_pr_said_only_in_the_introductions_channel_is_placed_as_anywhere() -> None:
     alone = msg("Welcome Ana! #994 looks great, the dedup speedup is real", channel="introductions")
     also = msg("Welcome Bo! #995 is a good first issue", channel="introductions")
