@@ -6,6 +6,8 @@ import html
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from summarizer.voice import EMOJI_RE
+
 _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # A sentence ends at white space after . ! or ? before what can start one, or at a newline:
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
@@ -27,12 +29,19 @@ _WS_RE = re.compile(r"[ \t]+")
 # Speaking for oneself, or for one's team ("We're evaluating X for our maps").
 FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me|we|we're|we've|our)\b", re.IGNORECASE)
 LIST_HEADING_WORDS = 3
+LIST_LEAD_WORDS = 5  # a statement before a list's few introducing words
 TITLE_LINE_WORDS = 8  # a bold line this short over others is their heading
 # A list said in one line: this many items, each this short.
 MIN_INLINE_ITEMS = 2
 MAX_INLINE_ITEMS = 6
 INLINE_ITEM_WORDS = 12
 WHOLE_LIST_WORDS = 50  # a list said whole stays one sentence of a bullet
+# A statement closed by a few words that introduce the list under it: "ENG 101 is closed
+# Dec 1-8, so we lose our main room, options:", "... lose the room 😩 two choices:".
+_SAID_BEFORE_LIST_RE = re.compile(
+    rf"(?P<said>(?:\S+\s+){{{LIST_LEAD_WORDS - 1},}}?\S+?)"
+    rf"(?:,|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:\S+\s){{0,2}}\S+:"
+)
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR or holds a link keeps its line (one that labels a value, "Fixed:
 # the rounding", is said with the others).
@@ -111,10 +120,18 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
         lines = _short_lists_inline(lines, whole_lists)
     following = [*lines[1:], ""] if lines else []
     return [
-        line
+        _said_before_list(line) if line[-1] == ":" and _BULLET_RE.match(after) else line
         for line, after in zip(lines, following, strict=True)
         if not _NOT_PROSE_RE.match(line) and not _heads_a_list(line, after)
     ]
+
+
+def _said_before_list(line: str) -> str:
+    """A line over a list as what it says before the few words that introduce the list ("ENG
+    101 is closed Dec 1-8, so we lose our room, options:" -> "ENG 101 is closed Dec 1-8, so
+    we lose our room."); the line as it is where nothing is said before them."""
+    said = _SAID_BEFORE_LIST_RE.fullmatch(line)
+    return line if said is None else f"{said['said']}."
 
 
 def _emoji_code_gap(gap: re.Match[str]) -> str:

@@ -2317,6 +2317,19 @@ def test_a_list_many_people_reacted_to_is_said_whole() -> None:
     assert "2nd and 4th Wednesday" in text
 
 
+@pytest.mark.parametrize("closing", [", options:", " 😩 options:", " - two choices:"])
+def test_what_a_line_says_before_the_words_introducing_its_list_is_news(closing: str) -> None:
+    text = (
+        f"Room 101 is closed Dec 1-8, so we lose our main hacking space{closing}\n"
+        "1. Union ballroom (SU 300): seats 400, has the power drops, but there's a $1,200 "
+        "room fee for student groups\n"
+        "2. Library commons: free, but only about 220 seats and the building closes at 2am"
+    )
+    assert "Room 101 is closed Dec 1-8, so they lose their main hacking space" in (
+        drafted_alone(text)
+    )
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
