@@ -466,9 +466,10 @@ def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
 
 def _body(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
     """What a headline lead's message says right after it ("Widget 2.0 is out!" over its
-    highlights): a lead this short tells little of what it announces. None for a longer
-    lead."""
-    if lead.n_words >= MIN_FACT_WORDS:
+    highlights): a lead this short tells little of what it announces; nor does an
+    announcement's lead citing no PR ("Venue change for tomorrow: the library is closed for
+    repairs." over "We're moving to The Foundry, 41 Canal Street"). None for other leads."""
+    if lead.n_words >= MIN_FACT_WORDS and (lead.prs or not is_announcement(lead.message)):
         return None  # (most leads)
     after = False
     for fact in facts:

@@ -2330,6 +2330,21 @@ def test_what_a_line_says_before_the_words_introducing_its_list_is_news(closing:
     )
 
 
+def test_an_announcement_s_lead_is_said_with_what_its_message_says_next() -> None:
+    change = replace(
+        msg(
+            "@channel *Venue change for tomorrow*: the library has just told us the lab is "
+            "closed for heating repairs. We're moving to The Foundry, 41 Canal Street, 2nd "
+            "floor (lift round the back). Same time, 18:30-21:00, and the Meetup page is "
+            "updated. Huge thanks to The Foundry for hosting us at a day's notice!",
+            channel="data",
+        ),
+        reactions=14,
+    )
+    text = section(draft([change]), "data").markdown
+    assert "closed for heating repairs. They're moving to The Foundry, 41 Canal Street" in text
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
