@@ -31,7 +31,7 @@ from summarizer.facts import (
 )
 from summarizer.figures import FIGURE_RE
 from summarizer.integrations import IntegrationItem, integration_items, post_repo, releases
-from summarizer.newsletter import capitalised, clean_sentences, tidy, voiced
+from summarizer.newsletter import capitalised, clean_sentences, dated, tidy, voiced
 from summarizer.phrasing import (
     ANAPHORA_RE,
     REPLY_OPENER_RE,
@@ -582,7 +582,7 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
         new_author = fact.message.author != author
         author = fact.message.author
         text = voiced(sentence, author)[0] if new_author else tidy(sentence)
-        kept = _newsletter_sentences(text, fact.prs)
+        kept = dated(_newsletter_sentences(text, fact.prs), fact.message.created_at)
         if new_author and author not in kept:
             credits.append(author)  # not named as a subject, or that sentence read as chat
         if says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):

@@ -27,7 +27,7 @@ from summarizer.bullets import (
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
 from summarizer.grouping import introductions_topic, is_self_introduction
 from summarizer.introductions import introductions
-from summarizer.newsletter import capitalised, clean_sentences, voiced
+from summarizer.newsletter import capitalised, clean_sentences, dated, voiced
 from summarizer.prlinks import label, link, link_prs
 from summarizer.text import defuse_pings, full_stop, listed, visible_length
 from summarizer.types import PRMention, Section, SourceMessage, Topic
@@ -263,7 +263,8 @@ def _compact(bullet: Bullet, covered: set[str]) -> Bullet | None:
         if first and len(first.split()) <= COMPACT_WORDS:
             if says_little(first.removeprefix(f"{author}'s "), fact.prs):
                 continue  # "Ana's #12 is merged.": its title says more
-            text = full_stop(link_prs(first, [m for m in fact.message.prs if m.ref in new]))
+            said = dated(first, fact.message.created_at)
+            text = full_stop(link_prs(said, [m for m in fact.message.prs if m.ref in new]))
             credit = [] if subject else [author]
             break
     if not text:

@@ -9,6 +9,7 @@ still reads as chat afterwards (see `summarizer.voice.markers`) is for the calle
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 
 from summarizer.phrasing import (
     REPLY_OPENER_RE,
@@ -66,6 +67,47 @@ def tidy(text: str) -> str:
     """`text` with each sentence rewritten as a newsletter would write it (see the module
     docstring); sentences that are nothing but a reply or a filler go."""
     return " ".join(_tidy_sentence(s, third=True) for s in _sentences(text)).strip()
+
+
+# A day said relative to when it was said: a newsletter is read days later ("the venue
+# changes for tomorrow" -> "for Wednesday", "shipping tomorrow (Thursday)" -> "on Thursday").
+_RELATIVE_DAY_RE = re.compile(
+    r"\b(?P<before>(?:for|until|till|by|from|since|before|after|of|on) )?"
+    r"(?P<day>tonight|tomorrow|yesterday|this (?P<part>morning|afternoon|evening)"
+    r"|last night)\b(?P<possessive>['’]s)?"
+    r"(?P<named> \((?:mon|tues|wednes|thurs|fri|satur|sun)day\))?",
+    re.IGNORECASE,
+)
+_DAYS_AFTER = {"tonight": 0, "tomorrow": 1, "yesterday": -1, "last night": -1}
+
+
+def dated(text: str, said_at: datetime) -> str:
+    """`text`, said at `said_at` (in the community's time zone), with "tonight", "tomorrow",
+    "yesterday", "this morning" and "last night" as the weekday they were ("today" is left
+    as said: "as of today" reads as well a week later)."""
+    if not holds_any(text.lower(), _RELATIVE_DAY_HINTS):
+        return text  # (most sentences)
+    return _RELATIVE_DAY_RE.sub(lambda said: _weekday(said, said_at), text)
+
+
+_RELATIVE_DAY_HINTS = ("tonight", "tomorrow", "yesterday", "this ", "last night")
+
+
+def _weekday(said: re.Match[str], said_at: datetime) -> str:
+    day = said["day"].lower()
+    if said["named"]:  # ("tomorrow (Thursday)": the day its author named)
+        weekday = said["named"].strip(" ()").capitalize()
+    else:
+        weekday = (said_at + timedelta(days=_DAYS_AFTER.get(day, 0))).strftime("%A")
+    if said["part"]:
+        weekday += f" {said['part'].lower()}"
+    elif day in ("tonight", "last night"):
+        weekday += " night"
+    if said["possessive"]:
+        return f"{said['before'] or ''}{weekday}{said['possessive']}"
+    opening = said["before"] or "on "
+    at_start = said.start() == 0 or said.string[: said.start()].rstrip().endswith((".", "!", "?"))
+    return (opening[0].upper() + opening[1:] if at_start else opening) + weekday
 
 
 def voiced(text: str, author: str) -> tuple[str, bool]:

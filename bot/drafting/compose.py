@@ -73,6 +73,8 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
     )
     if titles:
         prs = {message_id: titled(found, titles) for message_id, found in prs.items()}
+    # (what the summarizer reads of a time, "tomorrow" as a weekday, is the community's)
+    zone = week.start.tzinfo
     messages = []
     for (
         message_id,
@@ -95,6 +97,7 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
             text = f"{text}\n{preview}" if text else preview
         if forgotten:
             text, preview = unnamed(text), unnamed(preview)
+        created_at = created_at.astimezone(zone)
         messages.append(
             SourceMessage(
                 platform_id,

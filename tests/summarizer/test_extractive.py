@@ -939,7 +939,7 @@ def test_slides_from_this_morning_name_what_a_link_is_of() -> None:
         msg("Slides from this morning's talk: https://example.org/s", channel="data"), reactions=2
     )
     assert section(draft([slides]), "data").markdown == (
-        "- Ana Ruiz shared slides from this morning's talk: <https://example.org/s>."
+        "- Ana Ruiz shared slides from Tuesday morning's talk: <https://example.org/s>."
     )
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from factories import msg
 
-from summarizer.newsletter import tidy, voiced
+from summarizer.newsletter import dated, tidy, voiced
 from summarizer.signals import social_gain, text_gain
 from summarizer.text import full_stop, sentences
 from summarizer.voice import markers
@@ -265,3 +267,20 @@ def test_a_verb_sharing_the_subject_after_and_agrees_whatever_follows() -> None:
     assert voiced(said, "Lily Chen")[0] == (
         "Lily Chen races track in the summer and wants something social for the winter."
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("Venue change for tomorrow: the lab is closed", "Venue change for Wednesday: the lab"),
+        ("Both releases ship tomorrow (Thursday)", "Both releases ship on Thursday"),
+        ("Tomorrow we move to room 2", "On Wednesday we move to room 2"),
+        ("It was merged yesterday and ships in 2.1", "It was merged on Monday and ships"),
+        ("The lab told them this afternoon", "The lab told them on Tuesday afternoon"),
+        ("Great turnout tonight, 18 people", "Great turnout on Tuesday night, 18 people"),
+        ("Tomorrow's meeting moves to 3pm", "Wednesday's meeting moves to 3pm"),
+        ("As of today they are maintainers", "As of today they are maintainers"),
+    ],
+)
+def test_a_day_said_relative_to_its_message_is_said_as_its_weekday(said: str, written: str) -> None:
+    assert dated(said, datetime(2026, 11, 17, 17, 40, tzinfo=UTC)).startswith(written)
