@@ -638,7 +638,18 @@ def _their(match: re.Match[str]) -> str:
     word = match.group(0)
     if word == "I" and _CLAUSE_END_RE.match(match.string, match.end()):
         return "them"  # "a matrix from Tim, Gerardo, and I": no subject, nothing follows
+    if not word.startswith("I") and _in_a_title(match):
+        return word
     return _PRONOUNS[word if word.startswith("I") else word.lower()]
+
+
+def _in_a_title(match: re.Match[str]) -> bool:
+    """Whether a capitalised word is inside a sentence, as in a title's ("Never Let Me Go
+    is on the list"): it is not the author speaking."""
+    if not match[0][:1].isupper():
+        return False
+    before = match.string[: match.start()].rstrip()
+    return bool(before) and before[-1] not in ".!?:;(\"“'"
 
 
 def plural_pronouns(text: str) -> str:
@@ -649,7 +660,9 @@ def plural_pronouns(text: str) -> str:
 def _plural_pronouns(text: str) -> str:
     if "I " in text:
         text = _I_BE_RE.sub(lambda m: f"they {_BE[m.group(1)]}", text)
-    return _PLURAL_RE.sub(lambda m: _PLURALS[m.group(0).lower()], _singular(text))
+    return _PLURAL_RE.sub(
+        lambda m: m[0] if _in_a_title(m) else _PLURALS[m[0].lower()], _singular(text)
+    )
 
 
 def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:

@@ -89,6 +89,15 @@ def test_a_later_sentence_of_the_same_person_says_they() -> None:
     assert they("I also moved our shards to us-east") == "They also moved their shards to us-east"
 
 
+def test_a_capitalised_pronoun_inside_a_sentence_is_a_title_s() -> None:
+    assert they("We picked Never Let Me Go, my favourite") == (
+        "They picked Never Let Me Go, their favourite"
+    )
+    assert they("our pick is We Need to Talk About Kevin") == (
+        "Their pick is We Need to Talk About Kevin"
+    )
+
+
 @pytest.mark.parametrize(
     ("sentence", "cleaned"),
     [
