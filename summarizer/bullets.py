@@ -248,7 +248,7 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
         )
         return [bullet] if bullet is not None else []
     if (
-        not is_announcement(item[0])  # (the cheap tests first: most items are none)
+        not (is_announcement(item[0]) or _release_post(item[0], signals[0]))  # (most items)
         or any(m.author != item[0].author for m in item[1:])  # (a discussion of it)
         or len(_parts(item[0].text)) < MIN_PARAGRAPHS
     ):
@@ -274,6 +274,13 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
         bullet.part = part
     released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
     return written if released is None else [*written, released]
+
+
+def _release_post(message: SourceMessage, signal: float) -> bool:
+    """Whether `message` opens by naming a release and many people took it up: its
+    paragraphs (highlights, breaking changes, how to upgrade) are news one by one, as an
+    announcement's are."""
+    return signal >= STRONG_SIGNAL and names_release(message.text.partition("\n")[0])
 
 
 def _answered(facts: list[Fact], thanked: Mapping[str, str]) -> list[Fact]:

@@ -2345,6 +2345,27 @@ def test_an_announcement_s_lead_is_said_with_what_its_message_says_next() -> Non
     assert "closed for heating repairs. They're moving to The Foundry, 41 Canal Street" in text
 
 
+def test_a_release_post_many_people_took_up_is_said_paragraph_by_paragraph() -> None:
+    release = replace(
+        msg(
+            "*Pellet 3.2.0* is released :tada:\n\n"
+            "Highlights:\n"
+            "• GPU parsing (#82, @Li Wei): a 30 GB file parses in 1h12m on one GPU, vs 5h40m "
+            "on 32 CPU cores\n"
+            "• New low-memory mode (#90, @Bo Chen): parsing stays under 14 GB, even for the "
+            "largest inputs\n\n"
+            "*Breaking:* Python 3.10 or newer is now required (3.8 and 3.9 are no longer "
+            "supported).\n\n"
+            "Upgrade with `pip install -U pellet`.",
+            channel="data",
+        ),
+        reactions=33,
+    )
+    text = section(draft([release]), "data").markdown
+    assert text.startswith("- *Pellet 3.2.0* is released.")
+    assert "Python 3.10 or newer is now required" in text
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
