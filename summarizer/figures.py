@@ -22,6 +22,7 @@ _NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"
 # A figure, not inside a word, a path or a reference:
 #   (?<![\w#/.:-])(?:~|≈)?(?:NUMBER)[ \u202f]?(?:UNIT)
 #   |(?<![\w#/.:-])\d+/\d+(?![\w/])        ("56/300": fractions of trials or tasks)
+#   |[$€£]NUMBER[kKmM]?                       ("$1,200", "£38k": an amount of money)
 # written to open with the first character any figure has, so that the regex engine skips
 # straight to the next digit or "~" instead of trying every character; what comes after that
 # character depends on which it was.
@@ -29,6 +30,7 @@ FIGURE_RE = re.compile(
     r"[~≈\d](?<![\w#/.:-].)"
     rf"(?:(?<=[~≈])(?:{_NUMBER})[ \u202f]?(?:{_UNIT})"
     rf"|(?<=\d)(?:{_NUMBER_REST})[ \u202f]?(?:{_UNIT})"
+    rf"|(?<=[$€£]\d)(?:{_NUMBER_REST})(?:[kKmM]\b)?"
     r"|(?<=\d)\d*/\d+(?![\w/]))",
 )
 

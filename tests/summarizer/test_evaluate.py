@@ -145,6 +145,12 @@ def test_figures_must_appear_verbatim_not_inside_a_longer_number() -> None:
     assert result.missing_figures == ["20%", "850 tokens/s"]
 
 
+def test_an_amount_of_money_is_a_figure() -> None:
+    reference = "# W\n\n## A\n\nThe dean covers the $1,200 room fee; tickets are £5.\n"
+    draft = "# W\n\n## A\n\nThe dean covers the room fee; tickets are £5.\n"
+    assert evaluate(draft, reference).missing_figures == ["1,200"]
+
+
 def test_editor_notes_and_the_quiet_week_placeholder_are_not_part_of_the_draft() -> None:
     draft = DraftSummary(
         "ws",

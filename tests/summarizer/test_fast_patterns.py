@@ -22,6 +22,7 @@ from summarizer.facts import (
 _PLAIN_FIGURE_RE = re.compile(
     rf"(?<![\w#/.:-])(?:~|≈)?(?:{figures._NUMBER})[ \u202f]?(?:{figures._UNIT})"
     rf"|(?<![\w#/.:-])\d+/\d+(?![\w/])"
+    rf"|(?<=[$€£])(?:{figures._NUMBER})(?:[kKmM]\b)?"
 )
 _PLAIN_SENTENCE_END_RE = re.compile(
     r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?]\*\*))\s+(?=[A-Z0-9\"'(\[*_#@])|\n+"
@@ -54,6 +55,7 @@ _FIGURE_PIECES = [
     *("%", " GiB", "GB", "x", "×", " tokens/s", "k"),
     *("tok/s", "/GPU", " s/step", "-step", " steps", " min", " GPUs", "~", "≈", "#"),
     *("/", "56/300", " ", "\u202f", "-", ".", ":", "a", "v", "\n", "\u0663"),
+    *("$", "£", "$1,200", "M", "€15k"),
 ]
 _SENTENCE_PIECES = [
     ". ",
