@@ -111,6 +111,12 @@ _TRUNCATED_RE = re.compile(r"\w…(?:\s+<?https?://\S+)*$")
 _is_of_the_moment = any_phrase(
     ("today", "tonight", "this (?:morning|afternoon|evening)", "right now")
 )
+# Minutes from now, or late by: "starts in 5 min", "back in 10 minutes", "running 10 min late".
+_COUNTDOWN_RE = re.compile(
+    r"\bin (?:~|about |like )?\d+ ?(?:min|mins|minutes|secs?|seconds)\b"
+    r"|\b\d+ ?(?:min|mins|minutes) late\b",
+    re.IGNORECASE,
+)
 # ... unless it says when a change took effect ("as of today they are maintainers").
 _TOOK_EFFECT_RE = re.compile(r"\b(?:as of|from|since|starting) today\b", re.IGNORECASE)
 # Requests and suggestions: someone asking, not something done.
@@ -753,6 +759,8 @@ def _fact(
     released = shows and names_release(text)
     if not (MIN_PR_FACT_WORDS if prs or released else MIN_FACT_WORDS) <= n_words <= MAX_FACT_WORDS:
         return None
+    if not prs and ("min" in text or "sec" in text) and _COUNTDOWN_RE.search(text):
+        return None  # ("Reading group starts in 5 min!": over before anyone reads it)
     figures = frozenset(find_figures(text))
     decision = released or _is_decision(text)
     # The sentence's own link or day, and what people made of its message.

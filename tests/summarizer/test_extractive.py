@@ -640,6 +640,16 @@ def test_a_question_written_without_its_mark_is_no_news() -> None:
     assert "kettle" not in to_markdown(draft([asked, news]))
 
 
+def test_what_starts_in_minutes_is_over_before_the_summary_is_read() -> None:
+    soon = replace(
+        msg("Reading group starts in 5 min! Zoom link in the calendar invite"), reactions=4
+    )
+    late = replace(msg("Running 10 min late, start without me", author="Raj Patel"), reactions=2)
+    news = msg("Merged #12: the loader streams shards", channel="data")
+    drafted = to_markdown(draft([soon, late, news]))
+    assert "5 min" not in drafted and "late" not in drafted
+
+
 def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
     d = draft(
         [
