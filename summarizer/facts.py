@@ -585,7 +585,10 @@ def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> list[str]:
         elif (FIGURE_RE.search(item) or shows and names_day(item)) and not any(
             p.raw in item for p in prs
         ):
-            news.append(item.strip())
+            # (what its readers are asked to do is no news: "Read sections 3-4 beforehand")
+            told = [s for s in sentences(item) if not _is_request(s)]
+            if told:
+                news.append(" ".join(told))
     return news
 
 

@@ -52,9 +52,14 @@ _FILE_NOTICE_RE = re.compile(
 )
 # "@Ana Ruiz: here's the layout": who a reply is addressed to is not part of the news.
 _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
+_BOLD_LABEL_RE = re.compile(r"^\*\*([^*\n]{1,80})\*\*\s?:")
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
-# A stop ends a sentence, but not the "vs." or "e.g." of one ("full vs. save-dots").
-_SENTENCE_RE = re.compile(r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)\s+")
+# A stop ends a sentence, but not the "vs." or "e.g." of one ("full vs. save-dots"), nor a
+# title's ("Dr. Irene Castellanos").
+_SENTENCE_RE = re.compile(
+    r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)"
+    r"(?<!\bProf\.)\s+"
+)
 _SPACES_RE = re.compile(r"\s{2,}")
 _CLAUSE_END_RE = re.compile(r"[.!?;\n]")
 MIN_CLAUSE_WORDS = 3
@@ -189,6 +194,8 @@ def _quotes_hidden(sentence: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
+    if text.startswith("**"):  # ("**Guest talk, Friday 20 Nov**: ...": a heading, no speaker)
+        text = _BOLD_LABEL_RE.sub(r"\1:", text, count=1)
     if " a file: " in text:
         text = _FILE_NOTICE_RE.sub(r"\g<title>: ", text)
     if text.startswith("@"):

@@ -2376,6 +2376,26 @@ def test_a_release_post_many_people_took_up_is_said_paragraph_by_paragraph() -> 
     assert "Python 3.10 or newer is now required" in text
 
 
+def test_an_announcement_s_dated_items_keep_their_bold_headings_and_speakers() -> None:
+    plan = replace(
+        msg(
+            "@everyone two things on the calendar this week\n\n"
+            '1. **Reading group, Thursday 19 Nov, 17:00 UTC**: Ana presents "Scaling Laws '
+            'for Sparse Upcycling". Read at least sections 3-4 beforehand please.\n'
+            "2. **Guest talk, Friday 20 Nov, 16:00 UTC**: Dr. Irene Castellanos (University "
+            'of Edinburgh) on "Why small-batch training is underrated". 45 min + Q&A.\n\n'
+            "Both on the usual call: https://meet.example.org/reading",
+            channel="data",
+        ),
+        reactions=23,
+        pinned=True,
+    )
+    text = section(draft([plan]), "data").markdown
+    assert 'Reading group, Thursday 19 Nov, 17:00 UTC: Ana presents "Scaling Laws' in text
+    assert "Guest talk, Friday 20 Nov, 16:00 UTC: Dr. Irene Castellanos (University" in text
+    assert "beforehand" not in text
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
