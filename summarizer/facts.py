@@ -77,7 +77,7 @@ _WEAK_OPENER_RE = re.compile(
     r"^(?:agree[ds]?|\+1|nice|sounds|makes sense|i (?:think|guess|assume|suppose|see)|maybe|"
     r"probably|not sure|would|could|should|wonder|hopefully|(?:it )?(?:looks like|seems)|sorry|"
     r"happy|welcome|i love|(?:hot|spicy) take|unpopular opinion|imo|imho|in my opinion|tbh|"
-    r"good (?:morning|afternoon|evening|night)|have a (?:great|good|nice))\b",
+    r"good (?:morning|afternoon|evening|night)|gm|gn|have a (?:great|good|nice))\b",
     re.IGNORECASE,
 )
 # Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
@@ -168,10 +168,12 @@ _HOW_TO_RE = re.compile(
     r"what(?:'s| is) the (?:best|right) way to) (?P<what>[^?\n]{3,120})\?",
     re.IGNORECASE,
 )
-# A question chat wrote without its mark: "does the hall have a kettle. asking for a friend".
+# A question chat wrote without its mark: "does the hall have a kettle. asking for a friend",
+# "why is it always the week I'm away that a release comes out".
 _ASKED_WITHOUT_MARK_RE = re.compile(
-    r"(?:does|do|did|is|are|was|were|can|could|will|would|has|have|should) (?:the|a|an|this|"
-    r"that|it|there|any(?:one|body)|some(?:one|body)|you|we|they|he|she|i|my|our|your)\b",
+    r"(?:why |how come )?(?:does|do|did|is|are|was|were|can|could|will|would|has|have|should) "
+    r"(?:the|a|an|this|that|it|there|any(?:one|body)|some(?:one|body)|you|we|they|he|she|i|my"
+    r"|our|your)\b",
     re.IGNORECASE,
 )
 _VAGUE_RE = re.compile(r"\b(?:that|this|it|these|those)\b", re.IGNORECASE)
