@@ -446,21 +446,32 @@ def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
     """The last thing the lead's author (or, where the lead's message is an announcement,
     anyone many people reacted to) said later in reply to the lead's message about what it
     says (an update or a correction: "pushing the start to 9:30am, same place", "Venue
-    change: the workshop moves to E-118"), where it says something new and the two stay
-    one bullet (`UPDATED_WORDS`); else None."""
+    change: the workshop moves to E-118"), or, where the lead's message closes asking
+    ("... thoughts?"), another person's answer to it (what settled it: "the dean covers the
+    fee, go ahead and book it"), where it says something new and the two stay one bullet
+    (`UPDATED_WORDS`); else None."""
     said = lead.message
     announced = is_announcement(said)
+    asks = said.text.rstrip().endswith("?")  # ("... it has a $1,200 room fee. thoughts?")
     later = [
         f
         for f in facts
-        if f.message.reply_to_id == said.id
-        # (the author's own, or, to an announcement, one many people took up that says
-        # something: an organiser's "Venue change: the workshop moves to E-118 ...")
-        and (
-            f.message.author == said.author
-            or announced
-            and f.signal >= STRONG_SIGNAL
-            and f.n_words >= SIGNAL_FACT_WORDS
+        # (the author's own; to an announcement, one many people took up that says
+        # something: an organiser's "Venue change: the workshop moves to E-118 ..."; to a
+        # message asking what to do, another person's answer in its thread too: "the dean
+        # covers the fee, go ahead and book it")
+        if (
+            f.message.reply_to_id == said.id
+            and (
+                f.message.author == said.author
+                or announced
+                and f.signal >= STRONG_SIGNAL
+                and f.n_words >= SIGNAL_FACT_WORDS
+            )
+            or asks
+            and f.answers
+            and (f.message.reply_to_id or f.message.thread_id) == said.id
+            and f.message is not said
         )
         and f.time > lead.time
         and UPDATE_SIMILARITY <= similarity(f.words, lead.words) < NEAR_DUPLICATE

@@ -2400,6 +2400,25 @@ def test_an_announcement_s_dated_items_keep_their_bold_headings_and_speakers() -
     assert "beforehand" not in text
 
 
+def test_the_answer_that_settles_what_a_message_asked_is_said_with_it() -> None:
+    asked = msg(
+        "We lose room 101 to floor refinishing Dec 1-8. I'm leaning towards the union "
+        "ballroom but it has a $1,200 room fee. thoughts?",
+        channel="data",
+        id="asked",
+    )
+    settled = msg(
+        "Good news: the dean will cover the $1,200 ballroom fee since the move is caused by "
+        "the renovation. Go ahead and book it.",
+        author="Elena Vasquez",
+        channel="data",
+    )
+    text = section(
+        draft([replace(asked, thread_id="asked"), replace(settled, thread_id="asked")]), "data"
+    ).markdown
+    assert "The dean will cover the $1,200 ballroom fee" in text
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
