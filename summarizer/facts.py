@@ -61,7 +61,8 @@ WEAK_PENALTY = 2.0  # a sentence pointing back, or a request, leads only where n
 # Verbs that say something changed or was settled: such a sentence is news without a PR.
 _is_decision = any_phrase((
     "fix(?:ed|es)?", "merged?", "landed", "lands", "shipped", "added", "adds", "moved",
-    "switched", "decided", "root[- ]?caused", "found", "finished", "completed?", "released",
+    "switched", "decided", "decision", "root[- ]?caused", "found", "finished", "completed?",
+    "released",
     "enabled", "disabled", "reverted", "upgraded", "migrated", "deprecated", "removed",
     "replaced", "launched", "started", "resolved", "filed", "opened", "closed", "validated",
     "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",

@@ -2419,6 +2419,22 @@ def test_the_answer_that_settles_what_a_message_asked_is_said_with_it() -> None:
     assert "The dean will cover the $1,200 ballroom fee" in text
 
 
+def test_a_decision_said_in_a_thread_is_news() -> None:
+    rfc = msg(
+        "RFC: dropping the 32-bit ARM images. proposal: 10.5 warns at startup, 10.6 stops "
+        "publishing them. Thoughts?",
+        channel="data",
+        id="rfc",
+    )
+    decided = msg(
+        "decision on the ARM RFC: agreed. 10.5 warns at startup, 10.6 drops the images",
+        author="Tobias Reiner",
+        channel="data",
+    )
+    thread = [replace(rfc, thread_id="rfc"), replace(decided, thread_id="rfc")]
+    assert "10.6 drops the images" in section(draft(thread), "data").markdown
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),

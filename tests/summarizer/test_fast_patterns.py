@@ -29,6 +29,7 @@ _PLAIN_SENTENCE_END_RE = re.compile(
 )
 _PLAIN_DECISION_RE = re.compile(
     r"\b(?:fix(?:ed|es)?|merged?|landed|lands|shipped|added|adds|moved|switched|decided|"
+    r"decision|"
     r"root[- ]?caused|found|finished|completed?|released|enabled|disabled|reverted|upgraded|"
     r"migrated|deprecated|removed|replaced|launched|started|resolved|filed|opened|closed|"
     r"validated|confirmed|proposed|measured|reached|refactored|published|registered|"
