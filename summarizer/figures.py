@@ -30,8 +30,8 @@ FIGURE_RE = re.compile(
     r"[~≈\d](?<![\w#/.:-].)"
     rf"(?:(?<=[~≈])(?:{_NUMBER})[ \u202f]?(?:{_UNIT})"
     rf"|(?<=\d)(?:{_NUMBER_REST})[ \u202f]?(?:{_UNIT})"
-    rf"|(?<=[$€£]\d)(?:{_NUMBER_REST})(?:[kKmM]\b)?"
-    r"|(?<=\d)\d*/\d+(?![\w/]))",
+    r"|(?<=\d)\d*/\d+(?![\w/])"
+    rf"|(?<=[$€£]\d)(?:{_NUMBER_REST})(?:[kKmM]\b)?)",
 )
 
 
