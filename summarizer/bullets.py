@@ -284,11 +284,13 @@ def _release_post(message: SourceMessage, signal: float) -> bool:
 
 
 def _answered(facts: list[Fact], thanked: Mapping[str, str]) -> list[Fact]:
-    """The facts without those of the questions whose answers were thanked, where an answer
+    """The facts without those of the askers whose answers were thanked, where an answer
     says something: the answer is the news ("the 2 GB limit of the 32-bit launcher"), not
-    the report of what went wrong."""
+    the report of what went wrong, nor the thanks ("the backports kernel did it, 3 streams
+    now")."""
     asked = set(thanked.values())
-    kept = [f for f in facts if f.message.id not in asked]
+    askers = {f.message.author_id for f in facts if f.message.id in asked}
+    kept = [f for f in facts if f.message.author_id not in askers]
     return kept if any(f.message.id in thanked for f in kept) else facts
 
 

@@ -61,6 +61,9 @@ _THANKS_RE = re.compile(
     re.IGNORECASE,
 )
 THANKS_WORDS = 12  # a thanks is short: a longer reply goes on with its own question or news
+# ... unless it says the answer worked: "the backports kernel + the group_add lines did it.
+# 3 streams now, CPU at ~12%. thank you!!"
+_WORKED_RE = re.compile(r"\b(?:did it|did the trick|that (?:was|did) it|works now|worked)\b")
 
 LINK_GAIN = 1.0
 WHEN_GAIN = 1.0
@@ -158,6 +161,7 @@ def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
             answer is None
             or answer.author_id == message.author_id
             or len(message.text.split()) > THANKS_WORDS
+            and ("?" in message.text or _WORKED_RE.search(message.text) is None)
             or _THANKS_RE.search(message.text) is None
         ):
             continue  # (most messages: no thanks for another's answer)

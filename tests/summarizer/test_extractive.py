@@ -2435,6 +2435,32 @@ def test_a_decision_said_in_a_thread_is_news() -> None:
     assert "10.6 drops the images" in section(draft(thread), "data").markdown
 
 
+def test_an_answer_its_asker_says_worked_is_the_news_not_the_thanks() -> None:
+    asked = msg(
+        "Hardware transcoding doesn't kick in on my mini PC in Docker. every transcode "
+        "falls back to software, CPU at 100% with one 4K stream. what am I missing?",
+        author="Jess Navarro",
+        channel="data",
+        id="asked",
+    )
+    answer = msg(
+        "the container can't see the GPU, and the chip needs a newer kernel than the stock "
+        "6.1: install the backports kernel (`apt install -t bookworm-backports linux-image`)",
+        author="Lukas Berg",
+        channel="data",
+        reply_to_id="asked",
+        id="answer",
+    )
+    worked = msg(
+        "the backports kernel did it. 3 simultaneous 4K streams now, CPU at ~12%. thank you!!",
+        author="Jess Navarro",
+        channel="data",
+        reply_to_id="answer",
+    )
+    text = section(draft([asked, answer, worked]), "data").markdown
+    assert "install the backports kernel" in text and "(Lukas Berg)" in text
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
