@@ -18,6 +18,8 @@ from summarizer.voice import markers
     [
         ("so: MFU within noise 🎉. this is the rewrite from #8317", "MFU within noise. This is"),
         ("Not yet, the DirectWrite path is still broken for me", "The DirectWrite path is"),
+        ("No need, the council publishes the routes as open data", "The council publishes"),
+        ("Known, the flaky test is tracked upstream", "The flaky test is tracked"),
         ("yes! we shipped it :tada:", "They shipped it"),
         ("@Rafal the dashboard is up", "Rafal the dashboard is up"),
         ("heads up, #8463 fixed a nasty one", "#8463 fixed a nasty one"),
