@@ -81,6 +81,9 @@ _WEAK_OPENER_RE = re.compile(
     r"good (?:morning|afternoon|evening|night)|gm|gn|have a (?:great|good|nice))\b",
     re.IGNORECASE,
 )
+# ... or a thanks that says nothing else ("Thank you all for tonight!"; not "Thanks to all
+# who filled in the survey: 1,240 responses!").
+_THANKS_OPENER_RE = re.compile(r"(?:thanks|thank you)\b[^:\d]*$", re.IGNORECASE)
 # Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
 # 40 days", "monday mood: ...", "POV: you ...", "tfw ...", "nobody: / me: ...". One that
 # opens a message makes all of it a joke.
@@ -721,7 +724,7 @@ def _asks_only(sentence: str) -> bool:
 def _with_links(kept: list[str], links: list[str]) -> list[str]:
     """The statements with the message's bare links after the last; a short message's
     statements as one, after the exclamations it opens with ("Sorry for the radio
-    silence!"), which stay apart."""
+    silence!", "Thank you all for tonight!"), which stay apart."""
     if links and kept:
         # A PR's link is cited as a PR is: in brackets, where the credit joins it.
         said = (f"({link})" if _PR_LINK_RE.search(link) else link for link in links)
@@ -730,7 +733,7 @@ def _with_links(kept: list[str], links: list[str]) -> list[str]:
     while (
         opening < len(kept) - 1
         and kept[opening].endswith("!")
-        and _WEAK_OPENER_RE.match(kept[opening])
+        and (_WEAK_OPENER_RE.match(kept[opening]) or _THANKS_OPENER_RE.match(kept[opening]))
     ):
         opening += 1
     rest = kept[opening:]

@@ -2461,6 +2461,20 @@ def test_an_answer_its_asker_says_worked_is_the_news_not_the_thanks() -> None:
     assert "install the backports kernel" in text and "(Lukas Berg)" in text
 
 
+def test_a_thanks_for_the_evening_leaves_what_its_message_reports_news() -> None:
+    recap = replace(
+        msg(
+            "Thank you all for tonight! 🎉 18 people, our biggest language night so far. We "
+            "ran out of seats at the Spanish table. I need one more host for Spanish, anyone?",
+            channel="data",
+        ),
+        reactions=21,
+    )
+    assert "18 people, their biggest language night so far" in (
+        section(draft([recap]), "data").markdown
+    )
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
