@@ -30,17 +30,17 @@ _WS_RE = re.compile(r"[ \t]+")
 FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me|we|we're|we've|our)\b", re.IGNORECASE)
 LIST_HEADING_WORDS = 3
 LIST_LEAD_WORDS = 5  # a statement before a list's few introducing words
+LIST_INTRO_CHARS = 60  # ... which are at most this long
 TITLE_LINE_WORDS = 8  # a bold line this short over others is their heading
 # A list said in one line: this many items, each this short.
 MIN_INLINE_ITEMS = 2
 MAX_INLINE_ITEMS = 6
 INLINE_ITEM_WORDS = 12
 WHOLE_LIST_WORDS = 50  # a list said whole stays one sentence of a bullet
-# A statement closed by a few words that introduce the list under it: "ENG 101 is closed
-# Dec 1-8, so we lose our main room, options:", "... lose the room 😩 two choices:".
-_SAID_BEFORE_LIST_RE = re.compile(
-    rf"(?P<said>(?:\S+\s+){{{LIST_LEAD_WORDS - 1},}}?\S+?)"
-    rf"(?:,|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:\S+\s){{0,2}}\S+:"
+# The few words that introduce the list under a line, after what the line says: "ENG 101 is
+# closed Dec 1-8, so we lose our main room, options:", "... lose the room 😩 two choices:".
+_LIST_INTRO_RE = re.compile(
+    rf"(?:,|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:\S+\s){{0,2}}\S+:$"
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR or holds a link keeps its line (one that labels a value, "Fixed:
@@ -133,8 +133,9 @@ def _said_before_list(line: str) -> str:
     """A line over a list as what it says before the few words that introduce the list ("ENG
     101 is closed Dec 1-8, so we lose our room, options:" -> "ENG 101 is closed Dec 1-8, so
     we lose our room."); the line as it is where nothing is said before them."""
-    said = _SAID_BEFORE_LIST_RE.fullmatch(line)
-    return line if said is None else f"{said['said']}."
+    intro = _LIST_INTRO_RE.search(line, max(0, len(line) - LIST_INTRO_CHARS))
+    said = line[: intro.start()] if intro else ""
+    return f"{said}." if len(said.split()) >= LIST_LEAD_WORDS else line
 
 
 def _emoji_code_gap(gap: re.Match[str]) -> str:
