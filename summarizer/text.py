@@ -74,7 +74,7 @@ _EMOJI_CODE_GAP_RE = re.compile(
     rf"(?<=\w) ?(?:{_EMOJI_CODE_RE.pattern} ?)+ "
     r"(?:(?=[A-Z`]|[*_]+[A-Z])|(?P<dash>(?=[a-z0-9])(?!https?:)))"
 )
-_EMOJI_AFTER_STOP_RE = re.compile(rf"(?<=[.!?]) ?(?:{EMOJI_RE.pattern})+(?= )")
+_EMOJI_AFTER_STOP_RE = re.compile(rf"([.!?]) ?(?:{EMOJI_RE.pattern})+(?= )")
 _MASS_MENTION_RE = re.compile(
     r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b"
 )
@@ -113,8 +113,8 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
         text = _MASS_MENTION_RE.sub("", text)
     if ":" in text and _EMOJI_CODE_RE.search(text):  # (the gap's pattern is the slower)
         text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(_emoji_code_gap, text))
-    if not text.isascii() and _EMOJI_AFTER_STOP_RE.search(text):
-        text = _EMOJI_AFTER_STOP_RE.sub("", text)  # ("tonight! 🎉 18 people": a new sentence)
+    if not text.isascii():  # ("tonight! 🎉 18 people": a new sentence)
+        text = _EMOJI_AFTER_STOP_RE.sub(r"\1", text)
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
     lines = [line for line in lines if line]
     if len(lines) > 2 and ("*" in text or "_\n" in text):
