@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from summarizer.figures import FIGURE_RE, find_figures
+from summarizer.figures import FIGURE_RE, amounts, find_figures
 from summarizer.newsletter import capitalised, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import (
@@ -771,6 +771,8 @@ def _fact(
     if not prs and ("min" in text or "sec" in text) and _COUNTDOWN_RE.search(text):
         return None  # ("Reading group starts in 5 min!": over before anyone reads it)
     figures = frozenset(find_figures(text))
+    if not prs and figures and figures <= amounts(text) and _asks_the_reader(text):
+        return None  # ("Would ask you to buy them ... Should be ~$65": a request, priced)
     decision = released or _is_decision(text)
     # The sentence's own link or day, and what people made of its message.
     signal += text_gain(sentence) if shows else 0.0
@@ -799,6 +801,12 @@ def _fact(
         return None
     gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal
     return Fact(text, message, prs, figures, words(text), n_words, decision, time, gain, signal)
+
+
+def _asks_the_reader(text: str) -> bool:
+    """Whether `text` opens weakly, asks, or speaks to its reader (`_WEAK_OPENER_RE`,
+    `_is_request`, `says_to_the_reader`)."""
+    return bool(_WEAK_OPENER_RE.match(text) or _is_request(text) or says_to_the_reader(text))
 
 
 def _without_request_tail(text: str) -> str:

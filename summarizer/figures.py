@@ -43,3 +43,16 @@ def find_figures(text: str) -> list[str]:
 def count_figures(text: str) -> int:
     """How many figures `text` holds (cheaper than listing them)."""
     return sum(1 for _ in FIGURE_RE.finditer(text))
+
+
+_AMOUNT_RE = re.compile(r"[$€£](\d[\d,.]*[kKmM]?)")
+
+
+def amounts(text: str) -> set[str]:
+    """The figures of `text` that are amounts of money ("1,200" of "$1,200"), as
+    `find_figures` writes them."""
+    return (
+        {amount.rstrip(".,") for amount in _AMOUNT_RE.findall(text)}
+        if "$" in text or "€" in text or "£" in text
+        else set()
+    )

@@ -2475,6 +2475,14 @@ def test_a_thanks_for_the_evening_leaves_what_its_message_reports_news() -> None
     )
 
 
+def test_a_request_is_no_news_for_the_price_it_names() -> None:
+    ask = msg(
+        "Would ask you to purchase them - they'll reimburse you in full at the meetup. "
+        "Should be ~$65 for the sandwiches",
+    )
+    assert "sandwiches" not in to_markdown(draft([ask]))
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
