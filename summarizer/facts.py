@@ -804,9 +804,9 @@ def _fact(
 
 
 def _asks_the_reader(text: str) -> bool:
-    """Whether `text` opens weakly, asks, or speaks to its reader (`_WEAK_OPENER_RE`,
-    `_is_request`, `says_to_the_reader`)."""
-    return bool(_WEAK_OPENER_RE.match(text) or _is_request(text) or says_to_the_reader(text))
+    """Whether `text` opens weakly or asks (`_WEAK_OPENER_RE`, `_is_request`): a job post
+    speaking to its reader ("You'd work on ...") is still news."""
+    return bool(_WEAK_OPENER_RE.match(text) or _is_request(text))
 
 
 def _without_request_tail(text: str) -> str:

@@ -2480,7 +2480,14 @@ def test_a_request_is_no_news_for_the_price_it_names() -> None:
         "Would ask you to purchase them - they'll reimburse you in full at the meetup. "
         "Should be ~$65 for the sandwiches",
     )
-    assert "sandwiches" not in to_markdown(draft([ask]))
+    job = msg(
+        "Northwind Geo is hiring a Junior GIS Developer: PostGIS, Python and a bit of JS, "
+        "remote within the UK, £32k-£38k. DM me if you'd like a referral.",
+        author="Tom Okoro",
+    )
+    drafted = to_markdown(draft([ask, job]))
+    assert "sandwiches" not in drafted
+    assert "Northwind Geo is hiring a Junior GIS Developer" in drafted  # (priced, to the reader)
 
 
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
