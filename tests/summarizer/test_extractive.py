@@ -36,6 +36,12 @@ def drafted_alone(text: str) -> str:
     return section(draft([msg(text, channel="data")]), "data").markdown
 
 
+def drafted_with(text: str, **fields) -> str:
+    """The Data section drafted from one message saying `text` in #data, with `fields` (its
+    reactions, its pin)."""
+    return section(draft([replace(msg(text, channel="data"), **fields)]), "data").markdown
+
+
 def test_sections_follow_topic_order_and_skip_empty_topics() -> None:
     d = draft(
         [
@@ -1806,17 +1812,13 @@ def test_a_short_list_under_a_heading_is_said_in_one_line() -> None:
 
 
 def test_a_release_s_highlights_of_a_dozen_words_each_are_said_in_one_line() -> None:
-    release = replace(
-        msg(
-            "Tiller 3.0 is out!\n\nHighlights:\n"
-            "- a new scheduler that only wakes the workers with queued jobs\n"
-            "- retries with jitter for every outgoing webhook call\n\n"
-            "Notes: https://tiller.example/3.0",
-            channel="data",
-        ),
+    text = drafted_with(
+        "Tiller 3.0 is out!\n\nHighlights:\n"
+        "- a new scheduler that only wakes the workers with queued jobs\n"
+        "- retries with jitter for every outgoing webhook call\n\n"
+        "Notes: https://tiller.example/3.0",
         reactions=9,
     )
-    text = section(draft([release]), "data").markdown
     assert (
         "Highlights: a new scheduler that only wakes the workers with queued jobs and "
         "retries with jitter for every outgoing webhook call (Ana Ruiz)." in text
@@ -1824,31 +1826,23 @@ def test_a_release_s_highlights_of_a_dozen_words_each_are_said_in_one_line() -> 
 
 
 def test_a_short_list_under_an_exclamation_is_what_it_announces() -> None:
-    release = replace(
-        msg(
-            "Tiller 3.1 is released! :tada:\n- cron triggers\n- a dark theme for the dashboard",
-            channel="data",
-        ),
+    text = drafted_with(
+        "Tiller 3.1 is released! :tada:\n- cron triggers\n- a dark theme for the dashboard",
         reactions=9,
     )
-    text = section(draft([release]), "data").markdown
     assert text.startswith(
         "- Tiller 3.1 is released: cron triggers and a dark theme for the dashboard (Ana Ruiz)."
     )
 
 
 def test_a_changelog_s_labelled_items_are_said_with_the_others() -> None:
-    changelog = replace(
-        msg(
-            ":sparkles: *Ledgerly 2.6 is live* :sparkles:\n"
-            "• *Recurring bills*: repeat any bill weekly or monthly\n"
-            "• Fixed: totals off by 1 cent in some locales\n"
-            "Full notes: https://ledgerly.example/changelog/2-6",
-            channel="data",
-        ),
+    text = drafted_with(
+        ":sparkles: *Ledgerly 2.6 is live* :sparkles:\n"
+        "• *Recurring bills*: repeat any bill weekly or monthly\n"
+        "• Fixed: totals off by 1 cent in some locales\n"
+        "Full notes: https://ledgerly.example/changelog/2-6",
         reactions=8,
     )
-    text = section(draft([changelog]), "data").markdown
     assert text.startswith(
         "- Ledgerly 2.6 is live: *Recurring bills*: repeat any bill weekly or monthly and "
         "Fixed: totals off by 1 cent in some locales"
@@ -2246,21 +2240,17 @@ def test_a_channel_named_after_the_news_is_no_citation() -> None:
 
 
 def test_a_headline_is_said_with_what_its_message_says_next() -> None:
-    release = replace(
-        msg(
-            "@everyone Pellet 2.0 is out! 🎉\nHighlights:\n"
-            "• streaming parser for files larger than memory, ~4x faster on big inputs\n"
-            "• typed config loading\n"
-            "• friendlier errors for missing fields\n"
-            "218 PRs merged from 41 contributors since 1.9, 12 of them first-time contributors. "
-            "Blog post: https://pellet.example/2.0\n"
-            "Upgrade with `pellet self update`",
-            channel="data",
-        ),
+    text = drafted_with(
+        "@everyone Pellet 2.0 is out! 🎉\nHighlights:\n"
+        "• streaming parser for files larger than memory, ~4x faster on big inputs\n"
+        "• typed config loading\n"
+        "• friendlier errors for missing fields\n"
+        "218 PRs merged from 41 contributors since 1.9, 12 of them first-time contributors. "
+        "Blog post: https://pellet.example/2.0\n"
+        "Upgrade with `pellet self update`",
         reactions=30,
         pinned=True,
     )
-    text = section(draft([release]), "data").markdown
     assert text.startswith(
         "- Pellet 2.0 is out! Highlights: streaming parser for files larger than memory, ~4x "
         "faster on big inputs, typed config loading and friendlier errors for missing fields"
@@ -2297,35 +2287,27 @@ def test_a_list_item_naming_a_day_is_news() -> None:
 
 
 def test_a_release_heading_over_its_highlights_is_said() -> None:
-    release = replace(
-        msg(
-            "*3.1.0-beta.1 is out* :rocket:\n"
-            "• desktop: build 3.1.0 (212), sent to the 400 people in the beta group. public "
-            "link: https://beta.example/join\n"
-            "• mobile: open testing in the store, staged rollout to 20% of testers\n"
-            "please report crashes here",
-            channel="data",
-        ),
+    text = drafted_with(
+        "*3.1.0-beta.1 is out* :rocket:\n"
+        "• desktop: build 3.1.0 (212), sent to the 400 people in the beta group. public "
+        "link: https://beta.example/join\n"
+        "• mobile: open testing in the store, staged rollout to 20% of testers\n"
+        "please report crashes here",
         reactions=6,
     )
-    text = section(draft([release]), "data").markdown
     assert text.startswith("- 3.1.0-beta.1 is out.")
     assert "rollout to 20% of testers" in text
 
 
 def test_a_list_many_people_reacted_to_is_said_whole() -> None:
-    update = replace(
-        msg(
-            "Steering group update from Thursday's meeting:\n"
-            "1. We adopted the updated code of conduct (v2): https://club.example/coc\n"
-            "2. Ida Berg is our new treasurer, taking over from Tom in January\n"
-            "3. From January, the club night moves to the 2nd and 4th Wednesday of the month\n"
-            "Questions welcome here or in DMs.",
-            channel="data",
-        ),
+    text = drafted_with(
+        "Steering group update from Thursday's meeting:\n"
+        "1. We adopted the updated code of conduct (v2): https://club.example/coc\n"
+        "2. Ida Berg is our new treasurer, taking over from Tom in January\n"
+        "3. From January, the club night moves to the 2nd and 4th Wednesday of the month\n"
+        "Questions welcome here or in DMs.",
         reactions=24,
     )
-    text = section(draft([update]), "data").markdown
     assert "code of conduct (v2)" in text
     assert "Ida Berg is their new treasurer" in text
     assert "2nd and 4th Wednesday" in text
@@ -2345,56 +2327,44 @@ def test_what_a_line_says_before_the_words_introducing_its_list_is_news(closing:
 
 
 def test_an_announcement_s_lead_is_said_with_what_its_message_says_next() -> None:
-    change = replace(
-        msg(
-            "@channel *Venue change for tomorrow*: the library has just told us the lab is "
-            "closed for heating repairs. We're moving to The Foundry, 41 Canal Street, 2nd "
-            "floor (lift round the back). Same time, 18:30-21:00, and the Meetup page is "
-            "updated. Huge thanks to The Foundry for hosting us at a day's notice!",
-            channel="data",
-        ),
+    text = drafted_with(
+        "@channel *Venue change for tomorrow*: the library has just told us the lab is "
+        "closed for heating repairs. We're moving to The Foundry, 41 Canal Street, 2nd "
+        "floor (lift round the back). Same time, 18:30-21:00, and the Meetup page is "
+        "updated. Huge thanks to The Foundry for hosting us at a day's notice!",
         reactions=14,
     )
-    text = section(draft([change]), "data").markdown
     assert "closed for heating repairs. They're moving to The Foundry, 41 Canal Street" in text
 
 
 def test_a_release_post_many_people_took_up_is_said_paragraph_by_paragraph() -> None:
-    release = replace(
-        msg(
-            "*Pellet 3.2.0* is released :tada:\n\n"
-            "Highlights:\n"
-            "• GPU parsing (#82, @Li Wei): a 30 GB file parses in 1h12m on one GPU, vs 5h40m "
-            "on 32 CPU cores\n"
-            "• New low-memory mode (#90, @Bo Chen): parsing stays under 14 GB, even for the "
-            "largest inputs\n\n"
-            "*Breaking:* Python 3.10 or newer is now required (3.8 and 3.9 are no longer "
-            "supported).\n\n"
-            "Upgrade with `pip install -U pellet`.",
-            channel="data",
-        ),
+    text = drafted_with(
+        "*Pellet 3.2.0* is released :tada:\n\n"
+        "Highlights:\n"
+        "• GPU parsing (#82, @Li Wei): a 30 GB file parses in 1h12m on one GPU, vs 5h40m "
+        "on 32 CPU cores\n"
+        "• New low-memory mode (#90, @Bo Chen): parsing stays under 14 GB, even for the "
+        "largest inputs\n\n"
+        "*Breaking:* Python 3.10 or newer is now required (3.8 and 3.9 are no longer "
+        "supported).\n\n"
+        "Upgrade with `pip install -U pellet`.",
         reactions=33,
     )
-    text = section(draft([release]), "data").markdown
     assert text.startswith("- *Pellet 3.2.0* is released.")
     assert "Python 3.10 or newer is now required" in text
 
 
 def test_an_announcement_s_dated_items_keep_their_bold_headings_and_speakers() -> None:
-    plan = replace(
-        msg(
-            "@everyone two things on the calendar this week\n\n"
-            '1. **Reading group, Thursday 19 Nov, 17:00 UTC**: Ana presents "Scaling Laws '
-            'for Sparse Upcycling". Read at least sections 3-4 beforehand please.\n'
-            "2. **Guest talk, Friday 20 Nov, 16:00 UTC**: Dr. Irene Castellanos (University "
-            'of Edinburgh) on "Why small-batch training is underrated". 45 min + Q&A.\n\n'
-            "Both on the usual call: https://meet.example.org/reading",
-            channel="data",
-        ),
+    text = drafted_with(
+        "@everyone two things on the calendar this week\n\n"
+        '1. **Reading group, Thursday 19 Nov, 17:00 UTC**: Ana presents "Scaling Laws '
+        'for Sparse Upcycling". Read at least sections 3-4 beforehand please.\n'
+        "2. **Guest talk, Friday 20 Nov, 16:00 UTC**: Dr. Irene Castellanos (University "
+        'of Edinburgh) on "Why small-batch training is underrated". 45 min + Q&A.\n\n'
+        "Both on the usual call: https://meet.example.org/reading",
         reactions=23,
         pinned=True,
     )
-    text = section(draft([plan]), "data").markdown
     assert 'Reading group, Thursday 19 Nov, 17:00 UTC: Ana presents "Scaling Laws' in text
     assert "Guest talk, Friday 20 Nov, 16:00 UTC: Dr. Irene Castellanos (University" in text
     assert "beforehand" not in text
