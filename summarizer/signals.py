@@ -63,6 +63,7 @@ _THANKS_RE = re.compile(
 THANKS_WORDS = 12  # a thanks is short: a longer reply goes on with its own question or news
 # ... unless it says the answer worked: "the backports kernel + the group_add lines did it.
 # 3 streams now, CPU at ~12%. thank you!!"
+_WORKED_HINTS = ("did", "work", "trick")
 _WORKED_RE = re.compile(r"\b(?:did it|did the trick|that (?:was|did) it|works now|worked)\b")
 
 LINK_GAIN = 1.0
@@ -134,6 +135,13 @@ def _names_release(lower: str) -> bool:
     return hinted and _RELEASE_RE.search(lower) is not None
 
 
+def _says_it_worked(text: str) -> bool:
+    """Whether `text` says an answer worked (`_WORKED_RE`) and asks nothing more."""
+    return (
+        "?" not in text and holds_any(text, _WORKED_HINTS) and _WORKED_RE.search(text) is not None
+    )
+
+
 def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
     """The messages of a conversation that answered another person's question and that the
     asker then thanked, by id, each with the id of the question: a question answered in
@@ -161,7 +169,7 @@ def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
             answer is None
             or answer.author_id == message.author_id
             or len(message.text.split()) > THANKS_WORDS
-            and ("?" in message.text or _WORKED_RE.search(message.text) is None)
+            and not _says_it_worked(message.text)
             or _THANKS_RE.search(message.text) is None
         ):
             continue  # (most messages: no thanks for another's answer)
