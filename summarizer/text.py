@@ -163,8 +163,8 @@ def _short_lists_inline(lines: list[str], whole_lists: bool = False) -> list[str
     line by line). An exclamation over such a list announces it: "v3.1 is released!" over
     "- cron triggers" -> "v3.1 is released: cron triggers and ...". With `whole_lists` (a
     list people took up as news: "Steering update:" over "1. We adopted the new code of
-    conduct: <url>", "2. Aisha is our Data Lead"), any list citing no PR, up to
-    `WHOLE_LIST_WORDS`."""
+    conduct: <url>", "2. Aisha is our Data Lead"), any list of one-sentence items citing no
+    PR, up to `WHOLE_LIST_WORDS`."""
     result: list[str] = []
     at = 0
     while at < len(lines):
