@@ -47,6 +47,7 @@ FULL_SHARE = 0.85
 # draft's size, and never fewer than MIN_SHORT_LINES.
 CHARS_PER_SHORT_LINE = 60
 MIN_SHORT_LINES = 50
+MIN_RANKED_COST = 100
 FILLER_SHARE = 0.5  # bullets with no new PR or figure fill at most this share of the budget
 
 
@@ -127,7 +128,9 @@ def _choose(candidates: Sequence[Bullet], budget: int) -> dict[str, list[Bullet]
     covered_prs: set[str] = set()
     covered_figures: set[str] = set()
     chosen: dict[str, list[Bullet]] = {}
-    costs = [b.estimated_cost for b in candidates]  # to rank; the real cost when taken
+    # (to rank, any bullet costs at least `MIN_RANKED_COST`: by worth per character alone, a
+    # two-reaction quip of 60 characters outranks a 200-character decision with 24)
+    costs = [max(b.estimated_cost, MIN_RANKED_COST) for b in candidates]
     # In a week with no PRs, what was done or announced is the news (`Fact.decision`).
     chat_only = not any(bullet.prs for bullet in candidates)
     taken = [False] * len(candidates)

@@ -2460,6 +2460,29 @@ def test_a_request_is_no_news_for_the_price_it_names() -> None:
     assert "Northwind Geo is hiring a Junior GIS Developer" in drafted  # (priced, to the reader)
 
 
+def test_a_short_quip_does_not_outrank_longer_news_many_more_people_took_up() -> None:
+    event = msg(
+        "Budget hack day is on Saturday 5 December, 10:00-16:00 at the Foundry, registration "
+        "is free at https://forms.example/hack",
+        channel="data",
+    )
+    steering = msg(
+        "Steering group update from Thursday's meeting:\n"
+        "1. We adopted the updated code of conduct (v2): https://club.example/coc\n"
+        "2. Ida Berg is our new treasurer, taking over from Tom in January\n"
+        "3. From January, the club night moves to the 2nd and 4th Wednesday of the month",
+        channel="data",
+    )
+    quip = msg("there's still half a margherita by the window", channel="data", author="Pete")
+    messages = [
+        replace(event, reactions=30),
+        replace(steering, reactions=24),
+        replace(quip, reactions=2),
+    ]
+    text = section(draft(messages, max_chars=450), "data").markdown
+    assert "code of conduct" in text and "margherita" not in text
+
+
 def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
     welcome = replace(
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
