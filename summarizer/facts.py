@@ -127,7 +127,8 @@ _TOOK_EFFECT_RE = re.compile(r"\b(?:as of|from|since|starting) today\b", re.IGNO
 _is_request = any_phrase((
     "could (?:you|someone|somebody|anyone|we|i)", "should(?! be )", "would you",
     "please(?! welcome)",
-    "can someone", "anyone", "use your eyes", "let me know",
+    # ("a recommendation for anyone learning Polish" offers; it asks nothing)
+    "can someone", "anyone(?<!for anyone)", "use your eyes", "let me know",
     "if you (?:like|want|wish|are interested|.re interested)",
 ))  # fmt: skip
 # A request closing a statement or one of its sentences: "Maintenance Saturday 8-14h, jobs

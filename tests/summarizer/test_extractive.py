@@ -660,6 +660,14 @@ def test_what_starts_in_minutes_is_over_before_the_summary_is_read() -> None:
     assert "5 min" not in drafted and "late" not in drafted
 
 
+def test_a_recommendation_for_anyone_offers_and_asks_nothing() -> None:
+    tip = (
+        "Polish recommendation for anyone learning: Flights by Olga Tokarczuk. Short "
+        "chapters, so it works at any level, and the translation won the Booker."
+    )
+    assert "Flights by Olga Tokarczuk" in drafted_with(tip, reactions=9)
+
+
 def test_an_invitation_if_the_reader_likes_is_no_news() -> None:
     d = draft(
         [

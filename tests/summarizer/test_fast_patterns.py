@@ -39,7 +39,7 @@ _PLAIN_DECISION_RE = re.compile(
 )
 _PLAIN_REQUEST_RE = re.compile(
     r"\b(?:could (?:you|someone|somebody|anyone|we|i)|should|would you|please|can someone|"
-    r"anyone|use your eyes|let me know|"
+    r"anyone(?<!for anyone)|use your eyes|let me know|"
     r"if you (?:like|want|wish|are interested|.re interested))\b",
     re.I,
 )
