@@ -186,12 +186,28 @@ def _short_lists_inline(lines: list[str], whole_lists: bool = False) -> list[str
             )
             and sum(len(item.split()) for item in items) <= WHOLE_LIST_WORDS
         ):
-            result.append(f"{line.rstrip('!:')}: {listed(items)}.")
+            result.append(f"{line.rstrip('!:')}: {listed(_in_a_sentence(items))}.")
             at += 1 + len(items)
         else:
             result.append(line)
             at += 1
     return result
+
+
+# Words that open a list item but not a name: said inside a sentence, in lower case.
+_COMMON_OPENERS = frozenset(
+    ("a", "an", "the", "from", "in", "on", "at", "for", "with", "by", "to", "new")
+    + ("our", "their", "its", "we", "they", "this", "these")
+)
+
+
+def _in_a_sentence(items: list[str]) -> list[str]:
+    """A list's items as they read joined in one sentence: those after the first opening
+    with a common word in lower case ("... and from January, Project Night moves ...")."""
+    return items[:1] + [
+        item[0].lower() + item[1:] if item.split(" ", 1)[0].lower() in _COMMON_OPENERS else item
+        for item in items[1:]
+    ]
 
 
 def _heads_a_list(line: str, after: str) -> bool:

@@ -2318,7 +2318,7 @@ def test_a_list_many_people_reacted_to_is_said_whole() -> None:
     )
     assert "code of conduct (v2)" in text
     assert "Ida Berg is their new treasurer" in text
-    assert "2nd and 4th Wednesday" in text
+    assert "and from January, the club night moves to the 2nd and 4th Wednesday" in text
 
 
 @pytest.mark.parametrize("closing", [", options:", " 😩 options:", " - two choices:"])

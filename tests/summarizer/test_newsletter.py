@@ -19,6 +19,7 @@ from summarizer.voice import markers
         ("so: MFU within noise 🎉. this is the rewrite from #8317", "MFU within noise. This is"),
         ("Not yet, the DirectWrite path is still broken for me", "The DirectWrite path is"),
         ("No need, the council publishes the routes as open data", "The council publishes"),
+        ("Save the date: the hack day is Saturday 5 December", "The hack day is Saturday"),
         ("Known, the flaky test is tracked upstream", "The flaky test is tracked"),
         ("yes! we shipped it :tada:", "They shipped it"),
         ("@Rafal the dashboard is up", "Rafal the dashboard is up"),
