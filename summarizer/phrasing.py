@@ -40,9 +40,9 @@ _OPENER_RE = re.compile(
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
 # "Fixed in #405, so ...": done by a PR, not by the author ("Ana fixed in #405" is wrong);
-# so is "Fixed in 4.1.4", by a release.
+# so is "Fixed in 4.1.4" (or "Fixed in: **4.1.4**"), by a release.
 _BY_A_PR_RE = re.compile(
-    r"(?:in|by|via|with) (?:PR ?)?\S*(?:#\d|/pull/\d)|in v?\d+\.\d", re.IGNORECASE
+    r"(?:in|by|via|with):? (?:PR ?)?\S*(?:#\d|/pull/\d)|in:? [*_]*v?\d+\.\d", re.IGNORECASE
 )
 # Reply openers: words a reply starts with that say nothing in a summary. The second group
 # only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).

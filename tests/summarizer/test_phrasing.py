@@ -176,3 +176,9 @@ def test_a_sentence_done_by_a_pr_has_no_subject_of_its_own() -> None:
     assert done_by_a_pr("Landed via https://github.com/lab/main/pull/12")
     assert not done_by_a_pr("Fixed the loader in #405")
     assert not done_by_a_pr("The loader is fixed in #405")
+
+
+def test_a_fix_said_to_be_in_a_release_is_not_the_author_s_deed() -> None:
+    assert not third_person(
+        "Fixed in: **10.3.7** and **10.4.1**, shipping Thursday", "Ana"
+    ).startswith("Ana fixed")
