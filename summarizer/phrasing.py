@@ -52,7 +52,8 @@ REPLY_OPENER_RE = re.compile(
     # (not a word's hyphen, "Exactly-once", nor the dashes of "--flag")
     r"\+1|lgtm)\b(?!-\w)(?:[\s,.!:;]|[—–-](?!-))*"
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
-    r"thx|thnx|ty|will do|on it|perfect|my bad|that['’]?s on me|known|no need)[,.!]\s*)+",
+    r"thx|thnx|ty|will do|on it|perfect|my bad|that['’]?s on me|known|no need|of course|"
+    r"absolutely|definitely)[,.!]\s*)+",
     re.IGNORECASE,
 )
 _EXCLAMATION_RE = re.compile(r"^(?:[^\W\d]+ )?[^\W\d]+[.!]+ +")  # "Nice catch. ", "Oh wow! "

@@ -51,7 +51,8 @@ _REPLY_RE = re.compile(
     r"lol|lmao|haha\w*|"
     r"heh|hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
     r"\+1|lgtm)\b(?!-\w)"  # ("Exactly-once sinks" opens no reply)
-    r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|known|no need)[,.!]",
+    r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|known|no need"
+    r"|of course|absolutely|definitely)[,.!]",
     re.IGNORECASE,
 )
 # (An abbreviation's stop ends no sentence: "Debug, Eq etc. on the number types".)

@@ -21,6 +21,7 @@ from summarizer.voice import markers
         ("No need, the council publishes the routes as open data", "The council publishes"),
         ("Save the date: the hack day is Saturday 5 December", "The hack day is Saturday"),
         ("Known, the flaky test is tracked upstream", "The flaky test is tracked"),
+        ("Of course. Half of them read it on the train", "Half of them read it on the train"),
         ("yes! we shipped it :tada:", "They shipped it"),
         ("@Rafal the dashboard is up", "Rafal the dashboard is up"),
         ("heads up, #8463 fixed a nasty one", "#8463 fixed a nasty one"),
