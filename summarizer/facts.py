@@ -83,7 +83,7 @@ _WEAK_OPENER_RE = re.compile(
 )
 # ... or a thanks that says nothing else ("Thank you all for tonight!"; not "Thanks to all
 # who filled in the survey: 1,240 responses!").
-_THANKS_OPENER_RE = re.compile(r"(?:thanks|thank you)\b[^:\d]*$", re.IGNORECASE)
+_BARE_THANKS_RE = re.compile(r"(?:thanks|thank you)\b[^:\d]*$", re.IGNORECASE)
 # Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
 # 40 days", "monday mood: ...", "POV: you ...", "tfw ...", "nobody: / me: ...". One that
 # opens a message makes all of it a joke.
@@ -734,7 +734,7 @@ def _with_links(kept: list[str], links: list[str]) -> list[str]:
     while (
         opening < len(kept) - 1
         and kept[opening].endswith("!")
-        and (_WEAK_OPENER_RE.match(kept[opening]) or _THANKS_OPENER_RE.match(kept[opening]))
+        and (_WEAK_OPENER_RE.match(kept[opening]) or _BARE_THANKS_RE.match(kept[opening]))
     ):
         opening += 1
     rest = kept[opening:]

@@ -45,14 +45,13 @@ def count_figures(text: str) -> int:
     return sum(1 for _ in FIGURE_RE.finditer(text))
 
 
-_AMOUNT_RE = re.compile(r"[$€£](\d[\d,.]*[kKmM]?)")
-
-
 def amounts(text: str) -> set[str]:
     """The figures of `text` that are amounts of money ("1,200" of "$1,200"), as
     `find_figures` writes them."""
-    return (
-        {amount.rstrip(".,") for amount in _AMOUNT_RE.findall(text)}
-        if "$" in text or "€" in text or "£" in text
-        else set()
-    )
+    if "$" not in text and "€" not in text and "£" not in text:
+        return set()  # (most text)
+    return {
+        figure.group().strip()
+        for figure in FIGURE_RE.finditer(text)
+        if text[figure.start() - 1 : figure.start()] in ("$", "€", "£")
+    }

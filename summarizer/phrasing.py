@@ -649,7 +649,8 @@ def _in_a_title(match: re.Match[str]) -> bool:
     is on the list"): it is not the author speaking."""
     if not match[0][:1].isupper():
         return False
-    before = match.string[: match.start()].rstrip()
+    # (what comes just before it, not the whole text before: a message has many pronouns)
+    before = match.string[max(0, match.start() - 3) : match.start()].rstrip()
     return bool(before) and before[-1] not in ".!?:;(\"“'"
 
 

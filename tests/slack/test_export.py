@@ -388,26 +388,30 @@ def test_markup_resolution(tmp_path: Path, markup: str, expected: str) -> None:
     assert message.text == expected
 
 
+def integration_post(*attachments: object) -> dict[str, Any]:
+    """An integration's post: no user, its news in its attachments."""
+    return msg(
+        "1453000000.000100",
+        "",
+        user=None,
+        subtype="bot_message",
+        bot_id="B1",
+        attachments=list(attachments),
+    )
+
+
 def test_markup_in_attachments_and_fallback(tmp_path: Path) -> None:
-    batch = read_one_day(
+    [message] = read_one_day(
         tmp_path,
         [
-            msg(
-                "1453000000.000100",
-                "",
-                user=None,
-                subtype="bot_message",
-                bot_id="B1",
-                attachments=[
-                    {"pretext": "[r:main] <https://x.invalid/c|1 new commit>", "fallback": "no"},
-                    {"text": "Merge <https://github.com/o/r/pull/3|#3> by <@U1>"},
-                    {"fallback": "only the fallback &amp; nothing else"},
-                    "not an attachment",
-                ],
+            integration_post(
+                {"pretext": "[r:main] <https://x.invalid/c|1 new commit>", "fallback": "no"},
+                {"text": "Merge <https://github.com/o/r/pull/3|#3> by <@U1>"},
+                {"fallback": "only the fallback &amp; nothing else"},
+                "not an attachment",
             )
         ],
-    )
-    [message] = batch.messages
+    ).messages
     assert message.text == (
         "[r:main] 1 new commit\n"
         "Merge [#3](https://github.com/o/r/pull/3) by @Ada Lovelace\n"
@@ -416,30 +420,22 @@ def test_markup_in_attachments_and_fallback(tmp_path: Path) -> None:
 
 
 def test_the_github_app_s_post_names_the_repository_its_link_is_in(tmp_path: Path) -> None:
-    batch = read_one_day(
+    [message] = read_one_day(
         tmp_path,
         [
-            msg(
-                "1453000000.000100",
-                "",
-                user=None,
-                subtype="bot_message",
-                bot_id="B1",
-                attachments=[
-                    {
-                        "pretext": "Pull request merged by bo",
-                        "title": "#12 Uploader: retry on 503",
-                        "title_link": "https://github.com/acme/tools/pull/12",
-                    },
-                    {
-                        "title": "[acme/db] Pull request opened: #40 Faster scans",
-                        "title_link": "https://github.com/acme/db/pull/40",
-                    },
-                ],
+            integration_post(
+                {
+                    "pretext": "Pull request merged by bo",
+                    "title": "#12 Uploader: retry on 503",
+                    "title_link": "https://github.com/acme/tools/pull/12",
+                },
+                {
+                    "title": "[acme/db] Pull request opened: #40 Faster scans",
+                    "title_link": "https://github.com/acme/db/pull/40",
+                },
             )
         ],
-    )
-    [message] = batch.messages
+    ).messages
     assert message.text == (
         "[acme/tools] Pull request merged by bo\n#12 Uploader: retry on 503\n"
         "[acme/db] Pull request opened: #40 Faster scans"
