@@ -55,10 +55,10 @@ _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
 _BOLD_LABEL_RE = re.compile(r"^\*\*([^*\n]{1,80})\*\*\s?:")
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 # A stop ends a sentence, but not the "vs." or "e.g." of one ("full vs. save-dots"), nor a
-# title's ("Dr. Irene Castellanos").
+# title's ("Dr. Irene Castellanos", "St. Louis").
 _SENTENCE_RE = re.compile(
     r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)"
-    r"(?<!\bProf\.)\s+"
+    r"(?<!\bProf\.)(?<!\b[SM]t\.)\s+"
 )
 _SPACES_RE = re.compile(r"\s{2,}")
 _CLAUSE_END_RE = re.compile(r"[.!?;\n]")

@@ -13,9 +13,10 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
 # that the regex engine skips straight to it instead of trying every character.
 # (a stop may be followed by the marks closing bold or italic text: "**Update now.** The ...";
-# a title's stop ends nothing: "Dr. Amara Osei will speak")
+# a title's stop ends nothing: "Dr. Amara Osei will speak", "St. Louis city")
 _SENTENCE_END_RE = re.compile(
     r"\s(?:(?:(?<=[.!?]\s)(?<!\b[DM]r\.\s)(?<!\bMrs\.\s)(?<!\bMs\.\s)(?<!\bProf\.\s)"
+    r"(?<!\b[SM]t\.\s)"
     r"(?<!\bvs\.\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
 )
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is

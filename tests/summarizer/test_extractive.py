@@ -2727,3 +2727,13 @@ def test_a_role_in_brackets_after_a_name_is_not_credited_inside_the_credit() -> 
         reactions=12,
     )
     assert section(draft([news]), "other").markdown.endswith("(Amy Lund).")
+
+
+def test_a_saint_s_stop_ends_no_sentence_of_a_bullet() -> None:
+    text = drafted_with(
+        "results dry run: all 115 counties loaded in 41 seconds, but 3 failed on a FIPS "
+        "mismatch (St. Louis city is 29510 and the lookup had it as a county). fixed in #217",
+        reactions=8,
+    )
+    assert "all 115 counties loaded in 41 seconds" in text
+    assert "(St. Louis city is 29510" in text
