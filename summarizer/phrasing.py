@@ -39,6 +39,9 @@ _OPENER_RE = re.compile(
 )
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
+# A conjunction left closing a sentence, where an emoji said the rest ("still a gap, but 🤯").
+_DANGLING_ENDS = (" but", "but", " and", "and", " or", "use")  # (its last four characters)
+_DANGLING_RE = re.compile(r"[,;]?\s+(?:but|and|or|because)\W*$", re.IGNORECASE)
 # "Fixed in #405, so ...": done by a PR, not by the author ("Ana fixed in #405" is wrong);
 # so is "Fixed in 4.1.4" (or "Fixed in: **4.1.4**"), by a release.
 _BY_A_PR_RE = re.compile(
@@ -259,6 +262,8 @@ def clean_sentence(text: str) -> str:
     if stripped and (stripped[-1].isspace() or stripped[-1] in _TRAILING_JUNK):
         # (the regex, which tries every white space, matches only then)
         stripped = _TRAILING_JUNK_RE.sub("", stripped)
+    if stripped[-4:].lower().rstrip(".!") in _DANGLING_ENDS:
+        stripped = _DANGLING_RE.sub("", stripped)
     if not stripped:
         return text.strip()
     if stripped[0].islower() and text.strip()[0].isupper():
