@@ -362,9 +362,10 @@ def _shared(sentence: str, name: str) -> str | None:
 
 
 # "That works: `.all(timeout=2)` raises after 2 s": a label pointing back at the message it
-# answers; once the sentence stands alone in a summary, what follows the colon says it.
+# answers; once the sentence stands alone in a summary, what follows the colon says it. (It
+# ends no sentence and opens no link: "It's up! [Repeat offenders: 212 homes](<url>)".)
 _POINTING_LABEL_RE = re.compile(
-    rf"^(?:that|this|it|which)(?:'s|’s| is| was)?\b{_NOT_A_TIME}[^:\n\d#]{{0,30}}:\s+(?=\S)",
+    rf"^(?:that|this|it|which)(?:'s|’s| is| was)?\b{_NOT_A_TIME}[^:\n\d#.!?\[]{{0,30}}:\s+(?=\S)",
     re.IGNORECASE,
 )
 MIN_STANDING_WORDS = 5
