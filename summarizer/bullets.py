@@ -16,6 +16,7 @@ from summarizer.conversations import conversations
 from summarizer.facts import (
     BULLET_WORDS,
     FIGURE_GAIN,
+    MAX_FACT_WORDS,
     MIN_FACT_WORDS,
     PR_GAIN,
     PR_NUMBER_RE,
@@ -493,7 +494,8 @@ def _body(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
         return None  # (most leads)
     after = False
     for fact in facts:
-        if after and fact.message is lead.message:
+        # (one pointing back reads as chat once joined: "... is out. This is the first RC")
+        if after and fact.message is lead.message and _joins(fact, lead):
             return fact
         after = after or fact is lead
     return None
@@ -539,7 +541,7 @@ def _said_before(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:
         at -= 1
         text = said[at]
         n_words += len(text.split())
-        if len(text.split()) < MIN_FACT_WORDS or n_words > BULLET_WORDS:
+        if len(text.split()) < MIN_FACT_WORDS or n_words > MAX_FACT_WORDS:
             return []
         first = next(
             (f for f in facts if f.message is lead.message and f.text == text), None

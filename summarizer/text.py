@@ -48,6 +48,7 @@ _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # the rounding", is said with the others).
 _OWN_LINE_RE = re.compile(r"#\d|://")
 _PR_NUMBER_RE = re.compile(r"#\d")
+_ASIDE_RE = re.compile(r" \((?:[^()\s]+ ){2,}[^()\n]*\)")  # (three words or more)
 # A line that is all bold or italic ("*Release plan*", "_Weekly update_"): a heading.
 _BOLD_LINE_RE = re.compile(r"\*{1,2}([^*\n]{1,80})\*{1,2}:?|_{1,2}([^_\n]{1,80})_{1,2}:?")
 # (a task list's box comes after its mark: "- [x] freeze the branch")
@@ -176,23 +177,31 @@ def _short_lists_inline(lines: list[str], whole_lists: bool = False) -> list[str
                 if not _BULLET_RE.match(item):
                     break
                 items.append(_BULLET_RE.sub("", item).rstrip(".;,"))
-        if MIN_INLINE_ITEMS <= len(items) <= MAX_INLINE_ITEMS and (
-            all(
-                len(item.split()) <= INLINE_ITEM_WORDS and not _OWN_LINE_RE.search(item)
-                for item in items
-            )
-            or whole_lists
-            and not any(
-                _PR_NUMBER_RE.search(item) or _SENTENCE_END_RE.search(item) for item in items
-            )
-            and sum(len(item.split()) for item in items) <= WHOLE_LIST_WORDS
+        if not MIN_INLINE_ITEMS <= len(items) <= MAX_INLINE_ITEMS:
+            items = []
+        elif not all(
+            len(item.split()) <= INLINE_ITEM_WORDS and not _OWN_LINE_RE.search(item)
+            for item in items
         ):
+            items = _said_whole(items) if whole_lists else []
+        if items:
             result.append(f"{line.rstrip('!:')}: {listed(_in_a_sentence(items))}.")
             at += 1 + len(items)
         else:
             result.append(line)
             at += 1
     return result
+
+
+def _said_whole(items: list[str]) -> list[str]:
+    """A list's items as they read in one sentence, without their asides ("new tiled
+    renderer (big win on dense scenes, see #perf)" -> "new tiled renderer"; a short one
+    names: "code of conduct (v2)"); none where an item cites a PR or is more than one
+    sentence, or all of them say more than `WHOLE_LIST_WORDS`."""
+    if any(_PR_NUMBER_RE.search(item) or _SENTENCE_END_RE.search(item) for item in items):
+        return []
+    told = [_ASIDE_RE.sub("", item) if "(" in item else item for item in items]
+    return told if sum(len(item.split()) for item in told) <= WHOLE_LIST_WORDS else []
 
 
 # Words that open a list item but not a name: said inside a sentence, in lower case.

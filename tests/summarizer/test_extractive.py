@@ -2737,3 +2737,34 @@ def test_a_saint_s_stop_ends_no_sentence_of_a_bullet() -> None:
     )
     assert "all 115 counties loaded in 41 seconds" in text
     assert "(St. Louis city is 29510" in text
+
+
+def test_a_release_post_says_its_highlights_after_its_headline() -> None:
+    text = drafted_with(
+        "**Wren 2.0-rc1 is out** 🎉\n\n"
+        "this is the first release candidate for 2.0, please try it on your projects. "
+        "highlights:\n"
+        "• new tiled renderer (big win on dense scenes, see the numbers in #perf)\n"
+        "• streaming level loader, levels no longer need to fit in memory\n"
+        "• Lua 5.4 scripting (hot reload later this week)\n"
+        "• experimental Vulkan backend (opt-in, `--vk`)\n"
+        "• breaking: `Node.size()` is renamed to `Node.extent()`, notes in the changelog\n\n"
+        "final 2.0 is planned for **April 2** if nothing catches fire",
+        reactions=29,
+        pinned=True,
+    )
+    assert "Wren 2.0-rc1 is out**. Highlights: new tiled renderer, streaming level loader" in text
+    assert "(opt-in, `--vk`)" in text  # (a short aside names)
+    assert "`Node.size()` is renamed to `Node.extent()`" in text
+    assert "This is the first" not in text
+
+
+def test_what_a_fix_points_back_to_leads_it_however_long() -> None:
+    text = drafted_with(
+        "results pipeline dry run with the test feed this morning: all 115 counties loaded in "
+        "41 seconds, but 3 failed on a code mismatch (the lookup had one independent city as a "
+        "county). fixed in #217, second run was clean, next dry run is Oct 22",
+        reactions=8,
+    )
+    assert "all 115 counties loaded in 41 seconds" in text
+    assert "Fixed in [#217]" in text
