@@ -69,6 +69,8 @@ from summarizer.text import (
 )
 from summarizer.types import PRMention, SourceMessage
 
+TITLE_WORDS = 8  # a headline this short is the title of what its message says
+HEADLINE_NEW_WORDS = 3  # ... and heads the bullet where it says this many words more
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
 _VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
 _MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
@@ -512,9 +514,11 @@ def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
         return picked  # (most items)
     # (a message's facts are in the order it says them, its list lines' after its prose)
     headline = next(f for f in facts if f.message is lead.message)
+    # (a title says what the rest is about in a few words: "Kestrel Jam #4 is official!")
+    enough = HEADLINE_NEW_WORDS if headline.n_words <= TITLE_WORDS else MIN_FACT_WORDS
     if (
         any(f is headline for f in picked)
-        or len(headline.words.difference(*(f.words for f in picked))) < MIN_FACT_WORDS
+        or len(headline.words.difference(*(f.words for f in picked))) < enough
         or points_back(headline.text)
         or says_to_the_reader(headline.text)
     ):
@@ -522,7 +526,9 @@ def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
     for kept in (picked, picked[:1]):
         if headline.n_words + sum(f.n_words for f in kept) <= BULLET_WORDS:
             return [headline, *kept]
-    return picked
+    # A headline saying when, or what was released, is the news a long list goes under.
+    day = names_day(headline.text) and not names_day(lead.text)
+    return [headline] if day or names_release(headline.text) else picked
 
 
 def _said_before(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:
@@ -879,9 +885,11 @@ def _bot_items(item: Sequence[SourceMessage]) -> dict[str, IntegrationItem]:
 
 
 def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
-    """A status replaced by a newer one from the same person on the same subject goes; its
-    PRs are kept on the newer bullet. Only the person's `STALE_WINDOW` next statuses are
-    compared: an update follows what it replaces within days, not hundreds of items later."""
+    """A status replaced by a newer one from the same person on the same subject goes, unless
+    it is an announcement more people took up than the newer one (then the newer goes); the
+    PRs and sources of the one that goes are kept on the other. Only the person's
+    `STALE_WINDOW` next statuses are compared: an update follows what it replaces within
+    days, not hundreds of items later."""
     kept: list[Bullet] = []
     by_author: dict[str, list[Bullet]] = {}
     for bullet in sorted(bullets, key=lambda b: -b.time):
@@ -893,11 +901,31 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             kept.append(bullet)
             recent.append(bullet)
             continue
-        lost = [m for ref, m in bullet.prs.items() if ref not in newer.prs]
-        if lost:  # cited after the newer bullet's sentences when it is written
-            newer.prs.update((m.ref, m) for m in lost)
-        newer.sources += [s for s in bullet.sources if s not in newer.sources]
+        stays, goes = newer, bullet
+        if _announced(bullet) and bullet.signal > newer.signal:
+            # ("TERRA-km v1.0 is released!" stays, not the small correction of one of its
+            # figures two days later)
+            stays, goes = bullet, newer
+            kept[_index(kept, newer)] = recent[_index(recent, newer)] = bullet
+        lost = [m for ref, m in goes.prs.items() if ref not in stays.prs]
+        if lost:  # cited after the other bullet's sentences when it is written
+            stays.prs.update((m.ref, m) for m in lost)
+        stays.sources += [s for s in goes.sources if s not in stays.sources]
     return sorted(kept, key=lambda b: b.time)
+
+
+def _announced(bullet: Bullet) -> bool:
+    """Whether the bullet says a release or announcement many people took up."""
+    lead = bullet.picked[0] if bullet.picked else None
+    return (
+        lead is not None
+        and bullet.signal >= STRONG_SIGNAL
+        and (is_announcement(lead.message) or names_release(lead.text))
+    )
+
+
+def _index(bullets: list[Bullet], bullet: Bullet) -> int:
+    return next(i for i, b in enumerate(bullets) if b is bullet)
 
 
 def _same_subject(newer: Bullet, older: Bullet) -> bool:

@@ -38,6 +38,7 @@ from summarizer.text import (
     sentences,
     strip_code_blocks,
     without_list_mark,
+    without_mass_mentions,
     words,
 )
 from summarizer.types import PRMention, SourceMessage
@@ -277,12 +278,14 @@ def find_facts(
             if message.preview
             else message.text
         )
-        listed = _news_lines(message.text, message.prs, shows)
+        headings, listed = _news_lines(message.text, message.prs, shows)
         found = [
             fact
             # (a list people took up as news, whose items are not news one by one, is said
             # whole: `chat_lines`)
-            for sentence in statements(own, whole_lists=signal >= STRONG_SIGNAL and not listed)
+            for sentence in statements(
+                own, whole_lists=signal >= STRONG_SIGNAL and not (headings or listed)
+            )
             if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
         ]
         if not found and shows:
@@ -305,6 +308,12 @@ def find_facts(
             fact = _fact(line, message, time, signal=signal, shows=shows)
             if fact is not None:
                 found.append(fact)
+        # (a heading naming a release comes first, as it is said: the post's headline;
+        # unless it was said with its list: "Tiller 3.1 is released: cron triggers and ...")
+        for line in headings:
+            fact = _fact(line, message, time, signal=signal, shows=shows)
+            if fact is not None and not any(fact.words <= f.words for f in found):
+                found.insert(0, fact)
         facts += found
     return facts
 
@@ -571,16 +580,17 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
     return {line: tuple(dict.fromkeys(cited)) for line, cited in found.items()}
 
 
-def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> list[str]:
-    """The list items that measure something or name a day and cite no PR ("- clustered
-    lighting: 2.3x faster with 256 lights", "2. Sprint: Saturday December 5 at the Old
-    Mill"): news a list says item by item (`_pr_lines` reads those citing PRs); and, over
-    a list citing none, a heading that names a release ("*4.2.0-beta.1 is out* :rocket:"
-    over its highlights: the release is the news). `shows`: whether the message holds a
-    link, a day or a release at all (`shows_something`)."""
+def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> tuple[list[str], list[str]]:
+    """Over a list citing no PR, a heading that names a release ("*4.2.0-beta.1 is out*
+    :rocket:" over its highlights: the release is the news); and the list items that
+    measure something or name a day and cite no PR ("- clustered lighting: 2.3x faster with
+    256 lights", "2. Sprint: Saturday December 5 at the Old Mill"): news a list says item by
+    item (`_pr_lines` reads those citing PRs). `shows`: whether the message holds a link, a
+    day or a release at all (`shows_something`)."""
     if "\n" not in text or _LIST_LINE_RE.search(text) is None:
-        return []  # (most messages)
+        return [], []  # (most messages)
     lines = strip_code_blocks(text).splitlines()
+    headings: list[str] = []
     news = []
     for line, after in zip(lines, [*lines[1:], ""], strict=True):
         item = without_list_mark(line)
@@ -588,7 +598,7 @@ def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> list[str]:
             if shows and not prs and _LIST_LINE_RE.match(after):
                 heading = _heading(EMOJI_RE.sub("", _BOLD_RE.sub(r"\1", line)).strip())
                 if heading and names_release(heading):
-                    news.append(full_stop(heading[:-1]))
+                    headings.append(full_stop(without_mass_mentions(heading[:-1]).strip()))
         elif (FIGURE_RE.search(item) or shows and names_day(item)) and not any(
             p.raw in item for p in prs
         ):
@@ -596,7 +606,7 @@ def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> list[str]:
             told = [s for s in sentences(item) if not _is_request(s)]
             if told:
                 news.append(" ".join(told))
-    return news
+    return headings, news
 
 
 def _heading(line: str) -> str:

@@ -111,8 +111,7 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
     text = html.unescape(strip_code_blocks(text))
     if "~" in text or "||" in text or "-# " in text:
         text = _HIDDEN_RE.sub("", text)
-    if "@" in text or "<!" in text:
-        text = _MASS_MENTION_RE.sub("", text)
+    text = without_mass_mentions(text)
     if ":" in text and _EMOJI_CODE_RE.search(text):  # (the gap's pattern is the slower)
         text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(_emoji_code_gap, text))
     if not text.isascii():  # ("tonight! 🎉 18 people": a new sentence)
@@ -129,6 +128,11 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
         for line, after in zip(lines, following, strict=True)
         if not _NOT_PROSE_RE.match(line) and not _heads_a_list(line, after)
     ]
+
+
+def without_mass_mentions(text: str) -> str:
+    """`text` without "@here", "@channel", "@everyone" (or Slack's "<!channel>")."""
+    return _MASS_MENTION_RE.sub("", text) if "@" in text or "<!" in text else text
 
 
 def _said_before_list(line: str) -> str:

@@ -2768,3 +2768,71 @@ def test_what_a_fix_points_back_to_leads_it_however_long() -> None:
     )
     assert "all 115 counties loaded in 41 seconds" in text
     assert "Fixed in [#217]" in text
+
+
+def test_a_release_heading_over_its_list_leads_without_the_mass_mention() -> None:
+    text = drafted_with(
+        "<!channel> :ocean: *Tern-km v1.0 is released!*\n"
+        "• 10 simulated years (2015-2024) of the coupled run, atmosphere at 2.5 km\n"
+        "• 1.4 PB in total; a 180 TB curated subset on the archive\n"
+        "• DOI: https://doi.org/10.1234/tern-km-v1.0\n"
+        "big thanks to Lucas for babysitting 38 TB/day of transfers",
+        reactions=34,
+    )
+    assert text.startswith("- Tern-km v1.0 is released. ")
+    assert "channel" not in text.lower()
+
+
+def test_an_event_s_headline_is_said_over_its_long_agenda() -> None:
+    text = drafted_with(
+        "*Lab all-hands, Thursday 25 June 2026, 14:00-16:30 CEST*, hybrid: seminar room 022 "
+        "+ Zoom\n"
+        "Agenda:\n"
+        "1. Production-run readiness: throughput & allocation (Rafael, Yusuf), 30 min\n"
+        "2. Deep convection on/off: test plan & decision (Kwame, Rafael), 40 min\n"
+        "3. Data release: first user feedback (Ingrid), 20 min\n"
+        "4. New people: Amara, Jonas, Haruto (5 min each)\n"
+        "5. Progress report (Annelise), 15 min",
+        reactions=15,
+    )
+    assert "Lab all-hands, Thursday 25 June 2026, 14:00-16:30 CEST" in text
+
+
+def test_a_short_title_heads_what_its_message_goes_on_to_say() -> None:
+    text = drafted_with(
+        "@everyone 🎮 **Pixel Jam #4** is official!\n\n"
+        "📅 starts **Friday March 20, 18:00 UTC** (theme reveal on stream) and runs until "
+        "**Sunday March 29, 23:59 UTC**\n"
+        "🕹️ hosted on itch: https://itch.io/jam/pixel-jam-4\n"
+        "👥 solo or teams of up to 4, any skill level\n"
+        "🏆 the top 3 games get featured on the site and a 1-hour stream playthrough\n\n"
+        "theme suggestions go in the form on the jam page, voting opens Monday. see you there!",
+        reactions=40,
+        pinned=True,
+    )
+    assert "Pixel Jam #4** is official" in text
+
+
+def test_an_announcement_people_took_up_outlasts_a_later_correction_of_it() -> None:
+    d = draft(
+        [
+            msg(
+                "@channel *Tern-km v1.0 is released!*\n"
+                "• 1.4 PB in total; a 180 TB curated subset on the archive\n"
+                "• DOI: https://doi.org/10.1234/tern-km-v1.0",
+                channel="data",
+                author="Ingrid Halvorsen",
+                minutes=0,
+                reactions=55,
+            ),
+            msg(
+                "small correction: the landing page said 1.2 PB, the correct total is 1.4 PB. "
+                "fixed on their side now",
+                channel="data",
+                author="Ingrid Halvorsen",
+                minutes=2 * 24 * 60,
+                reactions=2,
+            ),
+        ]
+    )
+    assert "Tern-km v1.0 is released" in section(d, "data").markdown
