@@ -241,7 +241,7 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     signals = [0.0 if m.is_bot else social_gain(m) + THANKED_GAIN * (m.id in thanked) for m in item]
     facts = find_facts(item, times, signals, thanked)
     if thanked:
-        facts = _answered(facts, thanked)
+        facts = _answered(facts, thanked, item)
     time = max(times)
     if not facts:
         bullet = (
@@ -286,13 +286,16 @@ def _release_post(message: SourceMessage, signal: float) -> bool:
     return signal >= STRONG_SIGNAL and names_release(message.text.partition("\n")[0])
 
 
-def _answered(facts: list[Fact], thanked: Mapping[str, str]) -> list[Fact]:
+def _answered(
+    facts: list[Fact], thanked: Mapping[str, str], item: Sequence[SourceMessage]
+) -> list[Fact]:
     """The facts without those of the askers whose answers were thanked, where an answer
     says something: the answer is the news ("the 2 GB limit of the 32-bit launcher"), not
     the report of what went wrong, nor the thanks ("the backports kernel did it, 3 streams
     now")."""
     asked = set(thanked.values())
-    askers = {f.message.author_id for f in facts if f.message.id in asked}
+    # (from the messages: a question is seldom a fact itself)
+    askers = {m.author_id for m in item if m.id in asked}
     kept = [f for f in facts if f.message.author_id not in askers]
     return kept if any(f.message.id in thanked for f in kept) else facts
 

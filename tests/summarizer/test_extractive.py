@@ -2836,3 +2836,35 @@ def test_an_announcement_people_took_up_outlasts_a_later_correction_of_it() -> N
         ]
     )
     assert "Tern-km v1.0 is released" in section(d, "data").markdown
+
+
+def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() -> None:
+    d = draft(
+        [
+            msg(
+                "newbie q: why does my 25 km test run crash with a CFL violation after ~3 "
+                "days? same namelist as the tutorial",
+                channel="data",
+                author="Pavel Novak",
+                id="q1",
+                thread_id="q1",
+            ),
+            msg(
+                "July has much stronger updrafts. drop to dt=120s, or set `substeps = 2` in "
+                "the dynamics namelist",
+                channel="data",
+                author="Meera Krishnan",
+                thread_id="q1",
+                reactions=3,
+            ),
+            msg(
+                "substeps=2 fixed it, ran 30 days clean. thank you!!",
+                channel="data",
+                author="Pavel Novak",
+                thread_id="q1",
+            ),
+        ]
+    )
+    text = to_markdown(d)
+    assert "ran 30 days clean (Pavel Novak)" not in text
+    assert "set `substeps = 2` in the dynamics namelist (Meera Krishnan)" in text
