@@ -13,7 +13,7 @@ What has no evidence goes to the catch-all topic, which is the last one configur
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
@@ -431,6 +431,7 @@ def group_by_topic(
         if intro_channels
         else set()
     )
+    posts = Counter(m.author_id for m in kept)
     chatter_channels = {
         channel
         for channel in {m.channel for m in kept}
@@ -446,7 +447,7 @@ def group_by_topic(
             and not _cites_alone(message, said_elsewhere)
         ):
             continue  # welcomes and small talk under an introduction
-        elif _off_topic(message, chatter_channels):
+        elif _off_topic(message, chatter_channels) or _blast(message, posts):
             continue
         else:
             rest.append(message)
@@ -461,6 +462,18 @@ def _off_topic(message: SourceMessage, chatter_channels: Collection[str]) -> boo
     """Whether `message` is chatter in one of `chatter_channels` (named for it, given no
     topic by the admin: `_CHATTER_CHANNEL_RE`) that nobody made news of."""
     return message.channel in chatter_channels and not message.prs and not is_announcement(message)
+
+
+def _blast(message: SourceMessage, posts: Mapping[str, int]) -> bool:
+    """Whether `message` is a link sent to the whole channel by someone who said nothing
+    else all week, and nobody reacted or replied: spam ("@everyone free nitro, claim before
+    it expires 👉 <link>"), not an announcement."""
+    return (
+        posts[message.author_id] == 1
+        and not (message.reactions or message.replies or message.pinned)
+        and is_announcement(message)
+        and URL_RE.search(message.text) is not None
+    )
 
 
 def _answers_apart(messages: Sequence[SourceMessage]) -> Sequence[SourceMessage]:

@@ -445,3 +445,24 @@ def test_a_name_inside_another_word_or_a_welcome_is_no_self_introduction() -> No
     )
     grouped = group_by_topic([welcome, shared], TOPICS)
     assert grouped["introductions"] == []
+
+
+def test_a_link_blasted_to_everyone_by_a_stranger_nobody_answered_is_spam() -> None:
+    spam = msg(
+        "@everyone free nitro for 3 months, claim before it expires 👉 https://gifts.example/claim",
+        author="gift_drop8831",
+    )
+    announced = msg(
+        "@everyone the meetup moves to Friday: https://club.example/meetup", author="Ana"
+    )
+    taken_up = msg(
+        "@everyone new server rules: https://club.example/rules", author="Bo", reactions=5
+    )
+    chatty = msg("@everyone slides from tonight: https://club.example/slides", author="Cy")
+    also = msg("thanks all for coming", author="Cy")
+    grouped = group_by_topic(
+        [spam, announced, msg("see you there", author="Ana"), taken_up, chatty, also], TOPICS
+    )
+    kept = {m.id for ms in grouped.values() for m in ms}
+    assert spam.id not in kept
+    assert {announced.id, taken_up.id, chatty.id} <= kept
