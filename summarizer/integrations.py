@@ -128,7 +128,10 @@ def integration_items(text: str) -> list[IntegrationItem]:
         for m in _EVENT_RE.finditer(text[:20_000])
     ] + [
         IntegrationItem(
-            m["number"], m["title"].strip(), m["who"], done=_done(m["event"]), merged=_merged(m)
+            m["number"],
+            *_title_credit(m["title"], m["who"]),
+            done=_done(m["event"]),
+            merged=_merged(m),
         )
         for m in _EVENT_BY_RE.finditer(text[:20_000])
     ]
@@ -170,11 +173,12 @@ def commits(text: str) -> list[Commit]:
     ]
 
 
-def _title_credit(title: str) -> tuple[str, str | None]:
-    """ "Fix the loader (by ana)" -> ("Fix the loader", "ana")."""
+def _title_credit(title: str, who: str | None = None) -> tuple[str, str | None]:
+    """ "Fix the loader (by ana)" -> ("Fix the loader", "ana"); `who` (the one who merged
+    it) where the title names nobody."""
     by = _TITLE_BY_RE.search(title.strip())
     if by is None:
-        return title.strip(), None
+        return title.strip(), who
     return title.strip()[: by.start()], (by["who"] or by["handle"]).strip()
 
 

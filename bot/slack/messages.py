@@ -241,6 +241,12 @@ _GITHUB_REPO_RE = re.compile(r"https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/")
 
 def _attachment_parts(attachment: dict[str, Any]) -> Iterator[str]:
     parts = [attachment.get(key) for key in ("pretext", "title", "text")]
+    author = attachment.get("author_name")
+    if parts[0] and isinstance(parts[1], str) and isinstance(author, str) and author.strip():
+        # GitHub's app names who merged under its pretext and the PR's author apart: "Pull
+        # request merged by bo" over "#12 Retry on 503", by ana (a page's preview, which has
+        # no pretext, names its page's author, not the one who did it).
+        parts[1] = f"{parts[1]} (by {author.strip()})"
     texts = [part for part in parts if isinstance(part, str) and part.strip()]
     if not texts:
         fallback = attachment.get("fallback")

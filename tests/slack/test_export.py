@@ -442,6 +442,32 @@ def test_the_github_app_s_post_names_the_repository_its_link_is_in(tmp_path: Pat
     )
 
 
+def test_the_github_app_s_pr_author_is_said_apart_from_who_merged_it(tmp_path: Path) -> None:
+    [message] = read_one_day(
+        tmp_path,
+        [
+            integration_post(
+                {
+                    "pretext": "Pull request merged by bo",
+                    "title": "#12 Uploader: retry on 503",
+                    "title_link": "https://github.com/acme/tools/pull/12",
+                    "author_name": "ana",
+                },
+                {  # a page's preview names its page's author
+                    "title": "Retries, explained",
+                    "author_name": "cy",
+                    "from_url": "https://blog.example/retries",
+                },
+            )
+        ],
+    ).messages
+    assert message.text.splitlines()[:2] == [
+        "[acme/tools] Pull request merged by bo",
+        "#12 Uploader: retry on 503 (by ana)",
+    ]
+    assert "(by cy)" not in message.text
+
+
 # --- authors ---
 
 

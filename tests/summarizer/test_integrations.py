@@ -109,6 +109,12 @@ def test_the_slack_app_s_event_names_who_over_the_pr_s_title() -> None:
     )
 
 
+def test_the_slack_app_s_event_credits_the_pr_s_author_over_who_merged_it() -> None:
+    post = "[cellsim/cellsim] Pull request merged by mvoss\n#741 Deprecate the HDF5 writer (by ana)"
+    [merged] = integration_items(post)
+    assert (merged.title, merged.person) == ("Deprecate the HDF5 writer", "ana")
+
+
 def test_a_person_s_message_in_brackets_is_not_a_post() -> None:
     assert post_repo("Thanks! [see below]") is None
     assert integration_items("I merged it, resolves the flake") == []
