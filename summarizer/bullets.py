@@ -96,7 +96,8 @@ _COMMIT_TYPE_RE = re.compile(
 )
 _WORD_RE = re.compile(r"[^\W\d_]+")
 # An identifier in a title: "load_tss", "Star::write", "feature(asm_const)", "entry_point!".
-_CODE_WORD_RE = re.compile(r"[\w.:]*(?:_|::|\w\(\w*\))[\w.:()!]*(?<![.:])")
+# (an argument holds what it holds: "read_csv(engine="legacy")" is one)
+_CODE_WORD_RE = re.compile(r"[\w.:]*(?:_|::|\w\([^()\s]*\))(?:\([^()\s]*\)|[\w.:!])*(?<![.:])")
 
 
 @dataclass(slots=True)

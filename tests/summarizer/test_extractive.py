@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 from factories import TOPICS, msg
 
+from summarizer.bullets import pr_title
 from summarizer.draft import format_title, make_draft, ordinal
 from summarizer.render import to_json, to_markdown
 from summarizer.text import full_stop, visible_length
@@ -1380,12 +1381,12 @@ def test_further_prs_a_status_list_leaves_out_are_said_by_their_titles() -> None
         {
             "lab/main#303": "Make load_tss unsafe",
             "lab/main#304": "[WIP] Return an error for big PCIDs",
-            "lab/main#305": "Enable feature(asm_const) on nightly",
+            "lab/main#305": 'Deprecate read_csv(engine="legacy") on nightly',
         }
     )
     assert "Make `load_tss` unsafe ([#303](" in data
     assert "; Return an error for big PCIDs ([#304](" in data
-    assert "; Enable `feature(asm_const)` on nightly ([#305](" in data
+    assert '; Deprecate `read_csv(engine="legacy")` on nightly ([#305](' in data
     assert chat_voice(data).share == 0
 
 
@@ -2868,3 +2869,15 @@ def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() ->
     text = to_markdown(d)
     assert "ran 30 days clean (Pavel Novak)" not in text
     assert "set `substeps = 2` in the dynamics namelist (Meera Krishnan)" in text
+
+
+@pytest.mark.parametrize(
+    ("title", "written"),
+    [
+        ("Enable feature(asm_const) on nightly", "Enable `feature(asm_const)` on nightly"),
+        ('Deprecate read_csv(engine="legacy")', 'Deprecate `read_csv(engine="legacy")`'),
+        ("Star::write returns an error", "`Star::write` returns an error"),
+    ],
+)
+def test_a_pr_title_sets_its_code_apart_whole(title: str, written: str) -> None:
+    assert pr_title(title) == written

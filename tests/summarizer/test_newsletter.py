@@ -58,6 +58,10 @@ def test_closing_thanks_go_but_thanks_that_explain_stay() -> None:
     assert tidy("The fix landed - thanks Bo!") == "The fix landed!"
     assert tidy("Merged, thanks to the new cache it takes 3 s.").endswith("it takes 3 s.")
     assert tidy("Thanks to Ana, the run is back.") == "Thanks to Ana, the run is back."
+    # (in parentheses, the thanks goes and the parenthesis stays closed)
+    assert (
+        tidy("Joins are ~35% faster (#2420, thanks Hiroshi).") == "Joins are ~35% faster (#2420)."
+    )
 
 
 def test_the_speaker_becomes_the_subject_even_after_an_opening_phrase() -> None:
