@@ -714,7 +714,8 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
     kept: list[str] = []
     n_words = 0
     raws = {p.raw for p in prs}
-    for sentence in clean_sentences(text):
+    said = clean_sentences(text)
+    for at, sentence in enumerate(said):
         if kept and sentence.rstrip(".!") in raws:
             # "... down to 244 ms. PR 8526.": a PR said alone cites what came before it.
             kept[-1] = f"{kept[-1].rstrip('.!')} ({sentence.rstrip('.!')})."
@@ -723,8 +724,15 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
         news = _cites_or_measures(sentence, prs) or names_day(sentence)
         if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
             continue
-        if kept and not news and "://" not in sentence and says_to_the_reader(sentence):
-            continue  # "If you read the totals last week, don't trust them": adds nothing
+        if (
+            (kept or at + 1 < len(said))
+            and not news
+            and "://" not in sentence
+            and (says_to_the_reader(sentence))
+        ):
+            # "If you read the totals last week, don't trust them" adds nothing; "You're both
+            # right tbh." leads nothing
+            continue
         if kept and not news and _COURTESY_RE.match(sentence):
             continue  # "Thanks to Ana for hosting": a courtesy, not news
         kept.append(sentence)

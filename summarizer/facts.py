@@ -821,12 +821,17 @@ def _asks_the_reader(text: str) -> bool:
 
 
 def _without_request_tail(text: str) -> str:
-    """`text` without the requests closing its sentences (`_REQUEST_TAIL_RE`), ending with
-    a full stop."""
+    """`text` without the requests closing its sentences (`_REQUEST_TAIL_RE`), or closing it
+    ("Decision: GL stays the default. @tove please file that crash"), ending with a full
+    stop."""
     if not holds_any(text.lower(), _REQUEST_TAIL_HINTS):
         return text  # (most sentences)
     told, n = _REQUEST_TAIL_RE.subn("", text)
-    return full_stop(told) if n else text
+    said = [part for sentence in sentences(told) for part in LOWER_START_RE.split(sentence)]
+    while len(said) > 1 and _is_request(said[-1]):
+        said.pop()
+        n += 1
+    return full_stop(" ".join(said)) if n else text
 
 
 def _words_but_links(text: str) -> int:

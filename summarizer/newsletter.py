@@ -26,7 +26,8 @@ _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
 _MENTION_RE = re.compile(r"(?<![\w./])@(?=[A-Za-z0-9_])")  # (not a link's: "medium.com/@ana")
 # Thanks that close a sentence: "#2439 is merged, thanks for the fast review."
 _THANKS_TAIL_RE = re.compile(
-    r"(?:[,;]|\s[—–-])\s*(?:thanks|thank you|thx|ty)\b(?! to\b)[^.!?)]{0,60}(?=\)?[.!?]*$)",
+    r"(?:[,;]|\s[—–-])\s*(?:thanks|thank you|thx|ty)\b(?! to\b)"
+    r"(?:[^.!?()]|\([^()]*\)){0,60}(?=\)?[.!?]*$)",  # (in brackets: "(#12, thanks Bo)")
     re.IGNORECASE,
 )
 # "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".

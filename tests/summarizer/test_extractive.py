@@ -2881,3 +2881,15 @@ def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() ->
 )
 def test_a_pr_title_sets_its_code_apart_whole(title: str, written: str) -> None:
     assert pr_title(title) == written
+
+
+def test_a_decision_closing_with_a_request_is_news_without_its_reply_to_the_debate() -> None:
+    text = drafted_with(
+        "you're both right tbh. decision for 0.9: GL stays the default, the new backend is "
+        "opt-in behind `--renderer=wgpu` and marked experimental. we revisit the default for "
+        "1.0 once the crash reports are sorted. @tove please do file that crash, it would "
+        "block any default switch",
+        reactions=15,
+    )
+    assert text.startswith("- Decision for 0.9: GL stays the default")
+    assert "both right" not in text and "please" not in text

@@ -62,6 +62,7 @@ def test_closing_thanks_go_but_thanks_that_explain_stay() -> None:
     assert (
         tidy("Joins are ~35% faster (#2420, thanks Hiroshi).") == "Joins are ~35% faster (#2420)."
     )
+    assert tidy("It's in — thanks Ana for the review (94 comments).") == "It's in."
 
 
 def test_the_speaker_becomes_the_subject_even_after_an_opening_phrase() -> None:
