@@ -27,6 +27,7 @@ from summarizer.facts import (
     STRONG_SIGNAL,
     Fact,
     find_facts,
+    only_points,
     own_words,
     statements,
 )
@@ -408,10 +409,12 @@ def _ended(item: Sequence[SourceMessage], picked: Sequence[Fact]) -> str:
 
 def _pick(facts: Sequence[Fact]) -> list[Fact]:
     """The lead fact (most PRs and figures; of near-equals, one that does not answer
-    another person's question, then the newest), and a second one that adds a PR, or a
-    figure with what was done, while the bullet stays short."""
-    # (An answer is about its question: "Core is fine ... with #291 in you don't need it".)
-    lead = max(facts, key=lambda f: (f.gain, not f.answers, f.time))
+    another person's question, then one that does not only label a link, then the newest),
+    and a second one that adds a PR, or a figure with what was done, while the bullet stays
+    short."""
+    # (An answer is about its question: "Core is fine ... with #291 in you don't need it";
+    # a link's label points to what another sentence may say: "Changelog: <url>".)
+    lead = max(facts, key=lambda f: (f.gain, not f.answers, not only_points(f.text), f.time))
     # A later sentence saying the same thing with fresher numbers replaces the lead.
     newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
     if newer:
@@ -525,6 +528,7 @@ def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
         or len(headline.words.difference(*(f.words for f in picked))) < enough
         or points_back(headline.text)
         or says_to_the_reader(headline.text)
+        or only_points(headline.text)
     ):
         return picked
     for kept in (picked, picked[:1]):

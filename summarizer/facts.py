@@ -84,6 +84,8 @@ _WEAK_OPENER_RE = re.compile(
 )
 # ... or a thanks that says nothing else ("Thank you all for tonight!"; not "Thanks to all
 # who filled in the survey: 1,240 responses!").
+# What a sentence points to: a link, with the title it is named by.
+_POINTED_RE = re.compile(r'(?:"[^"\n]*" )?\(?<?https?://[^\s>)]+>?\)?|\[[^\]\n]*\]\([^)\s]+\)')
 _BARE_THANKS_RE = re.compile(r"(?:thanks|thank you)\b[^:\d]*$", re.IGNORECASE)
 # Chat's joke formats, whatever their figures: "me refreshing the dashboard for the next
 # 40 days", "monday mood: ...", "POV: you ...", "tfw ...", "nobody: / me: ...". One that
@@ -845,6 +847,14 @@ def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision
     value = pr_gain * len(prs) + FIGURE_GAIN * len(figures) + decision
     weak = ANAPHORA_RE.match(text) or _is_request(text)
     return value - WEAK_PENALTY * bool(weak)
+
+
+def only_points(text: str) -> bool:
+    """Whether `text` only labels a link ('Downloads + changelog: "Release v2.0" (<url>)'):
+    what it points to is said elsewhere, if at all."""
+    if "://" not in text:
+        return False  # (most sentences)
+    return len(_POINTED_RE.sub(" ", text).split()) < MIN_FACT_WORDS
 
 
 def own_words(text: str, prs: Sequence[PRMention]) -> int:

@@ -24,6 +24,8 @@ _NAMED_LINK_RE = re.compile(r"\[[^\[\]\n]+\]\(<?https?://")
 # a quote of its own, or a page template left unfilled ("{{metaTag.description}}").
 _NOT_A_NAME_RE = re.compile(r"[.!?]\s|[\"“”]|\{\{")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s")
+_SITE_RE = re.compile(r" [·|] ")
+_PR_PAGE_RE = re.compile(r"https://github\.com/[^/\s]+/[^/\s]+/(?:pull|issues)/\d")
 
 
 def written(message: SourceMessage) -> str:
@@ -44,7 +46,8 @@ def page_title(message: SourceMessage) -> str | None:
         or not any(c.isalpha() for c in first)
     ):
         return None
-    return first
+    # (without the site it is on: "Release v2.0 · acme/tools", "Cities Database | MaxMind")
+    return _SITE_RE.split(first, 1)[0] if " · " in first or " | " in first else first
 
 
 def page_blurb(message: SourceMessage) -> str | None:
@@ -75,6 +78,8 @@ def with_titles(message: SourceMessage, *, announced: bool = False) -> str:
     links = list(LINK_RE.finditer(said))
     if title is None or len(links) != 1 or title.casefold() in said.casefold():
         return said
+    if _PR_PAGE_RE.match(links[0][1]):
+        return said  # a PR or issue is cited, by its own title
     if "](" in said and _NAMED_LINK_RE.search(said):
         return said  # the author named their link ("[the recording](url)")
     [link] = links

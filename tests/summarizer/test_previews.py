@@ -139,3 +139,40 @@ def test_the_links_one_person_pasted_are_said_in_one_line() -> None:
     ) in lines
     assert '- Lu Wen shared "Type specimens": <https://example.org/type>.' in lines
     assert len(lines) == 2
+
+
+def test_a_page_is_named_without_the_site_it_is_on() -> None:
+    release = shared(f"changelog: {PAGE}", preview="Release v2.0-rc1 · acme/tools\nNotes")
+    assert page_title(release) == "Release v2.0-rc1"
+    assert page_title(shared(PAGE, preview="Free Cities Database | MaxMind")) == (
+        "Free Cities Database"
+    )
+
+
+def test_a_pr_s_page_is_cited_as_a_pr_not_named_by_its_title() -> None:
+    url = "https://github.com/acme/tools/pull/421"
+    said = f"async output through I/O server ranks, should close the gap: {url}"
+    message = shared(said, preview="Async output by rmendes · Pull Request #421 · acme/tools")
+    assert with_titles(message) == said
+
+
+def test_a_line_that_only_labels_a_link_does_not_lead_its_paragraph() -> None:
+    text = "\n".join(
+        s.markdown
+        for s in draft(
+            [
+                shared(
+                    "**Widget 2.0-rc1 is out** 🎉\n\nit has three new backends, a faster "
+                    "loader for big scenes, a scripting console, and the old config format is "
+                    "gone, with migration notes for every key that moved.\n\n"
+                    f"downloads + changelog: {PAGE}\n"
+                    "final 2.0 is planned for **March 24** if nothing catches fire",
+                    preview="Release v2.0-rc1 · acme/widget\nNotes",
+                    reactions=29,
+                    pinned=True,
+                )
+            ]
+        ).sections
+    )
+    assert "- Final 2.0 is planned for **March 24**" in text
+    assert "Downloads + changelog" not in text
