@@ -21,6 +21,7 @@ from fnmatch import fnmatch
 from summarizer.addresses import with_addresses
 from summarizer.conversations import conversations
 from summarizer.integrations import on_behalf
+from summarizer.introductions import is_welcome, welcomes
 from summarizer.link_comments import joined_link_comments
 from summarizer.names import channel_key, with_plain_names
 from summarizer.noise import is_noise
@@ -78,9 +79,6 @@ _SELF_OR_NEWCOMER_RE = re.compile(f"{_SELF_RE.pattern}|{_NEWCOMER_RE.pattern}", 
 # rules most chat out and the other decides the rest.
 _SELF_OR_NEWCOMER_FOLDED_RE = re.compile(_SELF_OR_NEWCOMER_RE.pattern.replace("[A-Z]", "[a-z]"))
 _WORD_RE = re.compile(r"\w")
-_WELCOME_RE = re.compile(
-    r"^\W*(?:everyone,? )?(?:please )?(?:help (?:me|us) )?welcome\b", re.IGNORECASE
-)
 _ABOUT_RE = re.compile(
     r"\b(?:work(?:ing)? (?:on|at|in)|research|phd|student|engineer|scientist|interested in|"
     r"joined|excited to|background in|based in|from)\b",
@@ -305,7 +303,7 @@ def is_self_introduction(
     if message.is_bot:
         return False
     if _answered_id(message) and not (
-        answered is not None and (answered.is_bot or _WELCOME_RE.match(answered.text))
+        answered is not None and (answered.is_bot or welcomes(answered.text))
     ):
         return False
     head = message.text[:400]
@@ -314,7 +312,7 @@ def is_self_introduction(
         # statement about oneself, not a reply, a welcome or a question, counts.
         return (
             len(head) >= 40
-            and not _WELCOME_RE.match(head)
+            and not welcomes(head)
             and not head.rstrip().endswith("?")
             and bool(
                 FIRST_PERSON_RE.search(head)
@@ -334,7 +332,7 @@ def is_self_introduction(
     )
     if not named and not _says_who_or_new(head, lower):
         return False  # most messages: one scan tells
-    if len(head.split()) < MIN_INTRO_WORDS or _WELCOME_RE.match(head):
+    if len(head.split()) < MIN_INTRO_WORDS or welcomes(head):
         # a greeting with a name ("comfy in here. Hi from Luca") says nothing; a welcome
         # ("Please welcome Hana, who joins us as ...") is to someone else
         return False
@@ -439,7 +437,9 @@ def group_by_topic(
     }
     for message in kept:
         answered = by_id.get(_answered_id(message) or "")
-        if is_self_introduction(message, intro_channels, answered):
+        if is_self_introduction(message, intro_channels, answered) or (
+            intro_topic is not None and is_welcome(message)
+        ):
             grouped[newcomers_to].append(message)
         elif (
             intro_topic is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from summarizer.newsletter import tidy
+from summarizer.newsletter import capitalised, tidy
 from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import (
     STATES,
@@ -25,6 +25,7 @@ from summarizer.text import (
     full_stop,
     says_to_the_reader,
     sentences,
+    without_mass_mentions,
 )
 from summarizer.types import PRMention, Section, SourceMessage, Topic
 from summarizer.voice import EMOJI_RE
@@ -57,10 +58,27 @@ _GLAD_TO_BE_HERE_RE = re.compile(
 )
 # "a data engineer" after a name needs "is"; "data engineer" in brackets needs no article.
 _ARTICLE_RE = re.compile(r"^(?:an?|the) ")
+_THANKS_RE = re.compile(r"(?:thanks|thank you|thx|ty)\b", re.IGNORECASE)
+# A welcome to someone new, however the channel is addressed: "Everyone, please welcome ...",
+# "Please help me welcome ...".
+_WELCOME_RE = re.compile(
+    r"^\W*((?:everyone,? )?(?:please )?(?:help (?:me|us) )?)welcome\b", re.IGNORECASE
+)
+WELCOME_WORDS = 12  # a welcome this long says who joined ("welcome Jordan!" does not)
+# ... to someone it names, or to people new: not "Welcome to #hero-run: this is where ...",
+# nor "Welcome! The nightly harness is a good place to start".
+_WELCOMED_RE = re.compile(
+    r"[\s,:]*(?:@|[*_]{0,2}(?!(?:To|Back|Aboard|All|Everyone)\b)[A-Z]"
+    r"|(?i:(?:(?:a|an|two|three|four|five|some|our|the) )?new)\b)",
+)
+_COUNTED = frozenset(["a", "an", "the", "our", "some", "new", "two", "three", "four", "five"])
+# The welcomer speaking for the community: "our fall data intern", "with us through December".
+_OURS_RE = re.compile(r"\b(?:our|us)\b")
 
 
 def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
-    """One complete line per newcomer: who they are, from where, working on what."""
+    """One complete line per newcomer: who they are, from where, working on what; and one
+    per welcome a member wrote for newcomers (`is_welcome`)."""
     lines = []
     people: dict[str, None] = {}
     cited: dict[str, None] = {}
@@ -68,7 +86,7 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
     for message in messages:
         if message.author in people:
             continue
-        line = introduction(message)
+        line = welcome(message) if is_welcome(message) else introduction(message)
         if not line:
             continue
         people[message.author] = None
@@ -83,6 +101,56 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
         people=list(people),
         sources=sources,
     )
+
+
+def welcomes(text: str) -> bool:
+    """Whether `text` opens welcoming someone ("@channel Please welcome ...")."""
+    return _WELCOME_RE.match(without_mass_mentions(text)) is not None
+
+
+def is_welcome(message: SourceMessage) -> bool:
+    """Whether `message` welcomes someone new and says who they are ("Please welcome Jordan
+    Pak, our fall data intern! Jordan is a senior at ..."), not in reply to anything."""
+    if message.reply_to_id or message.thread_id not in (None, message.id):
+        return False
+    if len(message.text.split()) < WELCOME_WORDS:
+        return False
+    opening = _WELCOME_RE.match(without_mass_mentions(message.text))
+    return (
+        opening is not None
+        # (asking the community: "Welcome Fatima! Hana's PR needs a reviewer" answers her)
+        and bool(opening[1])
+        and _WELCOMED_RE.match(opening.string, opening.end()) is not None
+    )
+
+
+def welcome(message: SourceMessage) -> str:
+    """ "@channel Please welcome @Jordan Pak, our fall data intern! Jordan is with us through
+    December. Say hi" -> "Aisha Karimi welcomed Jordan Pak, the fall data intern. Jordan is
+    with the team through December."; its first sentences that fit `INTRO_WORDS`."""
+    text = _without_emoji(without_mass_mentions(message.text)).strip()
+    opening = _WELCOME_RE.match(text)
+    said = [
+        clean_sentence(s)
+        for line in chat_lines(text[opening.end() if opening else 0 :])
+        for part in sentences(line)
+        for s in LOWER_START_RE.split(part)
+    ]
+    kept: list[str] = []
+    for sentence in said:
+        if sentence.endswith("?") or says_to_the_reader(sentence) or len(sentence.split()) < 3:
+            continue  # ("Say hi", "Make them feel at home, you all")
+        if kept and sum(len(k.split()) for k in kept) + len(sentence.split()) > INTRO_WORDS:
+            break
+        kept.append(full_stop(capitalised(sentence) if kept else sentence))
+    if not kept:
+        return ""
+    told = _OURS_RE.sub(lambda ours: "the" if ours[0] == "our" else "the team", " ".join(kept))
+    author = message.author
+    told = tidy(FIRST_PERSON_RE.sub(lambda me: f"{author}'s" if me[0] == "my" else author, told))
+    if told.split(" ", 1)[0].lower() in _COUNTED:  # ("two new people", not a name)
+        told = told[0].lower() + told[1:]
+    return f"{author} welcomed {told}"
 
 
 def _citing(line: str, prs: Sequence[PRMention]) -> str:
@@ -229,7 +297,8 @@ def _appositive(lead: str, name: str) -> str | None:
 
 
 def self_description(message: SourceMessage) -> list[str]:
-    """The sentences of an introduction that say something: no greeting, question or thanks."""
+    """The sentences of an introduction that say something: no greeting, question or thanks
+    (to anyone: "thank you Aisha.")."""
     about = [
         clean_sentence(s)
         for line in chat_lines(_GREETING_RE.sub("", _without_emoji(message.text), 1))
@@ -245,6 +314,7 @@ def self_description(message: SourceMessage) -> list[str]:
         for s in about
         if not s.endswith("?")
         and not _GLAD_TO_BE_HERE_RE.fullmatch(s)
+        and not _THANKS_RE.match(s)  # ("thank you Aisha.", to the one who welcomed them)
         and (
             first_name in s.casefold()
             or len(s.split()) > (GREETING_WORDS if s.endswith("!") else 2)

@@ -2497,9 +2497,46 @@ def test_a_welcome_to_a_new_member_is_news_not_a_request() -> None:
         msg("Please welcome Hana Kim, who joins us as a PhD student in the speech group."),
         reactions=8,
     )
-    assert section(draft([welcome]), "other").markdown == (
+    assert section(draft([welcome]), "introductions").markdown == (
+        "- Ana Ruiz welcomed Hana Kim, who joins the team as a PhD student in the speech group."
+    )
+    no_introductions = [t for t in TOPICS if t.id != "introductions"]
+    assert section(draft([welcome], topics=no_introductions), "other").markdown == (
         "- Hana Kim joins as a PhD student in the speech group (Ana Ruiz)."
     )
+
+
+def test_a_welcome_says_who_joined_for_the_community_and_its_newcomer_thanks_nobody() -> None:
+    d = draft(
+        [
+            msg(
+                "@channel please welcome @Jordan Pak, our fall data intern! :tada: Jordan is a "
+                "senior at the J-school, loves maps, and is with us through December. Say hi",
+                author="Aisha Karimi",
+                id="w1",
+                thread_id="w1",
+                reactions=14,
+            ),
+            msg(
+                "hi all!! thank you Aisha. super excited to be here. I did a county-level "
+                "broadband map last spring and I really want to get better at SQL.",
+                author="Jordan Pak",
+                thread_id="w1",
+            ),
+            msg(
+                "welcome Jordan! you're next to me on election night",
+                author="Dana Whit",
+                thread_id="w1",
+            ),
+        ]
+    )
+    assert section(d, "introductions").markdown == (
+        "- Aisha Karimi welcomed Jordan Pak, the fall data intern! Jordan is a senior at the "
+        "J-school, loves maps, and is with the team through December.\n"
+        "- Jordan Pak did a county-level broadband map last spring and they really want to get "
+        "better at SQL."
+    )
+    assert [s.topic for s in d.sections] == ["introductions"]
 
 
 def test_without_an_introductions_topic_newcomers_are_welcomed_in_the_catch_all() -> None:

@@ -435,7 +435,7 @@ def test_a_chatter_channel_the_admin_gave_a_topic_is_the_topic_s() -> None:
     assert len(grouped["fun"]) == 1
 
 
-def test_a_name_inside_another_word_or_a_welcome_is_no_self_introduction() -> None:
+def test_a_name_inside_another_word_is_no_self_introduction_and_a_welcome_introduces() -> None:
     welcome = msg(
         "Please welcome Hana Kim, who joins us as a PhD student in the speech group.",
         author="Ana Ruiz",
@@ -443,8 +443,18 @@ def test_a_name_inside_another_word_or_a_welcome_is_no_self_introduction() -> No
     shared = msg(
         "hello all, the banana bread recipe from the lab retreat is in the wiki", author="Ana Ruiz"
     )
-    grouped = group_by_topic([welcome, shared], TOPICS)
-    assert grouped["introductions"] == []
+    answers = [
+        msg("welcome Hana!", author="Bo"),
+        msg(
+            "welcome Hana! The nightly perf harness is a good place to start, ping me", author="Bo"
+        ),
+        msg(
+            "Welcome to #speech: this is where we plan the speech group's runs in public",
+            author="Cy",
+        ),
+    ]
+    grouped = group_by_topic([welcome, shared, *answers], TOPICS)
+    assert grouped["introductions"] == [welcome]
 
 
 def test_a_link_blasted_to_everyone_by_a_stranger_nobody_answered_is_spam() -> None:
