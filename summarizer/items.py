@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from summarizer.bullets import bullets, without_announced_releases
 from summarizer.grouping import introductions_topic
-from summarizer.introductions import introduction, self_description
+from summarizer.introductions import introduction, is_welcome, self_description, welcome
 from summarizer.text import defuse_pings
 from summarizer.types import PRMention, SourceMessage, Topic
 
@@ -93,20 +93,27 @@ def _item(topic: str, bullet: Bullet) -> WorkItem:
 
 
 def _introductions(topic: str, messages: Sequence[SourceMessage]) -> list[WorkItem]:
-    """One item per newcomer: their first introduction that says something."""
+    """One item per newcomer: their first introduction that says something; and one per
+    member's welcome of newcomers (`is_welcome`)."""
     items: dict[str, WorkItem] = {}
     for message in messages:
-        line = "" if message.author in items else introduction(message)
+        welcomed = is_welcome(message)
+        line = (
+            ""
+            if message.author in items
+            else welcome(message)
+            if welcomed
+            else introduction(message)
+        )
         if not line:
             continue
+        said = [line] if welcomed else self_description(message)
         items[message.author] = WorkItem(
             topic=topic,
             people=(message.author,),
             prs=message.prs,
             figures=(),
-            facts=tuple(
-                ItemFact(text, message.author, message.id) for text in self_description(message)
-            ),
+            facts=tuple(ItemFact(text, message.author, message.id) for text in said),
             bullet="- " + defuse_pings(line),
             sources=(message.id,),
             value=1.0,

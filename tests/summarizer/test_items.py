@@ -68,3 +68,14 @@ def test_the_items_cover_every_pr_the_extractive_draft_cites() -> None:
         p.ref for items in work_items(grouped, TOPICS).values() for i in items for p in i.prs
     }
     assert len(drafted) == 6 and drafted <= itemised
+
+
+def test_a_welcome_is_an_item_saying_who_was_welcomed_not_who_welcomed() -> None:
+    welcome = msg(
+        "Please welcome Hana Kim, who joins us as a PhD student in the speech group.",
+        author="Ana Ruiz",
+    )
+    (item,) = work_items(group_by_topic([welcome], TOPICS), TOPICS)["introductions"]
+    said = "Ana Ruiz welcomed Hana Kim, who joins the team as a PhD student in the speech group."
+    assert item.bullet == f"- {said}"
+    assert [fact.text for fact in item.facts] == [said]
