@@ -70,6 +70,7 @@ from summarizer.text import (
 )
 from summarizer.types import PRMention, SourceMessage
 
+SHOWCASED_GAIN = 2.0  # a thread's reply this many people took up (7 reactions) stands apart
 TITLE_WORDS = 8  # a headline this short is the title of what its message says
 HEADLINE_NEW_WORDS = 3  # ... and heads the bullet where it says this many words more
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
@@ -176,7 +177,8 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
     (`summarizer.items` shows them to other drafters as plain data.)"""
     written = []
     for members in conversations(messages, by_pr=True):
-        written += _item_bullets(topic, [messages[i] for i in members])
+        for item in _showcased_apart([messages[i] for i in members]):
+            written += _item_bullets(topic, item)
     digests = [
         Bullet(
             topic=topic,
@@ -193,6 +195,27 @@ def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
         for digest in commit_digests(messages)
     ]
     return _drop_stale(written) + digests
+
+
+def _showcased_apart(item: list[SourceMessage]) -> list[list[SourceMessage]]:
+    """The conversation, and apart from it each reply in its thread that many people took up
+    on its own for what it shows, a link, a day or a release ("mine: nightjar, a dark-first
+    theme for dev blogs <url>" under "theme showcase time? post yours in the thread"): news
+    of its own, not a line of the thread's bullet."""
+    if len(item) < 3:
+        return [item]  # (most conversations)
+    root = item[0]
+    apart = [
+        m
+        for m in item[1:]
+        if m.thread_id == root.id
+        and not m.prs
+        and social_gain(m) >= SHOWCASED_GAIN
+        and shows_something(m.text)  # (what it shows: "Nobody was hurt" is support)
+    ]
+    if not apart:
+        return [item]
+    return [[m for m in item if m not in apart], *([m] for m in apart)]
 
 
 def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:

@@ -23,7 +23,8 @@ _OPENER_RE = re.compile(
     r"(?:\w+ )?note(?=:)|note|"
     r"tl;?dr|ah|oh|hmm+|yeah|yep|alright|anyway|and|but|plus|ps|sure|separately|"
     r"(?:a )?(?:small|quick) one|meanwhile|"
-    r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)|save the date(?=:)"
+    r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)|save the date(?=:)|"
+    r"(?:here'?s |and )?mine(?=:)"  # (a showcase thread's entry: "mine: nightjar, a theme ...")
     r"|(?:come )?join us for)\b[\s,:!.—–-]*"
     # a vocative: "Folks, the slides are up", "Hi all — first PR here", "Good news,
     # everyone: ..." (with its comma, colon or dash: "All 704 GPUs" is no vocative)

@@ -2930,3 +2930,51 @@ def test_a_decision_closing_with_a_request_is_news_without_its_reply_to_the_deba
     )
     assert text.startswith("- Decision for 0.9: GL stays the default")
     assert "both right" not in text and "please" not in text
+
+
+def test_a_showcase_thread_s_entries_people_took_up_are_news_of_their_own() -> None:
+    d = draft(
+        [
+            msg(
+                "theme showcase time? I finally finished Marginalia 📖 post yours in the thread 👇",
+                channel="data",
+                author="Saoirse Oc",
+                id="s1",
+                thread_id="s1",
+                reactions=5,
+            ),
+            msg(
+                "Marginalia: a tufte-style theme with sidenotes and margin figures, no JS at all. "
+                "demo: https://marginalia.example",
+                channel="data",
+                author="Saoirse Oc",
+                thread_id="s1",
+                reactions=20,
+            ),
+            msg(
+                "mine: nightjar, a dark-first theme for dev blogs, with a reading-progress bar. "
+                "https://example.org/nightjar",
+                channel="data",
+                author="Wren Ash",
+                thread_id="s1",
+                reactions=11,
+            ),
+            msg(
+                "Let's keep the feedback kind, everyone, these are lovely",
+                channel="data",
+                author="Bo Li",
+                thread_id="s1",
+                reactions=9,
+            ),
+            msg(
+                "added all three to the gallery: #41",
+                channel="data",
+                author="Aurelio B",
+                thread_id="s1",
+            ),
+        ]
+    )
+    text = section(d, "data").markdown
+    assert "Marginalia: a tufte-style theme" in text
+    assert "- Nightjar, a dark-first theme for dev blogs" in text
+    assert "feedback kind" not in text

@@ -132,6 +132,10 @@ def test_a_capitalised_pronoun_inside_a_sentence_is_a_title_s() -> None:
         ("Slides are up, if you're curious.", "Slides are up."),
         ("It works if you want it to with both APIs", "It works if you want it to with both APIs"),
         ("Bo merged #8591 — welcome aboard Ian!", "Bo merged #8591"),
+        (
+            "mine: nightjar, a dark-first theme for dev blogs",
+            "nightjar, a dark-first theme for dev blogs",
+        ),
         # an emoji said the rest (emoji are gone by now): the conjunction before it goes too
         ("Up from 64%, so still a gap, but", "Up from 64%, so still a gap"),
         ("Cats and dogs and", "Cats and dogs"),
