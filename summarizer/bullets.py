@@ -642,7 +642,7 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
         author = fact.message.author
         text = voiced(sentence, author)[0] if new_author else tidy(sentence)
         kept = dated(_newsletter_sentences(text, fact.prs), fact.message.created_at)
-        if new_author and author not in kept:
+        if new_author and not _holds_name(kept, author):
             credits.append(author)  # not named as a subject, or that sentence read as chat
         if says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):
             # "Fix is #310.": the PRs' titles say what the chat does not.
@@ -678,6 +678,19 @@ THREAD_NAME_WORDS = 6  # a thread's name this short names its subject; a longer 
 _TITLE_TAG_RE = re.compile(r"^\s*[\[(][^\[\]()]{1,12}[\])]\s*|\s*[\[(][^\[\]()]{1,12}[\])]\s*$")
 
 
+def _holds_name(text: str, name: str) -> bool:
+    """Whether `text` names `name` as a word ("wren" is not named by "github.com/pixelwren")."""
+    at = text.find(name)
+    while at != -1:
+        end = at + len(name)
+        if not (at and (text[at - 1].isalnum() or text[at - 1] in "/.@")) and not (
+            end < len(text) and text[end].isalnum()
+        ):
+            return True
+        at = text.find(name, end)
+    return False
+
+
 def _in_thread(title: str | None, body: str) -> str:
     """`body` under the name of the thread it was said in, where that names its subject and
     the body does not ("Plugin API v2: Dana's team will go with sync hooks ..."), so that
@@ -691,7 +704,7 @@ def _in_thread(title: str | None, body: str) -> str:
     named = words(title) - STOPWORDS
     if not named or len(named & words(body)) * 2 >= len(named) or ": " in body:
         return body  # (said already, or a label leads a clause: "Decided: 3.0 ships ...")
-    return f"{title.strip().rstrip('.:')}: {body}"
+    return f"{capitalised(title.strip().rstrip('.:'))}: {body}"
 
 
 def says_little(text: str, prs: Sequence[PRMention]) -> bool:

@@ -2978,3 +2978,12 @@ def test_a_showcase_thread_s_entries_people_took_up_are_news_of_their_own() -> N
     assert "Marginalia: a tufte-style theme" in text
     assert "- Nightjar, a dark-first theme for dev blogs" in text
     assert "feedback kind" not in text
+
+
+def test_an_author_named_only_inside_a_link_is_still_credited() -> None:
+    text = drafted_with(
+        "nightjar 1.1 is out, now with a reading-progress bar: https://github.com/pixelwren/nj",
+        reactions=8,
+        author="wren",
+    )
+    assert text.endswith("(wren).")
