@@ -67,7 +67,7 @@ _is_decision = any_phrase((
     "enabled", "disabled", "reverted", "upgraded", "migrated", "deprecated", "removed",
     "replaced", "launched", "started", "resolved", "filed", "opened", "closed", "validated",
     "confirmed", "proposed", "measured", "reached", "refactored", "published", "registered",
-    "created",
+    "created", "go with", "going with", "went with",
     r"now (?:\w+s|runs|has|is|uses)",
     # what a community announces: events, talks, openings, grants, results
     "announced", "posted", "scheduled", "presenting", "presented", "showed", "hiring",
@@ -267,6 +267,10 @@ def find_facts(
         ):
             continue  # ("nobody:\nthe CI runner: let me reinstall CUDA")
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it
+        # (a reply its asker thanked answered something: its signal says so)
+        reply = message.id not in thanked and (
+            message.reply_to_id is not None or message.thread_id not in (None, message.id)
+        )
         if not (shows or signal or _may_hold_a_fact(message)):
             continue
         # Reactions to a question or a poll are answers, not a sign of news (its first
@@ -288,7 +292,8 @@ def find_facts(
             for sentence in statements(
                 own, whole_lists=signal >= STRONG_SIGNAL and not (headings or listed)
             )
-            if (fact := _fact(sentence, message, time, signal=signal, shows=shows)) is not None
+            if (fact := _fact(sentence, message, time, signal=signal, shows=shows, reply=reply))
+            is not None
         ]
         if not found and shows:
             shared = (
@@ -763,6 +768,7 @@ def _fact(
     signal: float,
     shows: bool,
     cited: tuple[PRMention, ...] = (),
+    reply: bool = False,
 ) -> Fact | None:
     """The sentence as a fact, or None: too short or too long, nothing it cites, measures
     or settles and no sign that people took it as news (`signal`: what people made of its
@@ -803,6 +809,9 @@ def _fact(
         not (
             decision
             or signal
+            # (a reply people liked that shows nothing is a quip: "M40, because it's two
+            # stars and a lie")
+            and (strong or shows or not reply)
             and _words_but_links(text) >= (MIN_FACT_WORDS if strong else SIGNAL_FACT_WORDS)
         )
         or _WEAK_OPENER_RE.match(text)

@@ -2987,3 +2987,33 @@ def test_an_author_named_only_inside_a_link_is_still_credited() -> None:
         author="wren",
     )
     assert text.endswith("(wren).")
+
+
+def test_a_reply_people_liked_that_shows_nothing_is_a_quip_not_news() -> None:
+    d = draft(
+        [
+            msg(
+                "What's the most disappointing object in the catalogue?",
+                channel="data",
+                author="Ana Ruiz",
+                id="q1",
+                thread_id="q1",
+            ),
+            msg(
+                "M40, because it's two stars and a lie",
+                channel="data",
+                author="Gareth Ll",
+                thread_id="q1",
+                reactions=8,
+            ),
+            msg(
+                "The new club scope arrives Tuesday and goes on loan from the next meeting on",
+                channel="data",
+                author="Bo Li",
+                reactions=8,
+            ),
+        ]
+    )
+    text = section(d, "data").markdown
+    assert "two stars and a lie" not in text
+    assert "The new club scope arrives Tuesday" in text
