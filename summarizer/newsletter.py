@@ -116,11 +116,19 @@ def _weekday(said: re.Match[str], said_at: datetime) -> str:
     return (opening[0].upper() + opening[1:] if at_start else opening) + weekday
 
 
+# "me" as the last of a list of names (after a capitalised name).
+_LISTED_ME_RE = re.compile(
+    r"(?:(?<=[A-Za-z], )|(?<=[A-Za-z] and )|(?<=[A-Za-z], and ))me\b(?=\s*(?:[)\].,;:]|$))"
+)
+
+
 def voiced(text: str, author: str) -> tuple[str, bool]:
     """`text`, said by `author`, tidied, with the author as the first sentence's subject
     where it can be ("I fixed X" -> "Ana fixed X"), or else as the subject of the first
     later sentence that has none ("Fixed in #12" -> "Ana fixed it in #12"); second, whether
     the first sentence's subject is the author."""
+    if "me" in text:  # ("(Leila Haddad, Yuxin Chen, me)": the author, among names)
+        text = _LISTED_ME_RE.sub(author, text)
     said = _sentences(text)
     if not said:
         return "", False

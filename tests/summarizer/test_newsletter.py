@@ -297,3 +297,9 @@ def test_a_verb_sharing_the_subject_after_and_agrees_whatever_follows() -> None:
 )
 def test_a_day_said_relative_to_its_message_is_said_as_its_weekday(said: str, written: str) -> None:
     assert dated(said, datetime(2026, 11, 17, 17, 40, tzinfo=UTC)).startswith(written)
+
+
+def test_me_among_a_list_of_names_is_the_author() -> None:
+    said = voiced("Our paper (Leila Haddad, Yuxin Chen, me) is accepted to RSS!", "Martin Okafor")
+    assert "(Leila Haddad, Yuxin Chen, Martin Okafor)" in said[0]
+    assert voiced("Bo reviewed it for me.", "Martin Okafor")[0] == "Bo reviewed it for them."
