@@ -151,7 +151,7 @@ def _emoji_code_gap(gap: re.Match[str]) -> str:
 def _bold_headings(lines: list[str]) -> list[str]:
     """A short line that is all bold or italic over others is a heading: over a list
     ("*Release plan*" over "• freeze Friday") one ending in a colon, over prose
-    ("_Weekly update_") a title, not a sentence."""
+    ("_Weekly update_") a title, not a sentence, unless it holds a number (a day, a time)."""
     headed: list[str] = []
     for line, after in zip(lines, [*lines[1:], ""], strict=True):
         bold = _BOLD_LINE_RE.fullmatch(line) if after else None
@@ -159,6 +159,8 @@ def _bold_headings(lines: list[str]) -> list[str]:
             headed.append(line)
         elif _BULLET_RE.match(after):
             headed.append(f"{(bold[1] or bold[2]).strip().rstrip(':')}:")
+        elif any(c.isdigit() for c in line):
+            headed.append(line)  # (when: "*Thu June 11, 3:00-4:00 pm*" is news, no title)
     return headed
 
 

@@ -3017,3 +3017,17 @@ def test_a_reply_people_liked_that_shows_nothing_is_a_quip_not_news() -> None:
     text = section(d, "data").markdown
     assert "two stars and a lie" not in text
     assert "The new club scope arrives Tuesday" in text
+
+
+def test_a_bold_line_saying_when_is_news_not_a_title() -> None:
+    text = drafted_with(
+        "@channel This Thursday's seminar :robot_face:\n"
+        "*Hannah Lind* (ETH) — _Learning manipulation from human video_\n"
+        ":calendar: *Thu June 11, 3:00–4:00 pm*\n"
+        ":round_pushpin: Engineering Hall *2105*\n\n"
+        "_Weekly update_\n"
+        "Abstract: human videos are abundant but lack actions and forces.",
+        reactions=13,
+    )
+    assert "*Thu June 11, 3:00–4:00 pm*" in text
+    assert "Weekly update" not in text
