@@ -59,6 +59,7 @@ _INTRODUCTIONS_RE = re.compile(r"\b(?:intro\w*|newcomers?|new members?|welcome)\
 # to a joke as often as to news).
 _CHATTER_CHANNEL_RE = re.compile(r"\b(?:random|off ?topic|memes?|chit ?chat|watercooler)\b")
 INTRO_SCORE = 3
+_FIRST_PR_RE = re.compile(r"\bmy first (?:PR|pull request|contribution)\b", re.IGNORECASE)
 MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
 
 _GREETING_RE = re.compile(
@@ -297,9 +298,9 @@ def is_self_introduction(
     """A newcomer saying who they are: in an introductions channel (`intro_channels`, as
     `channel_key` writes them), any statement about themselves; elsewhere, enough signs of
     one (a greeting, "I'm a ...", their own name, "new here", what they work on) and no PR
-    (that is work talk). A reply (in a thread too) is one only to a welcome (`answered`:
-    the message it replies to, a bot's greeting or a member's "Welcome Ana! Tell us about
-    yourself")."""
+    (that is work talk) unless it is their first. A reply (in a thread too) is one only to a
+    welcome (`answered`: the message it replies to, a bot's greeting or a member's "Welcome
+    Ana! Tell us about yourself")."""
     if message.is_bot:
         return False
     if _answered_id(message) and not (
@@ -322,8 +323,8 @@ def is_self_introduction(
                 and not says_to_the_reader(head)
             )
         )
-    if message.prs:
-        return False
+    if message.prs and not _FIRST_PR_RE.search(head):
+        return False  # (work talk; but a newcomer says so: "I just opened my first PR (#12)")
     lower = head.lower()
     # (their name in a link of theirs, "kjell.dev/posts", does not introduce them)
     named = _holds_word(

@@ -476,3 +476,14 @@ def test_a_link_blasted_to_everyone_by_a_stranger_nobody_answered_is_spam() -> N
     kept = {m.id for ms in grouped.values() for m in ms}
     assert spam.id not in kept
     assert {announced.id, taken_up.id, chatty.id} <= kept
+
+
+def test_a_newcomer_citing_their_first_pr_introduces_themselves() -> None:
+    first = msg(
+        "Hi everyone! I'm Kwame, 2nd-year CS student in Accra. I've been using the loader for a "
+        "uni project and just opened my first PR (#2417, a docstring fix)",
+        author="Kwame Mensah",
+    )
+    work = msg("Hi all, I'm Bo: #2418 makes the loader stream shards", author="Bo Li")
+    grouped = group_by_topic([first, work], TOPICS)
+    assert grouped["introductions"] == [first]
