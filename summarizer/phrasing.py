@@ -34,6 +34,8 @@ _OPENER_RE = re.compile(
     # "Hi Riders! Memberships are open"
     r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+"
     r"|(?:hi|hey|hello|hiya)(?: (?-i:[A-Z])[\w'-]*)?(?:!+|,)(?:\s+|$)"
+    # ... or the time of day: "Morning docs people — the new theme is live"
+    r"|(?:good )?(?:morning|afternoon|evening)(?: [\w'-]+){0,2}?(?:[,:!]+|\s+[—–-])\s*"
     # the order of a list of news: "Second, the roadmap is public" ("First PR here" is news)
     r"|(?:first|second|third|fourth)(?:ly)?[,:]\s*|(?:finally|lastly)[,:]\s*)+",
     re.IGNORECASE,

@@ -132,6 +132,8 @@ def test_a_capitalised_pronoun_inside_a_sentence_is_a_title_s() -> None:
         ("Slides are up, if you're curious.", "Slides are up."),
         ("It works if you want it to with both APIs", "It works if you want it to with both APIs"),
         ("Bo merged #8591 — welcome aboard Ian!", "Bo merged #8591"),
+        ("Morning docs people — the new theme is live", "The new theme is live"),
+        ("Morning session moved to 10:00", "Morning session moved to 10:00"),
         (
             "mine: nightjar, a dark-first theme for dev blogs",
             "nightjar, a dark-first theme for dev blogs",
