@@ -139,12 +139,12 @@ _is_request = any_phrase((
 # asked is not.
 _REQUEST_TAIL_RE = re.compile(
     r"(?:[,;]| [—–-])\s+(?:and\s+)?(?:please|pls|plz|kindly|let (?:me|us) know|feel free"
-    r"|reach out|dm me|ping me)\b[^,;.!?]*(?:[.!]*$|(?=[.!]))",
+    r"|reach out|dm me|ping me|shout if)\b[^,;.!?]*(?:[.!]*$|(?=[.!]))",
     re.IGNORECASE,
 )
 _REQUEST_TAIL_HINTS = (
     *("please", "pls", "plz", "kindly", "know", "free"),
-    *("reach out", "dm me", "ping me"),
+    *("reach out", "dm me", "ping me", "shout if"),
 )
 _QUESTION_MARK_RE = re.compile(r"\?(?![\w=&])")  # (not a query string's)
 PR_NUMBER_RE = re.compile(r"#\d")  # a PR's number ("please report it in #help" cites none)

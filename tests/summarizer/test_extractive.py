@@ -3031,3 +3031,12 @@ def test_a_bold_line_saying_when_is_news_not_a_title() -> None:
     )
     assert "*Thu June 11, 3:00–4:00 pm*" in text
     assert "Weekly update" not in text
+
+
+def test_a_closing_shout_if_is_a_request_not_news() -> None:
+    text = drafted_with(
+        "the new docs theme is live on /latest and the version switcher finally works — "
+        "shout if anything looks off",
+        reactions=6,
+    )
+    assert "version switcher finally works" in text and "shout" not in text
