@@ -221,10 +221,10 @@ def _showcased_apart(item: list[SourceMessage]) -> list[list[SourceMessage]]:
 def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
     """The week's bullets (of every topic) without a bot's "v5.3.0 is released" where a
     person's bullet announces that release ("5.3 is out! ...", `names_release`); its PRs and
-    posts are kept on the person's."""
+    posts are kept on the person's (`_released_once`: nor a second person's)."""
     reported = [b for b in bullets if b.released]
     if not reported:
-        return bullets  # (most weeks)
+        return _released_once(bullets)
     people = [b for b in bullets if any(names_release(f.text) for f in b.picked)]
     dropped: list[Bullet] = []
     for bullet in reported:
@@ -234,10 +234,36 @@ def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
         # The release's own post: one naming its full version ("v0.14.0 is out", not an
         # agenda's "0.14 release"), most reacted to.
         said = max(naming, key=lambda b: (_names(b, *bullet.released, full=True), b.signal))
-        said.prs.update((ref, m) for ref, m in bullet.prs.items() if ref not in said.prs)
-        said.sources += [s for s in bullet.sources if s not in said.sources]
+        _keep_on(said, bullet)
         dropped.append(bullet)
-    return [b for b in bullets if not any(b is d for d in dropped)]
+    return _released_once([b for b in bullets if not any(b is d for d in dropped)])
+
+
+def _released_once(bullets: list[Bullet]) -> list[Bullet]:
+    """The bullets without a person's second word of a release another person's bullet
+    announced, with more reactions ("0.14.1 is out btw, fixes the windows thing" beside
+    the maintainer's "0.14.1 is out: windows paths with spaces work again (#823)"); its
+    PRs and messages are kept on the other."""
+    by_version: dict[str, list[Bullet]] = {}
+    for bullet in bullets:
+        lead = bullet.picked[0].text if bullet.picked and bullet.author else ""
+        version = _VERSION_RE.search(lead) if names_release(lead) else None
+        if version is not None:
+            by_version.setdefault(version.group().lstrip("vV"), []).append(bullet)
+    dropped: list[Bullet] = []
+    for same in by_version.values():
+        said = max(same, key=lambda b: b.signal)
+        for bullet in same:
+            if bullet is not said and bullet.author != said.author:
+                _keep_on(said, bullet)
+                dropped.append(bullet)
+    return [b for b in bullets if not any(b is d for d in dropped)] if dropped else bullets
+
+
+def _keep_on(said: Bullet, bullet: Bullet) -> None:
+    """The PRs and messages of `bullet`, which goes, kept on `said`."""
+    said.prs.update((ref, m) for ref, m in bullet.prs.items() if ref not in said.prs)
+    said.sources += [s for s in bullet.sources if s not in said.sources]
 
 
 def _names(bullet: Bullet, *releases: str, full: bool = False) -> bool:

@@ -3040,3 +3040,21 @@ def test_a_closing_shout_if_is_a_request_not_news() -> None:
         reactions=6,
     )
     assert "version switcher finally works" in text and "shout" not in text
+
+
+def test_a_release_one_person_announced_is_not_said_again_by_another() -> None:
+    d = draft(
+        [
+            msg(
+                "0.14.1 is out: windows paths with spaces work again (#823) and old configs "
+                "build with a warning (#826)",
+                channel="data",
+                author="Ines Duarte",
+                reactions=12,
+            ),
+            msg("0.14.1 is out btw, fixes the windows thing", channel="data", author="tobi"),
+        ]
+    )
+    text = section(d, "data").markdown
+    assert "windows paths with spaces work again" in text
+    assert "btw" not in text and len(text.splitlines()) == 1
