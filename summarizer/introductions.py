@@ -113,14 +113,13 @@ def is_welcome(message: SourceMessage) -> bool:
     Pak, our fall data intern! Jordan is a senior at ..."), not in reply to anything."""
     if message.reply_to_id or message.thread_id not in (None, message.id):
         return False
-    if len(message.text.split()) < WELCOME_WORDS:
-        return False
     opening = _WELCOME_RE.match(without_mass_mentions(message.text))
     return (
         opening is not None
         # (asking the community: "Welcome Fatima! Hana's PR needs a reviewer" answers her)
         and bool(opening[1])
         and _WELCOMED_RE.match(opening.string, opening.end()) is not None
+        and len(message.text.split()) >= WELCOME_WORDS
     )
 
 
