@@ -100,6 +100,7 @@ _ACK_MULTI = frozenset(
         "good morning",
         "good night",
         "sounds good",
+        "works for me",
         "makes sense",
         "got it",
         "will do",
@@ -248,6 +249,11 @@ def is_instruction_to_bot(text: str) -> bool:
     return bool(_INSTRUCTION_RE.search(normalise_for_matching(text)))
 
 
+_LINK_RE = re.compile(r"https?://[^\s>)]+")
+_GIF_RE = re.compile(r"\.gif\b|[/-]gifs?(?:[/-]|$)", re.IGNORECASE)
+GIF_CAPTION_WORDS = 8
+
+
 def is_noise(message: SourceMessage) -> bool:
     """Messages a weekly summary never draws on."""
     text = message.text
@@ -259,4 +265,16 @@ def is_noise(message: SourceMessage) -> bool:
         # Bot chatter counts only when it carries a PR, a figure, pushed commits or a
         # release (CI and deploy pings do not).
         return not (message.prs or FIGURE_RE.search(text) or commits(text) or releases(text))
-    return False
+    return "gif" in text.lower() and _is_a_gif(message)
+
+
+def _is_a_gif(message: SourceMessage) -> bool:
+    """Whether the message is a reaction GIF with a few words ("new renderer goes brrrr
+    <tenor.com/view/...-gif-2056>"): its links are all GIFs, as their addresses say."""
+    written = message.text[: len(message.text) - len(message.preview)]
+    links = _LINK_RE.findall(written)
+    return (
+        bool(links)
+        and all(_GIF_RE.search(link) for link in links)
+        and len(_LINK_RE.sub(" ", written).split()) < GIF_CAPTION_WORDS
+    )

@@ -1,15 +1,19 @@
-"""Noise: acknowledgements and review chatter are dropped, in linear time on any input."""
+"""Noise: acknowledgements, review chatter and reaction GIFs are dropped, in linear time on
+any input."""
 
 from __future__ import annotations
 
 import time
 
+from factories import msg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from summarizer.facts import statements
 from summarizer.noise import (
     is_acknowledgement,
     is_instruction_to_bot,
+    is_noise,
     is_review_chatter,
 )
 from summarizer.prrefs import parse_pr_refs
@@ -133,3 +137,17 @@ def test_slack_s_struck_out_text_and_an_italic_title_are_not_prose() -> None:
         "Office hours stay on Thursday",
         "The job now takes ~6s instead of ~3min.",
     ]
+
+
+def test_a_reaction_gif_with_a_few_words_is_noise() -> None:
+    assert is_noise(msg("new renderer goes brrrr: https://tenor.com/view/speed-car-gif-2056"))
+    assert is_noise(msg("https://giphy.com/gifs/cat-abc123"))
+    assert not is_noise(
+        msg("the demo of the new renderer: https://example.org/demo.gif, 4x faster on the deck")
+    )
+    assert not is_noise(msg("the new GIF encoder landed in #12"))
+
+
+def test_works_for_me_acknowledges() -> None:
+    assert is_acknowledgement("works for me!")
+    assert "works" not in " ".join(statements("works for me. sorry if i was snippy, long week"))
