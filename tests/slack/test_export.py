@@ -419,16 +419,20 @@ def test_markup_in_attachments_and_fallback(tmp_path: Path) -> None:
     )
 
 
+# GitHub's Slack app reporting a merge: who merged it in the pretext, the PR in the title.
+MERGED_BY_BO = {
+    "pretext": "Pull request merged by bo",
+    "title": "#12 Uploader: retry on 503",
+    "title_link": "https://github.com/acme/tools/pull/12",
+}
+
+
 def test_the_github_app_s_post_names_the_repository_its_link_is_in(tmp_path: Path) -> None:
     [message] = read_one_day(
         tmp_path,
         [
             integration_post(
-                {
-                    "pretext": "Pull request merged by bo",
-                    "title": "#12 Uploader: retry on 503",
-                    "title_link": "https://github.com/acme/tools/pull/12",
-                },
+                MERGED_BY_BO,
                 {
                     "title": "[acme/db] Pull request opened: #40 Faster scans",
                     "title_link": "https://github.com/acme/db/pull/40",
@@ -447,12 +451,7 @@ def test_the_github_app_s_pr_author_is_said_apart_from_who_merged_it(tmp_path: P
         tmp_path,
         [
             integration_post(
-                {
-                    "pretext": "Pull request merged by bo",
-                    "title": "#12 Uploader: retry on 503",
-                    "title_link": "https://github.com/acme/tools/pull/12",
-                    "author_name": "ana",
-                },
+                {**MERGED_BY_BO, "author_name": "ana"},
                 {  # a page's preview names its page's author
                     "title": "Retries, explained",
                     "author_name": "cy",
