@@ -72,8 +72,19 @@ _WELCOMED_RE = re.compile(
     r"|(?i:(?:(?:a|an|two|three|four|five|some|our|the) )?new)\b)",
 )
 _COUNTED = frozenset(["a", "an", "the", "our", "some", "new", "two", "three", "four", "five"])
-# The welcomer speaking for the community: "our fall data intern", "with us through December".
-_OURS_RE = re.compile(r"\b(?:our|us)\b")
+# A welcome's first person: the community's ("our fall data intern", "with us through
+# December"), or its author's ("helping me on the training").
+_WELCOMER_RE = re.compile(r"\b(?:i'm|i've|i|my|me|we're|we've|we|our|(?-i:us))\b", re.IGNORECASE)
+_SAID_FOR = {
+    "our": "the",
+    "us": "the team",
+    "we": "the team",
+    "we're": "the team is",
+    "we've": "the team has",
+    "i'm": "{} is",
+    "i've": "{} has",
+    "my": "{}'s",
+}
 
 
 def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
@@ -125,7 +136,7 @@ def is_welcome(message: SourceMessage) -> bool:
 
 def welcome(message: SourceMessage) -> str:
     """ "@channel Please welcome @Jordan Pak, our fall data intern! Jordan is with us through
-    December. Say hi" -> "Aisha Karimi welcomed Jordan Pak, the fall data intern. Jordan is
+    December. Say hi" -> "Aisha Karimi welcomed Jordan Pak, the fall data intern! Jordan is
     with the team through December."; its first sentences that fit `INTRO_WORDS`."""
     text = _without_emoji(without_mass_mentions(message.text)).strip()
     opening = _WELCOME_RE.match(text)
@@ -144,12 +155,16 @@ def welcome(message: SourceMessage) -> str:
         kept.append(full_stop(capitalised(sentence) if kept else sentence))
     if not kept:
         return ""
-    told = _OURS_RE.sub(lambda ours: "the" if ours[0] == "our" else "the team", " ".join(kept))
     author = message.author
-    told = tidy(FIRST_PERSON_RE.sub(lambda me: f"{author}'s" if me[0] == "my" else author, told))
+    told = tidy(_WELCOMER_RE.sub(lambda me: _welcomer(me[0], author), " ".join(kept)))
     if told.split(" ", 1)[0].lower() in _COUNTED:  # ("two new people", not a name)
         told = told[0].lower() + told[1:]
     return f"{author} welcomed {told}"
+
+
+def _welcomer(said: str, author: str) -> str:
+    """A welcome's first person (`_WELCOMER_RE`) in the third."""
+    return _SAID_FOR.get(said.lower(), "{}").format(author)
 
 
 def _citing(line: str, prs: Sequence[PRMention]) -> str:

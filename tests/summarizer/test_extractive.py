@@ -3058,3 +3058,15 @@ def test_a_release_one_person_announced_is_not_said_again_by_another() -> None:
     text = section(d, "data").markdown
     assert "windows paths with spaces work again" in text
     assert "btw" not in text and len(text.splitlines()) == 1
+
+
+def test_a_welcome_speaks_for_the_community_in_the_third_person() -> None:
+    welcome = msg(
+        "Please welcome Hana Kim to the speech group! We're lucky to have her: she works "
+        "with me on the aligner and joins our reading group",
+        reactions=5,
+    )
+    assert section(draft([welcome]), "introductions").markdown == (
+        "- Ana Ruiz welcomed Hana Kim to the speech group! The team is lucky to have her: she "
+        "works with Ana Ruiz on the aligner and joins the reading group."
+    )
