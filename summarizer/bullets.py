@@ -61,6 +61,7 @@ from summarizer.text import (
     INLINE_ITEM_WORDS,
     defuse_pings,
     full_stop,
+    holds_word,
     listed,
     says_to_the_reader,
     similarity,
@@ -668,7 +669,7 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
         author = fact.message.author
         text = voiced(sentence, author)[0] if new_author else tidy(sentence)
         kept = dated(_newsletter_sentences(text, fact.prs), fact.message.created_at)
-        if new_author and not _holds_name(kept, author):
+        if new_author and not holds_word(kept, author):
             credits.append(author)  # not named as a subject, or that sentence read as chat
         if says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):
             # "Fix is #310.": the PRs' titles say what the chat does not.
@@ -702,19 +703,6 @@ REVIEW_ASK_WORDS = 12  # a request for a review this short says nothing else
 THREAD_NAME_WORDS = 6  # a thread's name this short names its subject; a longer one is chat
 # A status tag on a thread's name: "[SOLVED]", "(fixed)".
 _TITLE_TAG_RE = re.compile(r"^\s*[\[(][^\[\]()]{1,12}[\])]\s*|\s*[\[(][^\[\]()]{1,12}[\])]\s*$")
-
-
-def _holds_name(text: str, name: str) -> bool:
-    """Whether `text` names `name` as a word ("wren" is not named by "github.com/pixelwren")."""
-    at = text.find(name)
-    while at != -1:
-        end = at + len(name)
-        if not (at and (text[at - 1].isalnum() or text[at - 1] in "/.@")) and not (
-            end < len(text) and text[end].isalnum()
-        ):
-            return True
-        at = text.find(name, end)
-    return False
 
 
 def _in_thread(title: str | None, body: str) -> str:
@@ -794,7 +782,7 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
             (kept or at + 1 < len(said))
             and not news
             and "://" not in sentence
-            and (says_to_the_reader(sentence))
+            and says_to_the_reader(sentence)
         ):
             # "If you read the totals last week, don't trust them" adds nothing; "You're both
             # right tbh." leads nothing

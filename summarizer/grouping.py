@@ -28,7 +28,13 @@ from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
 from summarizer.signals import is_announcement
 from summarizer.termmodel import TermModel, features
-from summarizer.text import FIRST_PERSON_RE, URL_RE, says_to_the_reader, word_opening
+from summarizer.text import (
+    FIRST_PERSON_RE,
+    URL_RE,
+    holds_word,
+    says_to_the_reader,
+    word_opening,
+)
 from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
@@ -327,7 +333,7 @@ def is_self_introduction(
         return False  # (work talk; but a newcomer says so: "I just opened my first PR (#12)")
     lower = head.lower()
     # (their name in a link of theirs, "kjell.dev/posts", does not introduce them)
-    named = _holds_word(
+    named = holds_word(
         URL_RE.sub(" ", lower[:200])[:80] if "://" in lower else lower[:80],
         message.author.split()[0].lower(),
     )
@@ -351,20 +357,9 @@ def _answered_id(message: SourceMessage) -> str | None:
     return message.thread_id if message.thread_id not in (None, message.id) else None
 
 
-def _holds_word(text: str, word: str) -> bool:
-    """Whether `text` holds `word` as a whole word ("ana" is not in "hana kim")."""
-    at = text.find(word)
-    while at >= 0:
-        end = at + len(word)
-        if not (at and text[at - 1].isalnum()) and not text[end : end + 1].isalnum():
-            return True
-        at = text.find(word, at + 1)
-    return False
-
-
 def _names_self(author: str, head: str) -> bool:
     """Whether `head` holds its author's first name, in any case ("lena here, ...")."""
-    return _holds_word(head.casefold(), author.split()[0].casefold())
+    return holds_word(head.casefold(), author.split()[0].casefold())
 
 
 def _says_who_or_new(head: str, lower: str) -> bool:

@@ -14,7 +14,8 @@ import unicodedata
 from summarizer.addressed import is_addressed
 from summarizer.figures import FIGURE_RE
 from summarizer.integrations import commits, releases
-from summarizer.text import holds_any
+from summarizer.previews import written
+from summarizer.text import URL_RE, holds_any
 from summarizer.types import SourceMessage
 
 # Replies that carry no content of their own, as word sequences.
@@ -249,7 +250,6 @@ def is_instruction_to_bot(text: str) -> bool:
     return bool(_INSTRUCTION_RE.search(normalise_for_matching(text)))
 
 
-_LINK_RE = re.compile(r"https?://[^\s>)]+")
 _GIF_RE = re.compile(r"\.gif\b|[/-]gifs?(?:[/-]|$)", re.IGNORECASE)
 GIF_CAPTION_WORDS = 8
 
@@ -271,10 +271,10 @@ def is_noise(message: SourceMessage) -> bool:
 def _is_a_gif(message: SourceMessage) -> bool:
     """Whether the message is a reaction GIF with a few words ("new renderer goes brrrr
     <tenor.com/view/...-gif-2056>"): its links are all GIFs, as their addresses say."""
-    written = message.text[: len(message.text) - len(message.preview)]
-    links = _LINK_RE.findall(written)
+    said = written(message)
+    links = URL_RE.findall(said)
     return (
         bool(links)
         and all(_GIF_RE.search(link) for link in links)
-        and len(_LINK_RE.sub(" ", written).split()) < GIF_CAPTION_WORDS
+        and len(URL_RE.sub(" ", said).split()) < GIF_CAPTION_WORDS
     )

@@ -252,6 +252,19 @@ def sentences(text: str) -> list[str]:
     return [part for part in cleaned if part]
 
 
+def holds_word(text: str, word: str) -> bool:
+    """Whether `text` holds `word` as a whole word: "ana" is not in "hana kim", nor "wren"
+    in "github.com/pixelwren" (nor a word of a link's path or address)."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        before = text[at - 1] if at else " "
+        if not (before.isalnum() or before in "/.@") and not text[end : end + 1].isalnum():
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
 def holds_any(text: str, parts: Iterable[str]) -> bool:
     """Whether `text` holds one of `parts` as a substring (the pre-check of many patterns)."""
     # A plain loop: `any()` over a generator costs about twice as much per call.
