@@ -160,6 +160,10 @@ def _with_subject(sentence: str, author: str) -> str | None:
     pronoun = _SUBJECT_RE.search(_quotes_hidden(sentence))
     if pronoun is None or len(sentence[: pronoun.start()].split()) > MAX_OPENING_WORDS:
         return None
+    if pronoun[0] == "I" and sentence[: pronoun.start()].endswith(" and "):
+        # "Ifeoma and I are giving a talk": the author is one of two subjects, the verb stays
+        after = sentence[pronoun.end() :]
+        return plural_pronouns(sentence[: pronoun.start()]) + author + plural_pronouns(after)
     clause = third_person(sentence[pronoun.start() :], author)
     if is_fallback(clause, author):
         return None

@@ -136,6 +136,30 @@ _IRREGULAR_PAST = frozenset(
         "wound",
         "cut",
         "hit",
+        "went",
+        "came",
+        "became",
+        "said",
+        "heard",
+        "bought",
+        "broke",
+        "hung",
+        "let",
+        "lit",
+        "fell",
+        "flew",
+        "grew",
+        "dug",
+        "sat",
+        "spoke",
+        "stuck",
+        "tore",
+        "bent",
+        "sought",
+        "slid",
+        "spread",
+        "dealt",
+        "quit",
         "landed",
         "shipped",
         "merged",
@@ -678,18 +702,21 @@ def _plural_pronouns(text: str) -> str:
 
 def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:
     """`text` (its apostrophes made plain) with `rewrite` applied to what is outside
-    quotation marks: quoted words are someone's words as they were said (a title, a
-    remark), not the author's to be put in the third person."""
+    quotation marks and link labels: quoted words are someone's words as they were said (a
+    title, a remark), not the author's to be put in the third person."""
     text = text.translate(_APOSTROPHES)
-    if '"' not in text and "“" not in text and "'" not in text:
+    if '"' not in text and "“" not in text and "'" not in text and "](" not in text:
         return rewrite(text)
     parts, start = [], 0
-    for quoted in QUOTE_RE.finditer(text):
+    for quoted in _AS_SAID_RE.finditer(text):
         parts += [rewrite(text[start : quoted.start()]), quoted[0]]
         start = quoted.end()
     return "".join([*parts, rewrite(text[start:])])
 
 
+# What is someone's words as they were said: a quotation, or the label of a link (the title
+# of the page or post it links: "[60 clusters on pgtide: what we learned](<url>)").
+_AS_SAID_RE = re.compile(rf"{QUOTE_RE.pattern}|\[[^\[\]\n]{{1,300}}\]\(")
 _I_BE_RE = re.compile(r"(?<![\w'/-])I (am|was)\b")
 _BE = {"am": "are", "was": "were"}
 

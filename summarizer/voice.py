@@ -110,7 +110,8 @@ def markers(item: str) -> tuple[str, ...]:
     found = []
     if _PASTE_RE.search(item):
         found.append("paste")
-    text = _URL_RE.sub("URL", _LINK_RE.sub(r"\1", item))
+    # (a link's label is its page's title, as written: quoted)
+    text = _URL_RE.sub("URL", _LINK_RE.sub(r'"\1"', item))
     text = CODE_SPAN_RE.sub("Code", text)
     unquoted = QUOTE_RE.sub("Quote", text)
     if _FIRST_PERSON_RE.search(unquoted):

@@ -258,6 +258,18 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
             "First: please welcome Hana Kim, who is joining us as a PhD student.",
             "Hana Kim is joining as a PhD student.",
         ),
+        # an irregular past takes no "-s"; an author who is one of two subjects keeps the verb
+        ("I went with the KMS key option.", "Maren Lind went with the KMS key option."),
+        (
+            "Ifeoma and I are giving a talk in Riga on Oct 22.",
+            "Ifeoma and Maren Lind are giving a talk in Riga on Oct 22.",
+        ),
+        # a link's label is its page's title, as written
+        (
+            "Our post is up: [60 clusters later: what we learned](https://blog.example/60)",
+            "Maren Lind's team's post is up: [60 clusters later: what we learned]"
+            "(https://blog.example/60)",
+        ),
     ],
 )
 def test_what_a_member_says_reads_as_a_newsletter_s_sentence(said: str, written: str) -> None:

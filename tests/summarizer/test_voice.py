@@ -40,6 +40,7 @@ def test_each_marker_of_chat_is_found(item: str, marker: str) -> None:
         "No regressions were found in the nightly evals.",
         "Ana Ruiz (University of Lagos) works on speech recognition.",
         "See [the write-up](https://example.org/a/we/my) by Ana Ruiz.",
+        "Tobi Weber wrote up [60 clusters later: what we learned](https://blog.example/60).",
         "Ana Ruiz wrote to ana@example.org about the US release.",
         "Training ran at 10:30:00 UTC on 64 GPUs.",
         "The mix is 3:2 (code:prose) this week (#14).",
