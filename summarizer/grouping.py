@@ -16,6 +16,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from fnmatch import fnmatch
 
 from summarizer.addresses import with_addresses
@@ -23,7 +24,7 @@ from summarizer.conversations import conversations
 from summarizer.integrations import on_behalf
 from summarizer.introductions import is_welcome, welcomes
 from summarizer.link_comments import joined_link_comments
-from summarizer.names import channel_key, with_plain_names
+from summarizer.names import channel_key, with_mentions_once, with_plain_names
 from summarizer.noise import is_noise
 from summarizer.quotes import quoted_replies
 from summarizer.signals import is_announcement
@@ -66,10 +67,19 @@ _INTRODUCTIONS_RE = re.compile(r"\b(?:intro\w*|newcomers?|new members?|welcome)\
 _CHATTER_CHANNEL_RE = re.compile(r"\b(?:random|off ?topic|memes?|chit ?chat|watercooler)\b")
 INTRO_SCORE = 3
 _FIRST_PR_RE = re.compile(r"\bmy first (?:PR|pull request|contribution)\b", re.IGNORECASE)
-MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
+MIN_INTRO_WORDS = 8
+# What a moderator or a member says of spam just after it ("don't click that", "banned",
+# "deactivated that account"): the words any community uses for it.
+_MODERATION_RE = re.compile(
+    r"\b(?:(?:is|that'?s|more|just) spam|spam(?:mer|bot)s?|scam\w*|phish\w*|"
+    r"(?:don'?t|do not) click|compromised|hacked|banned|kicked|deactivated)\b",
+    re.IGNORECASE,
+)
+SPAM_FOLLOW_UPS = 3  # ... within this many messages after it in its channel
+SPAM_WINDOW = timedelta(hours=1)  # outside an introductions channel, an introduction says something
 
 _GREETING_RE = re.compile(
-    r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening))\b", re.IGNORECASE
+    r"^\W*(?:hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening))\b", re.IGNORECASE
 )
 _SELF_RE = re.compile(  # "I'm Mei" names oneself; "I'm starting", "my name is missing" do not
     r"\b(?:i'?m an? |i am an? |about myself|(?:i'?m|i am|my name is) (?-i:[A-Z]))",
@@ -398,7 +408,9 @@ def group_by_topic(
             sorted(
                 (
                     m
-                    for m in with_plain_names(with_addresses(on_behalf(_answers_apart(messages))))
+                    for m in with_mentions_once(
+                        with_plain_names(with_addresses(on_behalf(_answers_apart(messages))))
+                    )
                     if not is_noise(m)
                 ),
                 key=lambda m: m.created_at,
@@ -426,6 +438,7 @@ def group_by_topic(
         else set()
     )
     posts = Counter(m.author_id for m in kept)
+    moderated = _moderated(kept, posts)
     chatter_channels = {
         channel
         for channel in {m.channel for m in kept}
@@ -443,7 +456,11 @@ def group_by_topic(
             and not _cites_alone(message, said_elsewhere)
         ):
             continue  # welcomes and small talk under an introduction
-        elif _off_topic(message, chatter_channels) or _blast(message, posts):
+        elif (
+            _off_topic(message, chatter_channels)
+            or _blast(message, posts)
+            or message.id in moderated
+        ):
             continue
         else:
             rest.append(message)
@@ -470,6 +487,30 @@ def _blast(message: SourceMessage, posts: Mapping[str, int]) -> bool:
         and is_announcement(message)
         and URL_RE.search(message.text) is not None
     )
+
+
+def _moderated(messages: Sequence[SourceMessage], posts: Mapping[str, int]) -> set[str]:
+    """The ids of posts by someone who said nothing else all week that one of the next
+    messages in their channel calls spam ("don't click that ^^ their account got
+    compromised", "deactivated that account, thanks for the reports"), and of those
+    messages: a scam and its clean-up are no news, however many people reacted."""
+    found: set[str] = set()
+    suspect: dict[str, tuple[SourceMessage, int]] = {}  # channel -> one-off post, messages since
+    for message in messages:
+        post, since = suspect.get(message.channel, (None, 0))
+        if (
+            post is not None
+            and since < SPAM_FOLLOW_UPS
+            and message.author_id != post.author_id
+            and message.created_at - post.created_at <= SPAM_WINDOW
+            and _MODERATION_RE.search(message.text) is not None
+        ):
+            found.update((post.id, message.id))
+        if posts[message.author_id] == 1 and not message.thread_id:
+            suspect[message.channel] = (message, 0)
+        elif post is not None:
+            suspect[message.channel] = (post, since + 1)
+    return found
 
 
 def _answers_apart(messages: Sequence[SourceMessage]) -> Sequence[SourceMessage]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from summarizer.names import without_pronouns
 from summarizer.newsletter import capitalised, tidy
 from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import (
@@ -42,7 +43,7 @@ _NOT_DESCRIBING = frozenset(["love", "just", "happy", "glad", "thanks", "hope", 
 # Emoji where a stop was left out: "Amara from Nairobi 👋 I teach game dev".
 _EMOJI_GAP_RE = re.compile(rf"(?<=\w)\s*(?:{EMOJI_RE.pattern})+\s+(?=[A-Z])")
 _GREETING_RE = re.compile(
-    r"^\W*(?:hi|hello|hey|hiya|greetings|howdy|good (?:morning|evening|afternoon))\b"
+    r"^\W*(?:hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening|afternoon))\b"
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
     re.IGNORECASE,
 )
@@ -62,7 +63,8 @@ _THANKS_RE = re.compile(r"(?:thanks|thank you|thx|ty)\b", re.IGNORECASE)
 # A welcome to someone new, however the channel is addressed: "Everyone, please welcome ...",
 # "Please help me welcome ...".
 _WELCOME_RE = re.compile(
-    r"^\W*((?:everyone,? )?(?:please )?(?:help (?:me|us) )?)welcome\b", re.IGNORECASE
+    r"^\W*((?:everyone,? )?(?:please )?(?:(?:help|join) (?:me|us) (?:in )?)?)welcom(?:e|ing)\b",
+    re.IGNORECASE,
 )
 WELCOME_WORDS = 12  # a welcome this long says who joined ("welcome Jordan!" does not)
 # ... to someone it names, or to people new: not "Welcome to #hero-run: this is where ...",
@@ -315,7 +317,9 @@ def self_description(message: SourceMessage) -> list[str]:
     (to anyone: "thank you Aisha.")."""
     about = [
         clean_sentence(s)
-        for line in chat_lines(_GREETING_RE.sub("", _without_emoji(message.text), 1))
+        for line in chat_lines(
+            _GREETING_RE.sub("", _without_emoji(without_pronouns(message.text)), 1)
+        )
         for part in sentences(line)
         for s in LOWER_START_RE.split(part)  # "PhD student at USC. mostly lurking for now"
         if not is_acknowledgement(s)

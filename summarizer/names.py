@@ -26,6 +26,11 @@ _SPACES_RE = re.compile(r"\s+")
 # they are from: it stays).
 _ROLE_RE = re.compile(r"\s+[|｜]\s+.*$")
 _CHANNEL_EDGES_RE = re.compile(r"^[\W_]+|[\W_]+$")  # emoji, "・", "┃", "#" around the name
+# A mention right after the name it stands for: "please welcome *Dr. Amara Okafor*
+# @Amara Okafor" (the writer wrote the name, then mentioned them so they are notified).
+_REPEATED_MENTION_RE = re.compile(
+    r"\b([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3})([*_]*)[ ,]*@\1(?![\w'-])"
+)
 _PRONOUNS_RE = re.compile(
     r"[(\[]\s*(?:he|she|they|xe|ze|it|any)(?:\s*/\s*[a-z]+)+\s*[)\]]", re.IGNORECASE
 )
@@ -37,8 +42,14 @@ def plain_name(name: str) -> str:
     if EMOJI_START_RE.search(name) is None and "/" not in name and "|" not in name:
         return name  # (most names: one cheap look)
     plain = _ROLE_RE.sub("", name)
-    plain = _SPACES_RE.sub(" ", _PRONOUNS_RE.sub(" ", EMOJI_RE.sub(" ", plain))).strip()
+    plain = _SPACES_RE.sub(" ", without_pronouns(EMOJI_RE.sub(" ", plain))).strip()
     return plain if any(c.isalnum() for c in plain) else name
+
+
+def without_pronouns(text: str) -> str:
+    """`text` without the pronouns someone gives in brackets ("I'm Lin (she/her)!" ->
+    "I'm Lin!")."""
+    return _PRONOUNS_RE.sub("", text) if "/" in text else text
 
 
 def with_plain_names(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
@@ -49,6 +60,15 @@ def with_plain_names(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     if not changed:
         return list(messages)  # (most weeks)
     return [replace(m, author=changed[m.author]) if m.author in changed else m for m in messages]
+
+
+def with_mentions_once(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
+    """`messages`, each that mentions someone right after writing their name without the
+    mention ("welcome *Dr. Amara Okafor* @Amara Okafor" -> "welcome *Dr. Amara Okafor*")."""
+    return [
+        replace(m, text=_REPEATED_MENTION_RE.sub(r"\1\2", m.text)) if " @" in m.text else m
+        for m in messages
+    ]
 
 
 @lru_cache(maxsize=4096)  # (a week has few channels and many messages in each)

@@ -3060,6 +3060,18 @@ def test_a_release_one_person_announced_is_not_said_again_by_another() -> None:
     assert "btw" not in text and len(text.splitlines()) == 1
 
 
+def test_joining_in_welcoming_someone_is_a_welcome_that_names_them_once() -> None:
+    welcome = msg(
+        "@channel Please join me in welcoming *Dr. Hana Kim* @Hana Kim, who starts as a "
+        "postdoc in the speech group! Hana joins from Kyoto.",
+        reactions=6,
+    )
+    assert section(draft([welcome]), "introductions").markdown == (
+        "- Ana Ruiz welcomed *Dr. Hana Kim*, who starts as a postdoc in the speech group! Hana "
+        "joins from Kyoto."
+    )
+
+
 def test_a_welcome_speaks_for_the_community_in_the_third_person() -> None:
     welcome = msg(
         "Please welcome Hana Kim to the speech group! We're lucky to have her: she works "

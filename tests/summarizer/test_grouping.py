@@ -478,6 +478,26 @@ def test_a_link_blasted_to_everyone_by_a_stranger_nobody_answered_is_spam() -> N
     assert {announced.id, taken_up.id, chatty.id} <= kept
 
 
+def test_a_strangers_post_the_next_message_calls_spam_is_dropped_with_the_warning() -> None:
+    scam = msg(
+        "@everyone Free Nitro for 3 months! claim: https://gift.example.ru/claim",
+        author="jakey",
+        reactions=11,
+    )
+    warning = msg(
+        "don't click that, jakey's account got compromised. kicked until they secure it",
+        author="Mags",
+        reactions=23,
+    )
+    hiring = msg("WE ARE HIRING web3 devs, $8,000/week, DM me", author="Recruiter", reactions=4)
+    cleanup = msg("deactivated that account, thanks for the reports", author="Lukas")
+    news = msg("Race server moves to Frankfurt on Friday: https://club.example/eu", author="Ana")
+    banned_word = msg("the spam filter now holds links from new accounts", author="Bo")
+    grouped = group_by_topic([scam, warning, news, hiring, cleanup, banned_word], TOPICS)
+    kept = {m.id for ms in grouped.values() for m in ms}
+    assert kept == {news.id, banned_word.id}
+
+
 def test_a_newcomer_citing_their_first_pr_introduces_themselves() -> None:
     first = msg(
         "Hi everyone! I'm Kwame, 2nd-year CS student in Accra. I've been using the loader for a "
