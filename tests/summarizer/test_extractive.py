@@ -321,6 +321,11 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "simplification.",
             "- Kai Berg, PhD student in computational geometry, working on mesh simplification.",
         ),
+        (  # a drawn-out greeting greets; pronouns in brackets are not who they are
+            "Lin Zhou",
+            "hii I'm Lin (she/her)! UX designer at a fintech by day. I want to learn PCB design",
+            "- Lin Zhou (UX designer at a fintech by day) wants to learn PCB design.",
+        ),
         (  # an emoji where a stop was left out ends the sentence
             "Amara Obi",
             "Hi! Amara from Nairobi :wave: I teach game dev at a university.",
