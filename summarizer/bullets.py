@@ -968,7 +968,7 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             recent.append(bullet)
             continue
         stays, goes = newer, bullet
-        if _announced(bullet) and bullet.signal > newer.signal:
+        if _announced(bullet) and bullet.signal > newer.signal and not _settles(newer, bullet):
             # ("TERRA-km v1.0 is released!" stays, not the small correction of one of its
             # figures two days later)
             stays, goes = bullet, newer
@@ -987,6 +987,20 @@ def _announced(bullet: Bullet) -> bool:
         lead is not None
         and bullet.signal >= STRONG_SIGNAL
         and (is_announcement(lead.message) or names_release(lead.text))
+    )
+
+
+def _settles(newer: Bullet, older: Bullet) -> bool:
+    """Whether the newer bullet, from a later message many people took up too, says what was
+    done or settled about what the older announced ("Dues proposal passed 27-8" after the
+    meeting's agenda): the outcome, not a small correction of one of its figures."""
+    lead = newer.picked[0] if newer.picked else None
+    return (
+        lead is not None
+        and newer.signal >= STRONG_SIGNAL
+        and lead.decision
+        and bool(older.picked)
+        and lead.message is not older.picked[0].message
     )
 
 

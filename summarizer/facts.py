@@ -71,7 +71,8 @@ _is_decision = any_phrase((
     r"now (?:\w+s|runs|has|is|uses)",
     # what a community announces: events, talks, openings, grants, results
     "announced", "posted", "scheduled", "presenting", "presented", "showed", "hiring",
-    "looking for an?", "approved", "accepted", "awarded", "granted", "renewed", "won(?![’'])",
+    "looking for an?", "approved", "passed", "voted", "elected", "accepted", "awarded",
+    "granted", "renewed", "won(?![’'])",
 ))  # fmt: skip
 # Openers of opinion, agreement and greeting: such a sentence is news only with a PR or a
 # figure, however many people reacted to it ("Happy Friday everyone!").

@@ -2881,6 +2881,28 @@ def test_an_announcement_people_took_up_outlasts_a_later_correction_of_it() -> N
     assert "Tern-km v1.0 is released" in section(d, "data").markdown
 
 
+def test_an_outcome_many_people_took_up_replaces_the_announcement_of_its_plan() -> None:
+    agenda = msg(
+        "@everyone **Members' meeting: Wednesday April 15, 7 pm, room 104**\n"
+        "Agenda: dues proposal, regular membership $50 -> $60/month, and the storage policy",
+        channel="data",
+        author="Rosa Diaz",
+        minutes=0,
+        reactions=30,
+    )
+    minutes = msg(
+        "Minutes are up: https://wiki.example.org/meetings/04-15\n"
+        "• **Dues proposal passed 27-8.** Membership goes to $60/month from June 1.",
+        channel="data",
+        author="Rosa Diaz",
+        minutes=2 * 24 * 60,
+        reactions=21,
+    )
+    markdown = section(draft([agenda, minutes]), "data").markdown
+    assert "Dues proposal passed 27-8" in markdown
+    assert "Agenda" not in markdown
+
+
 def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() -> None:
     d = draft(
         [
