@@ -393,6 +393,12 @@ def _by_paragraph(announced: SourceMessage, facts: Sequence[Fact]) -> list[list[
     return groups
 
 
+def says_something(bullet: Bullet) -> bool:
+    """Whether one of the facts the bullet is written from says something of its own
+    (`_says`): a quip people laughed at says nothing."""
+    return any(_says(fact) for fact in bullet.picked)
+
+
 def _says(fact: Fact) -> bool:
     """Whether a fact says something of its own: a PR, a figure, something done, or a link,
     a day or a release (`shows_something`)."""

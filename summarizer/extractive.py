@@ -22,6 +22,7 @@ from summarizer.bullets import (
     credited,
     pr_title,
     says_little,
+    says_something,
     without_announced_releases,
 )
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
@@ -42,6 +43,8 @@ BASE_CHARS = 1000
 CHARS_PER_PR = 80
 CHARS_PER_FIGURE = 30
 CHARS_PER_SIGNAL = 60  # an announcement, a link or a date people reacted to
+CHARS_PER_TOLD = 60  # ... and as much again where it cites no PR and says something
+TOLD_SIGNAL = 1.5  # ... taken up by someone (a link or a day alone is 1.0)
 FULL_SHARE = 0.85
 # Short lines for the PRs the budget left out: at most one per this many characters of the
 # draft's size, and never fewer than MIN_SHORT_LINES.
@@ -82,7 +85,11 @@ def draft_sections(
         candidates += bullets(topic.id, messages)
     candidates = without_announced_releases(candidates)
     # Full bullets take most of the room; the PRs they leave out get a short line each.
-    chosen = _choose(candidates, int(FULL_SHARE * min(remaining, _news_budget(candidates))))
+    needed = _news_budget(candidates)
+    # (the room for told news is not room for filler: `FILLER_SHARE` is of the rest)
+    filler = FILLER_SHARE * FULL_SHARE * min(remaining, needed)
+    needed += _told_room(candidates)
+    chosen = _choose(candidates, int(FULL_SHARE * min(remaining, needed)), filler)
     _cover_the_rest(candidates, chosen, max(MIN_SHORT_LINES, max_chars // CHARS_PER_SHORT_LINE))
     for topic in topics:
         if topic is intro or topic.id not in chosen:
@@ -119,8 +126,16 @@ def _news_budget(candidates: Sequence[Bullet]) -> int:
     )
 
 
-def _choose(candidates: Sequence[Bullet], budget: int) -> dict[str, list[Bullet]]:
-    """The bullets to write, per topic: each topic's best, then by new coverage per cost.
+def _told_room(candidates: Sequence[Bullet]) -> int:
+    """The room for news told without a PR that people took up (an event, a decision, a
+    release, a result): a community's week of such news is as long as one of PRs."""
+    told = sum(1 for b in candidates if b.signal >= TOLD_SIGNAL and not b.prs and says_something(b))
+    return CHARS_PER_TOLD * told
+
+
+def _choose(candidates: Sequence[Bullet], budget: int, filler: float) -> dict[str, list[Bullet]]:
+    """The bullets to write, per topic: each topic's best, then by new coverage per cost,
+    those that bring nothing new only while the draft is shorter than `filler`.
 
     Lazy greedy: a bullet's gain only falls as others cover its PRs and figures, so the one
     on top of the heap is taken when its gain, brought up to date, still beats the next.
@@ -190,7 +205,7 @@ def _choose(candidates: Sequence[Bullet], budget: int) -> dict[str, list[Bullet]
             or chat_only
             and _announces(bullet)
         )
-        if not news and used + cost > budget * FILLER_SHARE:
+        if not news and used + cost > filler:
             continue  # nothing new to cite: only worth its words while the draft is short
         if used + cost <= budget:
             take(i)

@@ -2903,6 +2903,24 @@ def test_an_outcome_many_people_took_up_replaces_the_announcement_of_its_plan() 
     assert "Agenda" not in markdown
 
 
+def test_a_week_of_news_told_without_prs_is_drafted_in_full() -> None:
+    """A community's week of events and decisions people took up is as long as a week of
+    PRs: none of a dozen such posts is left out to keep the draft short."""
+    places = ["the library", "room 104", "the Foundry", "Hall B", "the park", "the lab"]
+    posts = [
+        msg(
+            f"Workshop {n} on soldering basics moves to {places[n % 6]} on Saturday, "
+            f"Oct {n + 10}, from 2 to 5 pm; bring your own iron and safety glasses",
+            channel="data",
+            author=f"Organiser {n}",
+            reactions=4,
+        )
+        for n in range(12)
+    ]
+    markdown = section(draft(posts), "data").markdown
+    assert all(f"Workshop {n} " in markdown for n in range(12))
+
+
 def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() -> None:
     d = draft(
         [
