@@ -51,6 +51,7 @@ FULL_SHARE = 0.85
 CHARS_PER_SHORT_LINE = 60
 MIN_SHORT_LINES = 50
 MIN_RANKED_COST = 100
+QUIP_WORDS = 12
 FILLER_SHARE = 0.5  # bullets with no new PR or figure fill at most this share of the budget
 
 
@@ -148,6 +149,8 @@ def _choose(candidates: Sequence[Bullet], budget: int, filler: float) -> dict[st
     costs = [max(b.estimated_cost, MIN_RANKED_COST) for b in candidates]
     # In a week with no PRs, what was done or announced is the news (`Fact.decision`).
     chat_only = not any(bullet.prs for bullet in candidates)
+    # (what people reacted to in a quip is the joke: it is filler, ranked by what it says)
+    quips = [_quip(bullet) for bullet in candidates]
     taken = [False] * len(candidates)
     used = 0
 
@@ -156,7 +159,7 @@ def _choose(candidates: Sequence[Bullet], budget: int, filler: float) -> dict[st
         return (
             bullet.pr_gain * len(bullet.prs.keys() - covered_prs)
             + FIGURE_GAIN * len(bullet.figures - covered_figures)
-            + SIGNAL_WEIGHT * bullet.signal
+            + SIGNAL_WEIGHT * bullet.signal * (not quips[i])
             + DECISION_GAIN * (1 + (chat_only and _announces(bullet)))
         )
 
@@ -201,6 +204,7 @@ def _choose(candidates: Sequence[Bullet], budget: int, filler: float) -> dict[st
             or bullet.figures - covered_figures
             or bullet.signal
             and not _only_pasted(bullet)
+            and not quips[i]
             or bullet.pushed
             or chat_only
             and _announces(bullet)
@@ -218,6 +222,16 @@ def _only_pasted(bullet: Bullet) -> bool:
     """Whether all the bullet says is a link pasted on its own that nobody took up: news
     only while the draft is short, as a message that shows nothing new is."""
     return bool(bullet.picked) and all(fact.pasted for fact in bullet.picked)
+
+
+def _quip(bullet: Bullet) -> bool:
+    """Whether the bullet is a short remark that says nothing of its own (`says_something`:
+    "Saturday night hw3 gang rise up"): what people reacted to is the joke."""
+    return (
+        bool(bullet.picked)
+        and sum(f.n_words for f in bullet.picked) < QUIP_WORDS
+        and not says_something(bullet)
+    )
 
 
 def _announces(bullet: Bullet) -> bool:

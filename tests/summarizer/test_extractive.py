@@ -2921,6 +2921,28 @@ def test_a_week_of_news_told_without_prs_is_drafted_in_full() -> None:
     assert all(f"Workshop {n} " in markdown for n in range(12))
 
 
+def test_a_quip_people_laughed_at_is_no_news_beside_what_happened() -> None:
+    """What people reacted to in a short remark that says nothing is the joke: it only
+    fills a draft that is short, and this one is not."""
+    news = [
+        msg(
+            f"Lab {n} moves to room {200 + n} on Monday, Oct {n + 12}: the old one floods. "
+            "Bring your own kit, lockers are labelled by name",
+            channel="data",
+            author=f"Tech {n}",
+            reactions=3,
+        )
+        for n in range(8)
+    ]
+    quips = [
+        msg("saturday night lab gang rise up", channel="data", author="Noa", reactions=12),
+        msg("the lab queue is my villain origin story", channel="data", author="Cy", reactions=17),
+    ]
+    markdown = section(draft([*news, *quips]), "data").markdown
+    assert all(f"Lab {n} moves" in markdown for n in range(8))
+    assert "rise up" not in markdown and "villain" not in markdown
+
+
 def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() -> None:
     d = draft(
         [
