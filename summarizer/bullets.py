@@ -16,6 +16,7 @@ from summarizer.conversations import conversations
 from summarizer.facts import (
     BULLET_WORDS,
     FIGURE_GAIN,
+    LIST_LINE_RE,
     MAX_FACT_WORDS,
     MIN_FACT_WORDS,
     PR_GAIN,
@@ -75,6 +76,7 @@ SHOWCASED_GAIN = 2.0  # a thread's reply this many people took up (7 reactions) 
 TITLE_WORDS = 8  # a headline this short is the title of what its message says
 HEADLINE_NEW_WORDS = 3  # ... and heads the bullet where it says this many words more
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
+NEWS_LIST_ITEMS = 3
 _VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
 _MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
 # A courtesy opening a sentence ("Thanks to Bo for the forms"; signals reads an asker's thanks)
@@ -302,9 +304,13 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
             or _bare_bullet(topic, item, time)
         )
         return [bullet] if bullet is not None else []
+    announced = is_announcement(item[0]) or _release_post(item[0], signals[0])
     if (
-        not (is_announcement(item[0]) or _release_post(item[0], signals[0]))  # (most items)
-        or any(m.author != item[0].author for m in item[1:])  # (a discussion of it)
+        not (
+            announced
+            and all(m.author == item[0].author for m in item[1:])  # (not a discussion of it)
+            or _news_list(item[0], facts, signals[0])  # (discussed or not)
+        )  # (most items)
         or len(_parts(item[0].text)) < MIN_PARAGRAPHS
     ):
         said = _item_bullet(topic, item, facts, mentions, time)
@@ -336,6 +342,17 @@ def _release_post(message: SourceMessage, signal: float) -> bool:
     paragraphs (highlights, breaking changes, how to upgrade) are news one by one, as an
     announcement's are."""
     return signal >= STRONG_SIGNAL and names_release(message.text.partition("\n")[0])
+
+
+def _news_list(message: SourceMessage, facts: Sequence[Fact], signal: float) -> bool:
+    """Whether `message` is a list many people took up whose items are news one by one
+    (meeting notes: "• *Decision:* 1.9 drops Kubernetes 1.28", "• the vote passed 5-0"):
+    `NEWS_LIST_ITEMS` of its facts at least, as its paragraphs are an announcement's."""
+    return (
+        signal >= STRONG_SIGNAL
+        and sum(1 for f in facts if f.message is message) >= NEWS_LIST_ITEMS
+        and len(LIST_LINE_RE.findall(message.text)) >= NEWS_LIST_ITEMS
+    )
 
 
 def _answered(

@@ -200,7 +200,7 @@ _PR_LINK_RE = re.compile(r"/(?:pull|issues)/\d+>?$")
 _VERB_RE = re.compile(r"(?!this\b|thus\b|plus\b)[a-z]{2,}(?<!ss)s\b")
 _ENDS_WITH_LINK_RE = re.compile(r"https?://\S+>?$")
 _BOLD_RE = re.compile(r"\*{1,2}([^*\n]+)\*{1,2}")
-_LIST_LINE_RE = re.compile(r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]", re.MULTILINE)
+LIST_LINE_RE = re.compile(r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]", re.MULTILINE)
 
 
 @dataclass(slots=True)
@@ -595,7 +595,7 @@ def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> tuple[list[
     256 lights", "2. Sprint: Saturday December 5 at the Old Mill"): news a list says item by
     item (`_pr_lines` reads those citing PRs). `shows`: whether the message holds a link, a
     day or a release at all (`shows_something`)."""
-    if "\n" not in text or _LIST_LINE_RE.search(text) is None:
+    if "\n" not in text or LIST_LINE_RE.search(text) is None:
         return [], []  # (most messages)
     lines = strip_code_blocks(text).splitlines()
     headings: list[str] = []
@@ -603,13 +603,13 @@ def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> tuple[list[
     for line, after in zip(lines, [*lines[1:], ""], strict=True):
         item = without_list_mark(line)
         if item == line:
-            if shows and not prs and _LIST_LINE_RE.match(after):
+            if shows and not prs and LIST_LINE_RE.match(after):
                 heading = _heading(EMOJI_RE.sub("", _BOLD_RE.sub(r"\1", line)).strip())
                 if heading and names_release(heading):
                     headings.append(full_stop(without_mass_mentions(heading[:-1]).strip()))
-        elif (FIGURE_RE.search(item) or shows and names_day(item)) and not any(
-            p.raw in item for p in prs
-        ):
+        elif (
+            FIGURE_RE.search(item) or shows and names_day(item) or _is_decision(item)
+        ) and not any(p.raw in item for p in prs):
             # (what its readers are asked to do is no news: "Read sections 3-4 beforehand")
             told = [s for s in sentences(item) if not _is_request(s)]
             if told:

@@ -553,6 +553,7 @@ _BRACKET_THEN_VERB_RE = re.compile(
 _FINITE = frozenset(
     ["is", "are", "was", "were", "has", "have", "had", "does", "do", "goes", "go", "will", "can"]
     + ["get", "gets"]  # the passive's other auxiliary: "Verified builds get published"
+    + ["becomes", "become", "stays", "stay", "remains", "remain"]  # ("Supported range becomes")
 )
 
 

@@ -2943,6 +2943,25 @@ def test_a_quip_people_laughed_at_is_no_news_beside_what_happened() -> None:
     assert "rise up" not in markdown and "villain" not in markdown
 
 
+def test_meeting_notes_people_took_up_say_each_decision() -> None:
+    notes = msg(
+        "*Community meeting notes, Thu 24 Sep* (14 attendees)\n"
+        "• Decision: 1.9 drops Kubernetes 1.28, and the CI matrix is updated to match it\n"
+        "• Decision: the Helm chart is also published as an OCI artifact from 1.9 on\n"
+        "• Decision: security fixes go to the two latest minor releases from now on\n"
+        "Next meeting: Thu 8 Oct, 16:00 UTC",
+        channel="data",
+        author="Lukas Brandt",
+        id="notes",
+        thread_id="notes",
+        reactions=19,
+    )
+    reply = msg("thanks for the notes!", channel="data", author="Bo", thread_id="notes")
+    markdown = section(draft([notes, reply]), "data").markdown
+    for decided in ("drops Kubernetes 1.28", "OCI artifact", "two latest minor releases"):
+        assert decided in markdown
+
+
 def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() -> None:
     d = draft(
         [

@@ -49,6 +49,7 @@ from summarizer.phrasing import (
         ("Retokenized shards are 2 GiB each", "Ana: Retokenized shards are 2 GiB each"),
         ("Merged solver stack is in (#8)", "Ana: Merged solver stack is in (#8)"),
         ("Signed builds get published nightly", "Ana: Signed builds get published nightly"),
+        ("Supported range becomes 1.29-1.33", "Ana: Supported range becomes 1.29-1.33"),
         ("Embedding backfill status: 31%", "Ana: Embedding backfill status: 31%"),
         ("Fixed in lab/repo#405, so re-run", "Ana: Fixed in lab/repo#405, so re-run"),
         ("Fixed, the cert had expired", "Ana: Fixed, the cert had expired"),
