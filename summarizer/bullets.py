@@ -152,7 +152,7 @@ class Bullet:
         """The bullet, written the first time it is needed (most never are: a busy week has
         thousands of items and a draft keeps a hundred)."""
         if self.text is None:
-            self.text = _render(self.picked, self.prs)
+            self.text = _render(self.picked, self.prs, self.said)
             if self.ended:  # ("#12 is ready for review" said Monday, merged Thursday)
                 self.text = _PENDING_RE.sub(rf"\g<be> {self.ended}", self.text, count=1)
         return self.text
@@ -678,15 +678,20 @@ def _time(fact: Fact) -> float:
     return fact.time
 
 
-def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
+def _render(
+    picked: Sequence[Fact], mentions: Mapping[str, PRMention], spare: Sequence[Fact] = ()
+) -> str:
     """`- Ana Ruiz fixed X ([#12](...)). Ben Cho measured Y ([#13](...)).` Who did it leads
     where the sentence allows; otherwise the sentence stands and its author is credited in
-    the closing parentheses. Sentences that would still read as chat are left out."""
+    the closing parentheses. Sentences that would still read as chat are left out; where
+    that leaves a headline alone ("**Call for volunteers**" over "Sign up by Friday: <form>"),
+    the next of the `spare` facts of its message says what it heads."""
     parts: list[str] = []
     credits: list[str] = []
     author = None
     said: set[str] = set()
-    for fact in picked:
+    queue = list(picked)
+    for fact in queue:
         sentence = fact.text if parts else without_pointing_label(fact.text)
         new_author = fact.message.author != author
         author = fact.message.author
@@ -700,6 +705,8 @@ def _render(picked: Sequence[Fact], mentions: Mapping[str, PRMention]) -> str:
             credits.append(author)
         if kept:
             parts.append(full_stop(link_prs(kept, fact.message.prs)))
+        elif len(parts) == 1 and queue[0].n_words <= TITLE_WORDS and len(queue) == len(picked):
+            queue += _after_headline(queue[0], spare, picked)
         # A PR the text cites in one form ("#12") is not cited again in another (its URL).
         said.update(p.ref for p in fact.message.prs if p.raw in kept)
     body = " ".join(parts)
@@ -726,6 +733,16 @@ REVIEW_ASK_WORDS = 12  # a request for a review this short says nothing else
 THREAD_NAME_WORDS = 6  # a thread's name this short names its subject; a longer one is chat
 # A status tag on a thread's name: "[SOLVED]", "(fixed)".
 _TITLE_TAG_RE = re.compile(r"^\s*[\[(][^\[\]()]{1,12}[\])]\s*|\s*[\[(][^\[\]()]{1,12}[\])]\s*$")
+
+
+def _after_headline(headline: Fact, spare: Sequence[Fact], picked: Sequence[Fact]) -> list[Fact]:
+    """The first fact of the headline's message said after it that is not `picked`."""
+    after = False
+    for fact in spare:
+        if after and fact.message is headline.message and all(fact is not p for p in picked):
+            return [fact]
+        after = after or fact is headline
+    return []
 
 
 def _in_thread(title: str | None, body: str) -> str:

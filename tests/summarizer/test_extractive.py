@@ -2962,6 +2962,22 @@ def test_meeting_notes_people_took_up_say_each_decision() -> None:
         assert decided in markdown
 
 
+def test_a_headline_whose_request_goes_is_said_with_what_follows_it() -> None:
+    call = msg(
+        "🙋 **Call for volunteers / Se buscan voluntarios**\n"
+        "We're building a bilingual **Transit Explainer** for the new network, and we want a "
+        "first version live before the public hearings in May. We need 5 people:\n"
+        "• 2 translators EN → ES (the whole explainer ships in both languages)\n"
+        "• 2 front-end devs (Svelte, in the transit-map repo)\n"
+        "• 1 writer for the plain-language route summaries\n"
+        "Sign up by **Friday April 3**: https://forms.example.org/vol or find me tonight 🙂",
+        channel="data",
+        reactions=20,
+    )
+    markdown = section(draft([call]), "data").markdown
+    assert markdown.startswith("- **Call for volunteers / Se buscan voluntarios**. They're")
+
+
 def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() -> None:
     d = draft(
         [
