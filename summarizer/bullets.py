@@ -84,7 +84,7 @@ _COURTESY_RE = re.compile(r"(?:big |many |special )?(?:thanks|thank you)\b", re.
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
 MAX_TRAILING_PRS = 8
 MIN_TITLED = 2  # from this many further PRs with titles on, the titles say them
-TITLE_WORDS = 12  # a further PR's title this short says it; a longer one is only linked
+PR_TITLE_WORDS = 12  # a further PR's title this short says it; a longer one is only linked
 STALE = 0.3  # same author, same topic, this similar: the newer status replaces the older
 STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
 NEAR_DUPLICATE = 0.6
@@ -769,9 +769,9 @@ def says_little(text: str, prs: Sequence[PRMention]) -> bool:
 
 
 def _short_title(mention: PRMention) -> str:
-    """The PR's title as `pr_title` writes it, where it has at most `TITLE_WORDS` words."""
+    """The PR's title as `pr_title` writes it, where it has at most `PR_TITLE_WORDS` words."""
     title = pr_title(mention.title)
-    return title if len(title.split()) <= TITLE_WORDS else ""
+    return title if len(title.split()) <= PR_TITLE_WORDS else ""
 
 
 def pr_title(title: str | None) -> str:
