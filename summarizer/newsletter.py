@@ -31,6 +31,8 @@ _THANKS_TAIL_RE = re.compile(
     re.IGNORECASE,
 )
 # "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
+# A channel named with what decorates it on Discord: "#🏆・tournament", "#🦀┃uefi-rs".
+_DECORATED_CHANNEL_RE = re.compile(r"(?<![\w#&])#(?:[^\x00-\x7f\w\s]|[|｜])+(?=\w)")
 _SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
 MAX_OPENING_WORDS = 6
 _EXCLAIMED_RE = re.compile(r"!{2,}")
@@ -213,6 +215,8 @@ def _sentences(text: str) -> list[str]:
         text = _FILE_NOTICE_RE.sub(r"\g<title>: ", text)
     if text.startswith("@"):
         text = _ADDRESS_RE.sub("", text)
+    if "#" in text:  # ("#🏆・tournament": a channel by its name, as admins write it)
+        text = _DECORATED_CHANNEL_RE.sub("#", text)
     # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
     text = _MENTION_RE.sub("", _EMOJI_RUN_RE.sub(_emoji_gone, text))
     cleaned = (

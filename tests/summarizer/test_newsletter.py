@@ -264,6 +264,11 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
             "Ifeoma and I are giving a talk in Riga on Oct 22.",
             "Ifeoma and Maren Lind are giving a talk in Riga on Oct 22.",
         ),
+        # a channel is named as its admin writes it, without its decoration
+        (
+            "Full results are in #🏆・tournament now.",
+            "Full results are in #tournament now.",
+        ),
         # a link's label is its page's title, as written
         (
             "Our post is up: [60 clusters later: what we learned](https://blog.example/60)",
