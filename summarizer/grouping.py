@@ -79,7 +79,9 @@ SPAM_FOLLOW_UPS = 3  # ... within this many messages after it in its channel
 SPAM_WINDOW = timedelta(hours=1)  # outside an introductions channel, an introduction says something
 
 _GREETING_RE = re.compile(
-    r"^\W*(?:hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening))\b", re.IGNORECASE
+    r"^\W*(?:hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening))\b"
+    r"|^\W*[^\W\d_]{2,8}!+\s",  # (a greeting in any language: "Moin! Felix here, ...")
+    re.IGNORECASE,
 )
 _SELF_RE = re.compile(  # "I'm Mei" names oneself; "I'm starting", "my name is missing" do not
     r"\b(?:i'?m an? |i am an? |about myself|(?:i'?m|i am|my name is) (?-i:[A-Z]))",

@@ -507,3 +507,17 @@ def test_a_newcomer_citing_their_first_pr_introduces_themselves() -> None:
     work = msg("Hi all, I'm Bo: #2418 makes the loader stream shards", author="Bo Li")
     grouped = group_by_topic([first, work], TOPICS)
     assert grouped["introductions"] == [first]
+
+
+def test_a_greeting_in_any_language_opens_an_introduction_and_a_status_by_name_is_none() -> None:
+    moin = msg(
+        "Moin! Felix here, sysadmin at the computing centre of Leipzig University. We'd like "
+        "to run the tool on our shared login nodes",
+        author="Felix Brandt",
+    )
+    status = msg(
+        "Ana here, the build is green again after the cache fix, rerun your jobs",
+        author="Ana Ruiz",
+    )
+    grouped = group_by_topic([moin, status], TOPICS)
+    assert grouped["introductions"] == [moin]
