@@ -3162,25 +3162,23 @@ def test_a_release_one_person_announced_is_not_said_again_by_another() -> None:
     assert "btw" not in text and len(text.splitlines()) == 1
 
 
-def test_joining_in_welcoming_someone_is_a_welcome_that_names_them_once() -> None:
-    welcome = msg(
-        "@channel Please join me in welcoming *Dr. Hana Kim* @Hana Kim, who starts as a "
-        "postdoc in the speech group! Hana joins from Kyoto.",
-        reactions=6,
-    )
-    assert section(draft([welcome]), "introductions").markdown == (
-        "- Ana Ruiz welcomed *Dr. Hana Kim*, who starts as a postdoc in the speech group! Hana "
-        "joins from Kyoto."
-    )
-
-
-def test_a_welcome_speaks_for_the_community_in_the_third_person() -> None:
-    welcome = msg(
-        "Please welcome Hana Kim to the speech group! We're lucky to have her: she works "
-        "with me on the aligner and joins our reading group",
-        reactions=5,
-    )
-    assert section(draft([welcome]), "introductions").markdown == (
-        "- Ana Ruiz welcomed Hana Kim to the speech group! The team is lucky to have her: she "
-        "works with Ana Ruiz on the aligner and joins the reading group."
-    )
+@pytest.mark.parametrize(
+    ("said", "line"),
+    [
+        (  # the welcome speaks for the community in the third person
+            "Please welcome Hana Kim to the speech group! We're lucky to have her: she works "
+            "with me on the aligner and joins our reading group",
+            "- Ana Ruiz welcomed Hana Kim to the speech group! The team is lucky to have her: "
+            "she works with Ana Ruiz on the aligner and joins the reading group.",
+        ),
+        (  # joining in welcoming is a welcome; the one welcomed is named once
+            "@channel Please join me in welcoming *Dr. Hana Kim* @Hana Kim, who starts as a "
+            "postdoc in the speech group! Hana joins from Kyoto.",
+            "- Ana Ruiz welcomed *Dr. Hana Kim*, who starts as a postdoc in the speech group! "
+            "Hana joins from Kyoto.",
+        ),
+    ],
+)
+def test_a_welcome_says_who_joined_in_the_third_person(said: str, line: str) -> None:
+    welcome = replace(msg(said), reactions=5)
+    assert section(draft([welcome]), "introductions").markdown == line
