@@ -76,7 +76,7 @@ SHOWCASED_GAIN = 2.0  # a thread's reply this many people took up (7 reactions) 
 TITLE_WORDS = 8  # a headline this short is the title of what its message says
 HEADLINE_NEW_WORDS = 3  # ... and heads the bullet where it says this many words more
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
-NEWS_LIST_ITEMS = 3
+NEWS_LIST_ITEMS = 3  # a list with this many facts among its items says them one by one
 _VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
 _MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
 # A courtesy opening a sentence ("Thanks to Bo for the forms"; signals reads an asker's thanks)

@@ -51,7 +51,7 @@ FULL_SHARE = 0.85
 CHARS_PER_SHORT_LINE = 60
 MIN_SHORT_LINES = 50
 MIN_RANKED_COST = 100
-QUIP_WORDS = 12
+QUIP_WORDS = 12  # a remark shorter than this that says nothing of its own is a quip
 FILLER_SHARE = 0.5  # bullets with no new PR or figure fill at most this share of the budget
 
 

@@ -67,7 +67,7 @@ _INTRODUCTIONS_RE = re.compile(r"\b(?:intro\w*|newcomers?|new members?|welcome)\
 _CHATTER_CHANNEL_RE = re.compile(r"\b(?:random|off ?topic|memes?|chit ?chat|watercooler)\b")
 INTRO_SCORE = 3
 _FIRST_PR_RE = re.compile(r"\bmy first (?:PR|pull request|contribution)\b", re.IGNORECASE)
-MIN_INTRO_WORDS = 8
+MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
 # What a moderator or a member says of spam just after it ("don't click that", "banned",
 # "deactivated that account"): the words any community uses for it.
 _MODERATION_RE = re.compile(
@@ -76,7 +76,7 @@ _MODERATION_RE = re.compile(
     re.IGNORECASE,
 )
 SPAM_FOLLOW_UPS = 3  # ... within this many messages after it in its channel
-SPAM_WINDOW = timedelta(hours=1)  # outside an introductions channel, an introduction says something
+SPAM_WINDOW = timedelta(hours=1)  # ... and this soon
 
 _GREETING_RE = re.compile(
     r"^\W*(?:hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening))\b"

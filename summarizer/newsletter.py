@@ -30,9 +30,9 @@ _THANKS_TAIL_RE = re.compile(
     r"(?:[^.!?()]|\([^()]*\)){0,60}(?=\)?[.!?]*$)",  # (in brackets: "(#12, thanks Bo)")
     re.IGNORECASE,
 )
-# "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
 # A channel named with what decorates it on Discord: "#🏆・tournament", "#🦀┃uefi-rs".
 _DECORATED_CHANNEL_RE = re.compile(r"(?<![\w#&])#(?:[^\x00-\x7f\w\s]|[|｜])+(?=\w)")
+# "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
 _SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
 MAX_OPENING_WORDS = 6
 _EXCLAIMED_RE = re.compile(r"!{2,}")
