@@ -83,7 +83,9 @@ _RELATIVE_DAY_RE = re.compile(
     r"\b(?P<before>(?:for|until|till|by|from|since|before|after|of|on) )?"
     r"(?P<day>tonight|tomorrow|yesterday|this (?P<part>morning|afternoon|evening)"
     r"|last night)\b(?P<possessive>['’]s)?"
-    r"(?P<named> \((?:mon|tues|wednes|thurs|fri|satur|sun)day\))?",
+    r"(?P<named> \((?:mon|tues|wednes|thurs|fri|satur|sun)day\))?"
+    # ("tomorrow (Fri 25 Sep)": the date its author gave, after the weekday said once)
+    r"(?P<date> \((?P<short>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,? (?P<rest>\d[^()]{0,16})\))?",
     re.IGNORECASE,
 )
 _DAYS_AFTER = {"tonight": 0, "tomorrow": 1, "yesterday": -1, "last night": -1}
@@ -107,6 +109,10 @@ def _weekday(said: re.Match[str], said_at: datetime) -> str:
         weekday = said["named"].strip(" ()").capitalize()
     else:
         weekday = (said_at + timedelta(days=_DAYS_AFTER.get(day, 0))).strftime("%A")
+    if said["date"]:
+        if weekday[:3].lower() != said["short"].lower():
+            return said[0]  # (a date that is not the day it says: left as written)
+        weekday += f" {said['rest']}"
     if said["part"]:
         weekday += f" {said['part'].lower()}"
     elif day in ("tonight", "last night"):

@@ -304,6 +304,7 @@ def test_a_verb_sharing_the_subject_after_and_agrees_whatever_follows() -> None:
     [
         ("Venue change for tomorrow: the lab is closed", "Venue change for Wednesday: the lab"),
         ("Both releases ship tomorrow (Thursday)", "Both releases ship on Thursday"),
+        ("The rc is cut tomorrow (Wed 18 Nov).", "The rc is cut on Wednesday 18 Nov."),
         ("Tomorrow we move to room 2", "On Wednesday we move to room 2"),
         ("It was merged yesterday and ships in 2.1", "It was merged on Monday and ships"),
         ("The lab told them this afternoon", "The lab told them on Tuesday afternoon"),
