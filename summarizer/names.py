@@ -27,9 +27,10 @@ _SPACES_RE = re.compile(r"\s+")
 _ROLE_RE = re.compile(r"\s+[|｜]\s+.*$")
 _CHANNEL_EDGES_RE = re.compile(r"^[\W_]+|[\W_]+$")  # emoji, "・", "┃", "#" around the name
 # A mention right after the name it stands for: "please welcome *Dr. Amara Okafor*
-# @Amara Okafor" (the writer wrote the name, then mentioned them so they are notified).
+# @Amara Okafor", "*Ifeoma Okafor* (@Ifeoma Okafor)" (the writer wrote the name, then
+# mentioned them so they are notified).
 _REPEATED_MENTION_RE = re.compile(
-    r"\b([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3})([*_]*)[ ,]*@\1(?![\w'-])"
+    r"\b([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3})([*_]*)(?:[ ,]*@\1(?![\w'-])| \(@\1\))"
 )
 _PRONOUNS_RE = re.compile(
     r"[(\[]\s*(?:he|she|they|xe|ze|it|any)(?:\s*/\s*[a-z]+)+\s*[)\]]", re.IGNORECASE
@@ -66,7 +67,7 @@ def with_mentions_once(messages: Sequence[SourceMessage]) -> list[SourceMessage]
     """`messages`, each that mentions someone right after writing their name without the
     mention ("welcome *Dr. Amara Okafor* @Amara Okafor" -> "welcome *Dr. Amara Okafor*")."""
     return [
-        replace(m, text=_REPEATED_MENTION_RE.sub(r"\1\2", m.text)) if " @" in m.text else m
+        replace(m, text=_REPEATED_MENTION_RE.sub(r"\1\2", m.text)) if "@" in m.text else m
         for m in messages
     ]
 

@@ -3177,6 +3177,12 @@ def test_a_release_one_person_announced_is_not_said_again_by_another() -> None:
             "- Ana Ruiz welcomed *Dr. Hana Kim*, who starts as a postdoc in the speech group! "
             "Hana joins from Kyoto.",
         ),
+        (  # ... whether the mention follows the name or is in brackets after it
+            "@channel Please welcome *Hana Kim* (@Hana Kim) as our newest maintainer! Hana "
+            "has reviewed most of the aligner's PRs this year.",
+            "- Ana Ruiz welcomed *Hana Kim* as the newest maintainer! Hana has reviewed most of "
+            "the aligner's PRs this year.",
+        ),
     ],
 )
 def test_a_welcome_says_who_joined_in_the_third_person(said: str, line: str) -> None:
