@@ -70,9 +70,13 @@ _FIRST_PR_RE = re.compile(r"\bmy first (?:PR|pull request|contribution)\b", re.I
 MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
 # What a moderator or a member says of spam just after it ("don't click that", "banned",
 # "deactivated that account"): the words any community uses for it.
+# (what was done to the poster, not "you're not banned, it's the verification level")
 _MODERATION_RE = re.compile(
     r"\b(?:(?:is|that'?s|more|just) spam|spam(?:mer|bot)s?|scam\w*|phish\w*|"
-    r"(?:don'?t|do not) click|compromised|hacked|banned|kicked|deactivated)\b",
+    r"(?:don'?t|do not) click|spam (?:removed|deleted|gone)"
+    r"|(?:account|user) (?:\w+ )?(?:compromised|hacked|banned|kicked|deactivated|removed)"
+    r"|(?:banned|kicked|deactivated|removed|deleted) (?:that|the|this|them|him|her|it|their)"
+    r")\b|^\W*(?:banned|kicked|removed|deleted)\W*$",
     re.IGNORECASE,
 )
 SPAM_FOLLOW_UPS = 3  # ... within this many messages after it in its channel

@@ -493,9 +493,16 @@ def test_a_strangers_post_the_next_message_calls_spam_is_dropped_with_the_warnin
     cleanup = msg("deactivated that account, thanks for the reports", author="Lukas")
     news = msg("Race server moves to Frankfurt on Friday: https://club.example/eu", author="Ana")
     banned_word = msg("the spam filter now holds links from new accounts", author="Bo")
-    grouped = group_by_topic([scam, warning, news, hiring, cleanup, banned_word], TOPICS)
+    asked = msg("I can't speak in the voice channel, is my account muted?", author="Kim")
+    answer = msg("you're not banned, it's the verification level: wait 10 min", author="Cy")
+    essays = msg("Get EXPERT help 24/7, A+ guaranteed, DM me", author="Ace Help")
+    removed = msg("removed the spam, thanks for flagging", author="Dee")
+    grouped = group_by_topic(
+        [scam, warning, news, hiring, cleanup, banned_word, asked, answer, essays, removed],
+        TOPICS,
+    )
     kept = {m.id for ms in grouped.values() for m in ms}
-    assert kept == {news.id, banned_word.id}
+    assert kept == {news.id, banned_word.id, asked.id, answer.id}
 
 
 def test_a_newcomer_citing_their_first_pr_introduces_themselves() -> None:
