@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from summarizer.names import without_pronouns
+from summarizer.names import stated_pronoun, without_pronouns
 from summarizer.newsletter import capitalised, tidy
 from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import (
     STATES,
     clean_sentence,
+    in_stated_pronouns,
     is_fallback,
     opens_without_subject,
     third_person,
@@ -99,7 +100,10 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
     for message in messages:
         if message.author in people:
             continue
-        line = welcome(message) if is_welcome(message) else introduction(message)
+        if is_welcome(message):
+            line = welcome(message)
+        else:  # (in the pronoun they gave, where they gave one: "I'm Lin (she/her)")
+            line = in_stated_pronouns(introduction(message), stated_pronoun(message.text) or "")
         if not line:
             continue
         people[message.author] = None

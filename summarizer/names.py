@@ -53,6 +53,15 @@ def without_pronouns(text: str) -> str:
     return _PRONOUNS_RE.sub("", text) if "/" in text else text
 
 
+def stated_pronoun(text: str) -> str | None:
+    """The subject pronoun someone gives in brackets ("I'm Lin (she/her)" -> "she"), lower
+    case; None where they give none."""
+    if "/" not in text:
+        return None
+    given = _PRONOUNS_RE.search(text)
+    return given[0].strip("([ ").split("/")[0].strip().lower() if given else None
+
+
 def with_plain_names(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     """`messages`, each whose author's name carries emoji or pronouns with the name
     without them."""

@@ -734,6 +734,36 @@ _THEY = {"i": "They", "i'm": "They're", "i've": "They've", "i'll": "They'll", "i
 _THEY_PLURAL = {"we": "They", "we're": "They're", "we've": "They've", "we'll": "They'll"}
 
 
+# "they" and its forms for one person, in the pronouns they gave.
+_STATED = {
+    "she": {"they": "she", "they're": "she's", "they've": "she's", "they'll": "she'll",
+            "they'd": "she'd", "their": "her", "theirs": "hers", "them": "her",
+            "themselves": "herself"},
+    "he": {"they": "he", "they're": "he's", "they've": "he's", "they'll": "he'll",
+           "they'd": "he'd", "their": "his", "theirs": "his", "them": "him",
+           "themselves": "himself"},
+}  # fmt: skip
+_THEY_RE = re.compile(r"\b(?:they(?:'re|'ve|'ll|'d)?|theirs?|them(?:selves)?)\b", re.IGNORECASE)
+# "they" before its verb, an adverb between: "They also run ..." -> "She also runs ...".
+_THEY_VERB_RE = re.compile(r"\b([Tt])hey ((?:[a-z]+ly |also |just |still |now )?[a-z]+)\b")
+
+
+def in_stated_pronouns(text: str, pronoun: str) -> str:
+    """`text`, which speaks of one person as "they", in the pronoun they gave ("she" or
+    "he"; any other leaves it as it is): "They're a student and their thesis is on X" ->
+    "She's a student and her thesis is on X"."""
+    forms = _STATED.get(pronoun)
+    if forms is None or not _THEY_RE.search(text):
+        return text
+    text = _THEY_VERB_RE.sub(lambda m: f"{m[1]}hey {_verb_agree(m[2])}", text)
+
+    def stated(match: re.Match[str]) -> str:
+        said = forms[match[0].lower().replace("’", "'")]
+        return said.capitalize() if match[0][0].isupper() else said
+
+    return _THEY_RE.sub(stated, text)
+
+
 def they(sentence: str) -> str:
     """A further sentence by the same person: "I also ran X" -> "They also ran X"."""
     head, _, rest = sentence.partition(" ")

@@ -326,6 +326,12 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "hii I'm Lin (she/her)! UX designer at a fintech by day. I want to learn PCB design",
             "- Lin Zhou (UX designer at a fintech by day) wants to learn PCB design.",
         ),
+        (  # ... they are the ones the line uses
+            "Ola Berg",
+            "Hi all, I'm Ola (he/him), a PhD student in Oslo. I also run a print farm and "
+            "my thesis is on meshes.",
+            "- Ola Berg (PhD student in Oslo) also runs a print farm and his thesis is on meshes.",
+        ),
         (  # an emoji where a stop was left out ends the sentence
             "Amara Obi",
             "Hi! Amara from Nairobi :wave: I teach game dev at a university.",

@@ -7,6 +7,7 @@ import pytest
 from summarizer.phrasing import (
     clean_sentence,
     done_by_a_pr,
+    in_stated_pronouns,
     they,
     third_person,
     without_pointing_label,
@@ -198,3 +199,21 @@ def test_a_fix_said_to_be_in_a_release_is_not_the_author_s_deed() -> None:
     assert not third_person(
         "Fixed in: **10.3.7** and **10.4.1**, shipping Thursday", "Ana"
     ).startswith("Ana fixed")
+
+
+@pytest.mark.parametrize(
+    ("pronoun", "written"),
+    [
+        ("she", "She's new. She also runs a farm, her thesis is hers, she'll help herself."),
+        ("he", "He's new. He also runs a farm, his thesis is his, he'll help himself."),
+        (
+            "they",
+            "They're new. They also run a farm, their thesis is theirs, they'll help themselves.",
+        ),
+    ],
+)
+def test_a_newcomers_line_speaks_of_them_in_the_pronoun_they_gave(
+    pronoun: str, written: str
+) -> None:
+    said = "They're new. They also run a farm, their thesis is theirs, they'll help themselves."
+    assert in_stated_pronouns(said, pronoun) == written
