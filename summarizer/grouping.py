@@ -21,6 +21,7 @@ from fnmatch import fnmatch
 
 from summarizer.addresses import with_addresses
 from summarizer.conversations import conversations
+from summarizer.figures import count_figures
 from summarizer.integrations import on_behalf
 from summarizer.introductions import is_welcome, welcomes
 from summarizer.link_comments import joined_link_comments
@@ -68,6 +69,7 @@ _CHATTER_CHANNEL_RE = re.compile(r"\b(?:random|off ?topic|memes?|chit ?chat|wate
 INTRO_SCORE = 3
 _FIRST_PR_RE = re.compile(r"\bmy first (?:PR|pull request|contribution)\b", re.IGNORECASE)
 MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
+MEASURED_FIGURES = 2  # ... and one that measures this much, naming nobody, is work news
 # What a moderator or a member says of spam just after it ("don't click that", "banned",
 # "deactivated that account"): the words any community uses for it.
 # (what was done to the poster, not "you're not banned, it's the verification level")
@@ -359,6 +361,8 @@ def is_self_introduction(
         # a greeting with a name ("comfy in here. Hi from Luca") says nothing; a welcome
         # ("Please welcome Hana, who joins us as ...") is to someone else
         return False
+    if not _SELF_RE.search(head) and count_figures(head) >= MEASURED_FIGURES:
+        return False  # ("first post in here :wave: ran our suite: 88.2% at 8k to 41.7% ...")
     # Two points are needed from saying who one is before the others can count.
     strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))

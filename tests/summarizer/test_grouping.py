@@ -528,3 +528,20 @@ def test_a_greeting_in_any_language_opens_an_introduction_and_a_status_by_name_i
     )
     grouped = group_by_topic([moin, status], TOPICS)
     assert grouped["introductions"] == [moin]
+
+
+def test_a_newcomers_first_result_is_work_news_not_an_introduction() -> None:
+    result = msg(
+        "first post in here :wave: ran our long-context suite on the 7b model. accuracy drops "
+        "from 88.2% at 8k to 41.7% at 128k, and the sweep takes ~9 GPU-h",
+        channel="data",
+        author="Tobias Weber",
+    )
+    intro = msg(
+        "Hi all, I'm Tobias, a PhD student visiting from ETH until February",
+        channel="data",
+        author="Tobias Weber",
+    )
+    grouped = group_by_topic([intro, result], TOPICS)
+    assert grouped["introductions"] == [intro]
+    assert grouped["data"] == [result]
