@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from factories import TOPICS, msg
 
 from summarizer.grouping import TopicPriors, group_by_topic, introductions_topic
@@ -505,43 +506,38 @@ def test_a_strangers_post_the_next_message_calls_spam_is_dropped_with_the_warnin
     assert kept == {news.id, banned_word.id, asked.id, answer.id}
 
 
-def test_a_newcomer_citing_their_first_pr_introduces_themselves() -> None:
-    first = msg(
-        "Hi everyone! I'm Kwame, 2nd-year CS student in Accra. I've been using the loader for a "
-        "uni project and just opened my first PR (#2417, a docstring fix)",
-        author="Kwame Mensah",
-    )
-    work = msg("Hi all, I'm Bo: #2418 makes the loader stream shards", author="Bo Li")
-    grouped = group_by_topic([first, work], TOPICS)
-    assert grouped["introductions"] == [first]
-
-
-def test_a_greeting_in_any_language_opens_an_introduction_and_a_status_by_name_is_none() -> None:
-    moin = msg(
-        "Moin! Felix here, sysadmin at the computing centre of Leipzig University. We'd like "
-        "to run the tool on our shared login nodes",
-        author="Felix Brandt",
-    )
-    status = msg(
-        "Ana here, the build is green again after the cache fix, rerun your jobs",
-        author="Ana Ruiz",
-    )
-    grouped = group_by_topic([moin, status], TOPICS)
-    assert grouped["introductions"] == [moin]
-
-
-def test_a_newcomers_first_result_is_work_news_not_an_introduction() -> None:
-    result = msg(
-        "first post in here :wave: ran our long-context suite on the 7b model. accuracy drops "
-        "from 88.2% at 8k to 41.7% at 128k, and the sweep takes ~9 GPU-h",
-        channel="data",
-        author="Tobias Weber",
-    )
-    intro = msg(
-        "Hi all, I'm Tobias, a PhD student visiting from ETH until February",
-        channel="data",
-        author="Tobias Weber",
-    )
-    grouped = group_by_topic([intro, result], TOPICS)
-    assert grouped["introductions"] == [intro]
-    assert grouped["data"] == [result]
+@pytest.mark.parametrize(
+    ("newcomer", "other"),
+    [
+        (  # a newcomer citing their first PR introduces themselves; one citing work does not
+            (
+                "Hi everyone! I'm Kwame, 2nd-year CS student in Accra. I've been using the loader "
+                "for a uni project and just opened my first PR (#2417, a docstring fix)",
+                "Kwame Mensah",
+            ),
+            ("Hi all, I'm Bo: #2418 makes the loader stream shards", "Bo Li"),
+        ),
+        (  # a greeting in any language opens an introduction; a status by name is none
+            (
+                "Moin! Felix here, sysadmin at the computing centre of Leipzig University. We'd "
+                "like to run the tool on our shared login nodes",
+                "Felix Brandt",
+            ),
+            ("Ana here, the build is green again after the cache fix, rerun your jobs", "Ana Ruiz"),
+        ),
+        (  # a newcomer's first result is work news
+            ("Hi all, I'm Tobias, a PhD student visiting from ETH until February", "Tobias Weber"),
+            (
+                "first post in here :wave: ran our long-context suite on the 7b model. accuracy "
+                "drops from 88.2% at 8k to 41.7% at 128k, and the sweep takes ~9 GPU-h",
+                "Tobias Weber",
+            ),
+        ),
+    ],
+)
+def test_who_introduces_themselves_outside_an_introductions_channel(
+    newcomer: tuple[str, str], other: tuple[str, str]
+) -> None:
+    introduction = msg(newcomer[0], author=newcomer[1])
+    grouped = group_by_topic([introduction, msg(other[0], author=other[1])], TOPICS)
+    assert grouped["introductions"] == [introduction]
