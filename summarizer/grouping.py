@@ -32,6 +32,7 @@ from summarizer.signals import is_announcement
 from summarizer.termmodel import TermModel, features
 from summarizer.text import (
     FIRST_PERSON_RE,
+    GREETING,
     URL_RE,
     holds_word,
     says_to_the_reader,
@@ -85,7 +86,7 @@ SPAM_FOLLOW_UPS = 3  # ... within this many messages after it in its channel
 SPAM_WINDOW = timedelta(hours=1)  # ... and this soon
 
 _GREETING_RE = re.compile(
-    r"^\W*(?:hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening))\b"
+    rf"^\W*(?:{GREETING})\b"
     r"|^\W*[^\W\d_]{2,8}!+\s",  # (a greeting in any language: "Moin! Felix here, ...")
     re.IGNORECASE,
 )
@@ -448,7 +449,7 @@ def group_by_topic(
         else set()
     )
     posts = Counter(m.author_id for m in kept)
-    moderated = _moderated(kept, posts)
+    spam = _spam(kept, posts)
     chatter_channels = {
         channel
         for channel in {m.channel for m in kept}
@@ -466,11 +467,7 @@ def group_by_topic(
             and not _cites_alone(message, said_elsewhere)
         ):
             continue  # welcomes and small talk under an introduction
-        elif (
-            _off_topic(message, chatter_channels)
-            or _blast(message, posts)
-            or message.id in moderated
-        ):
+        elif _off_topic(message, chatter_channels) or message.id in spam:
             continue
         else:
             rest.append(message)
@@ -487,23 +484,13 @@ def _off_topic(message: SourceMessage, chatter_channels: Collection[str]) -> boo
     return message.channel in chatter_channels and not message.prs and not is_announcement(message)
 
 
-def _blast(message: SourceMessage, posts: Mapping[str, int]) -> bool:
-    """Whether `message` is a link sent to the whole channel by someone who said nothing
-    else all week, and nobody reacted or replied: spam ("@everyone free nitro, claim before
-    it expires 👉 <link>"), not an announcement."""
-    return (
-        posts[message.author_id] == 1
-        and not (message.reactions or message.replies or message.pinned)
-        and is_announcement(message)
-        and URL_RE.search(message.text) is not None
-    )
-
-
-def _moderated(messages: Sequence[SourceMessage], posts: Mapping[str, int]) -> set[str]:
-    """The ids of posts by someone who said nothing else all week that one of the next
-    messages in their channel calls spam ("don't click that ^^ their account got
-    compromised", "deactivated that account, thanks for the reports"), and of those
-    messages: a scam and its clean-up are no news, however many people reacted."""
+def _spam(messages: Sequence[SourceMessage], posts: Mapping[str, int]) -> set[str]:
+    """The ids of spam and what was said to clean it up, both no news however many people
+    reacted. Spam is a post by someone who said nothing else all week that either sends a
+    link to the whole channel and nobody took it up ("@everyone free nitro, claim before it
+    expires 👉 <link>"), or that one of the next messages in its channel calls spam ("don't
+    click that ^^ their account got compromised", "deactivated that account, thanks for the
+    reports"); that call-out goes with it."""
     found: set[str] = set()
     suspect: dict[str, tuple[SourceMessage, int]] = {}  # channel -> one-off post, messages since
     for message in messages:
@@ -518,9 +505,20 @@ def _moderated(messages: Sequence[SourceMessage], posts: Mapping[str, int]) -> s
             found.update((post.id, message.id))
         if posts[message.author_id] == 1 and not message.thread_id:
             suspect[message.channel] = (message, 0)
+            if _blasted(message):
+                found.add(message.id)
         elif post is not None:
             suspect[message.channel] = (post, since + 1)
     return found
+
+
+def _blasted(message: SourceMessage) -> bool:
+    """Whether `message` sends a link to the whole channel and nobody took it up."""
+    return (
+        not (message.reactions or message.replies or message.pinned)
+        and is_announcement(message)
+        and URL_RE.search(message.text) is not None
+    )
 
 
 def _answers_apart(messages: Sequence[SourceMessage]) -> Sequence[SourceMessage]:

@@ -21,6 +21,7 @@ from summarizer.phrasing import (
 from summarizer.prlinks import link, link_prs
 from summarizer.text import (
     FIRST_PERSON_RE,
+    GREETING,
     LOWER_START_RE,
     chat_lines,
     defuse_pings,
@@ -44,7 +45,7 @@ _NOT_DESCRIBING = frozenset(["love", "just", "happy", "glad", "thanks", "hope", 
 # Emoji where a stop was left out: "Amara from Nairobi 👋 I teach game dev".
 _EMOJI_GAP_RE = re.compile(rf"(?<=\w)\s*(?:{EMOJI_RE.pattern})+\s+(?=[A-Z])")
 _GREETING_RE = re.compile(
-    r"^\W*(?:hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening|afternoon))\b"
+    rf"^\W*(?:{GREETING})\b"
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
     re.IGNORECASE,
 )

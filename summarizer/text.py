@@ -28,6 +28,9 @@ LOWER_START_RE = re.compile(
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")
 # Speaking for oneself, or for one's team ("We're evaluating X for our maps").
+# The English words a message opens with to greet ("hii", "Hello", "good morning"), as a
+# pattern for a regex's alternatives.
+GREETING = r"hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening|afternoon)"
 FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me|we|we're|we've|our)\b", re.IGNORECASE)
 LIST_HEADING_WORDS = 3
 LIST_LEAD_WORDS = 5  # a statement before a list's few introducing words
