@@ -351,11 +351,17 @@ def _section(topic: Topic, bullets: Sequence[Bullet]) -> Section:
     return Section(
         topic=topic.id,
         title=topic.title,
-        markdown="\n".join(b.markdown for b in ordered),
+        markdown="\n".join(_opened(b.markdown) for b in ordered),
         prs=list(cited),
         people=list(people),
         sources=list(sources),
     )
+
+
+def _opened(line: str) -> str:
+    """A bullet's line with its first word capitalised, as a sentence starts: a person's
+    name written in lower case where it opens the line ("javier's team launched ...")."""
+    return "- " + capitalised(line[2:]) if line.startswith("- ") else line
 
 
 def _in_order(bullets: Sequence[Bullet]) -> list[Bullet]:

@@ -773,6 +773,12 @@ def test_bullets_are_led_by_who_did_it_in_the_third_person() -> None:
     )
 
 
+def test_a_bullet_led_by_a_name_written_in_lower_case_starts_with_a_capital() -> None:
+    said = "We've been hard at work on the dedup audit: 2.1% duplicates in the web shard #801"
+    d = draft([msg(said, channel="data", author="javier")])
+    assert section(d, "data").markdown.startswith("- Javier's team has been hard at work on ")
+
+
 def test_integration_bots_lend_titles_and_are_never_people() -> None:
     d = draft(
         [
