@@ -503,7 +503,7 @@ def _spam(messages: Sequence[SourceMessage], posts: Mapping[str, int]) -> set[st
             and _MODERATION_RE.search(message.text) is not None
         ):
             found.update((post.id, message.id))
-        if posts[message.author_id] == 1 and not message.thread_id:
+        if posts[message.author_id] == 1 and message.thread_id in (None, message.id):
             suspect[message.channel] = (message, 0)
             if _blasted(message):
                 found.add(message.id)

@@ -498,8 +498,12 @@ def test_a_strangers_post_the_next_message_calls_spam_is_dropped_with_the_warnin
     answer = msg("you're not banned, it's the verification level: wait 10 min", author="Cy")
     essays = msg("Get EXPERT help 24/7, A+ guaranteed, DM me", author="Ace Help")
     removed = msg("removed the spam, thanks for flagging", author="Dee")
+    # (on Slack a post opens its thread, and the call-out is said in it)
+    signals = msg("Our AI trading bot made 340% last month, DM me", author="J M", id="s1")
+    in_thread = msg("Nope, spam. Account deactivated and reported", author="Hana", thread_id="s1")
     grouped = group_by_topic(
-        [scam, warning, news, hiring, cleanup, banned_word, asked, answer, essays, removed],
+        [scam, warning, news, hiring, cleanup, banned_word, asked, answer, essays, removed]
+        + [replace(signals, thread_id="s1"), in_thread],
         TOPICS,
     )
     kept = {m.id for ms in grouped.values() for m in ms}
