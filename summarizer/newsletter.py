@@ -58,10 +58,10 @@ _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
 _BOLD_LABEL_RE = re.compile(r"^\*\*([^*\n]{1,80})\*\*\s?:")
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 # A stop ends a sentence, but not the "vs." or "e.g." of one ("full vs. save-dots"), nor a
-# title's ("Dr. Irene Castellanos", "St. Louis").
+# title's ("Dr. Irene Castellanos", "St. Louis"), nor an abbreviation's ("incl. Hartwell's").
 _SENTENCE_RE = re.compile(
     r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)"
-    r"(?<!\bProf\.)(?<!\b[SM]t\.)\s+"
+    r"(?<!\bProf\.)(?<!\b[SM]t\.)(?<!\bincl\.)(?<!\bapprox\.)\s+"
 )
 _SPACES_RE = re.compile(r"\s{2,}")
 _CLAUSE_END_RE = re.compile(r"[.!?;\n]")
@@ -215,8 +215,6 @@ def _quotes_hidden(sentence: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    if text.startswith("**"):  # ("**Guest talk, Friday 20 Nov**: ...": a heading, no speaker)
-        text = _BOLD_LABEL_RE.sub(r"\1:", text, count=1)
     if " a file: " in text:
         text = _FILE_NOTICE_RE.sub(r"\g<title>: ", text)
     if text.startswith("@"):
@@ -227,7 +225,7 @@ def _sentences(text: str) -> list[str]:
     text = _MENTION_RE.sub("", _EMOJI_RUN_RE.sub(_emoji_gone, text))
     cleaned = (
         _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", _welcomed(clean_sentence(s))))
-        for s in _SENTENCE_RE.split(text)
+        for s in _labels_plain(_SENTENCE_RE.split(text))
     )
     return [
         s
@@ -283,10 +281,16 @@ def capitalised(text: str) -> str:
 def clean_sentences(text: str) -> list[str]:
     """The sentences of `text` that carry no chat marker and ask nothing (a thanks that
     opens one is left out: "Thanks @Ben: the connector shipped" says the connector shipped)."""
-    said = _SENTENCE_RE.split(text)
+    said = _labels_plain(_SENTENCE_RE.split(text))
     if holds_any(text, _THANKS_HINTS):
         said = [_without_thanks(s) for s in said]
     return [s for s in said if s and not s.endswith("?") and not markers(s)]
+
+
+def _labels_plain(sentences: list[str]) -> list[str]:
+    """The sentences, each opening with a bold label in plain words: "**Budget**: $5,110
+    available" and "**Guest talk, Friday 20 Nov**: ..." are headings, no speaker's."""
+    return [_BOLD_LABEL_RE.sub(r"\1:", s, count=1) if s.startswith("**") else s for s in sentences]
 
 
 def _without_thanks(sentence: str) -> str:

@@ -13,11 +13,13 @@ _CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
 # that the regex engine skips straight to it instead of trying every character.
 # (a stop may be followed by the marks closing bold or italic text: "**Update now.** The ...";
-# a title's stop ends nothing: "Dr. Amara Osei will speak", "St. Louis city")
+# a title's stop ends nothing: "Dr. Amara Osei will speak", "St. Louis city", nor an
+# abbreviation's: "$5,110 (incl. Hartwell's $2,000)")
 _SENTENCE_END_RE = re.compile(
     r"\s(?:(?:(?<=[.!?]\s)(?<!\b[DM]r\.\s)(?<!\bMrs\.\s)(?<!\bMs\.\s)(?<!\bProf\.\s)"
     r"(?<!\b[SM]t\.\s)"
-    r"(?<!\bvs\.\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
+    r"(?<!\bvs\.\s)(?<!\bincl\.\s)(?<!\bapprox\.\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))"
+    r"\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
 )
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
 # one sentence).
@@ -44,7 +46,7 @@ WHOLE_LIST_WORDS = 50  # a list said whole stays one sentence of a bullet
 # The few words that introduce the list under a line, after what the line says: "ENG 101 is
 # closed Dec 1-8, so we lose our main room, options:", "... lose the room 😩 two choices:".
 _LIST_INTRO_RE = re.compile(
-    rf"(?:,|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:\S+\s){{0,2}}\S+:$"
+    rf"(?:,|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:[^\s.!?]+\s){{0,2}}\S+:$"
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR or holds a link keeps its line (one that labels a value, "Fixed:

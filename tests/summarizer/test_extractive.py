@@ -2352,6 +2352,28 @@ def test_what_a_line_says_before_the_words_introducing_its_list_is_news(closing:
     )
 
 
+def test_the_words_introducing_a_list_are_not_sought_across_a_sentence_s_end() -> None:
+    text = drafted_with(
+        "Week plan\n\nWe're 3.5 weeks out from **Regionals (April 9–11, Cleveland)**. This week:\n"
+        "• **Tue 6pm**: drivetrain test in the rec center gym (court 3). Drive team please\n"
+        "• **Thu 7pm**: general meeting in ENG 210. Budget vote, please show up\n"
+        "• **Fri 11:59pm**: CAD freeze. After that, no design changes without a review\n"
+        "• Olivia has sponsor news coming, stay tuned",
+        reactions=2,
+    )
+    assert "out from **Regionals (April 9–11, Cleveland)**" in text
+
+
+def test_a_bold_label_and_an_abbreviation_inside_a_message_are_said_as_written() -> None:
+    text = drafted_with(
+        "**Meeting notes 3/19** (18 people)\n\n"
+        "**Budget**: $5,110 available (incl. Hartwell's $2,000)\n\n"
+        "Remaining after votes: **$3,690**",
+        reactions=9,
+    )
+    assert "Budget: $5,110 available (incl. Hartwell's $2,000). Remaining after votes" in text
+
+
 def test_an_announcement_s_lead_is_said_with_what_its_message_says_next() -> None:
     text = drafted_with(
         "@channel *Venue change for tomorrow*: the library has just told us the lab is "
