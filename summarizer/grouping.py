@@ -336,13 +336,15 @@ def is_self_introduction(
     if channel_key(message.channel) in intro_channels:
         # Newcomers introduce themselves in many ways ("Ximena here. I run ..."); what is a
         # statement about oneself, not a reply, a welcome or a question, counts.
+        names_self = bool(_SELF_RE.search(head)) or _names_self(message.author, head)
         return (
             len(head) >= 40
             and not welcomes(head)
-            and not head.rstrip().endswith("?")
+            # (a newcomer asks what they came to ask after saying who they are)
+            and (names_self or not head.rstrip().endswith("?"))
             and bool(
                 FIRST_PERSON_RE.search(head)
-                or _names_self(message.author, head)
+                or names_self
                 # ("PhD student in geometry, working on meshes": who, said without "I")
                 or _ABOUT_RE.search(head)
                 and not says_to_the_reader(head)
@@ -456,6 +458,8 @@ def group_by_topic(
         if _CHATTER_CHANNEL_RE.search(_spaced(channel)) and not scorer.is_mapped(channel)
     }
     for message in kept:
+        if message.id in spam:
+            continue  # (a scam's "hey guys im giving away my steam gift" greets, too)
         answered = by_id.get(_answered_id(message) or "")
         if is_self_introduction(message, intro_channels, answered) or (
             intro_topic is not None and is_welcome(message)
@@ -467,7 +471,7 @@ def group_by_topic(
             and not _cites_alone(message, said_elsewhere)
         ):
             continue  # welcomes and small talk under an introduction
-        elif _off_topic(message, chatter_channels) or message.id in spam:
+        elif _off_topic(message, chatter_channels):
             continue
         else:
             rest.append(message)

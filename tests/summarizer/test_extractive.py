@@ -364,6 +364,12 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "hey folks, Ola here, bookbinder by trade, I run a bindery with 4 presses",
             "- Ola Berg (bookbinder by trade) runs a bindery with 4 presses.",
         ),
+        (  # who they are, then what they came to ask
+            "Ife Bello",
+            "Hi everyone! I'm Ife, I live in Leith and finished a beginners' course in March. "
+            "Is the Thursday session ok for slower climbers?",
+            "- Ife Bello lives in Leith and finished a beginners' course in March.",
+        ),
     ],
 )
 def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(

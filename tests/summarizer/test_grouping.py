@@ -501,9 +501,15 @@ def test_a_strangers_post_the_next_message_calls_spam_is_dropped_with_the_warnin
     # (on Slack a post opens its thread, and the call-out is said in it)
     signals = msg("Our AI trading bot made 340% last month, DM me", author="J M", id="s1")
     in_thread = msg("Nope, spam. Account deactivated and reported", author="Hana", thread_id="s1")
+    # (a scam that greets is no newcomer)
+    gift = msg(
+        "hey guys im giving away my spare $50 gift card, claim: https://x.example/c",
+        author="Gift Drops",
+    )
+    called = msg("scam link, don't click. account banned", author="Leah")
     grouped = group_by_topic(
         [scam, warning, news, hiring, cleanup, banned_word, asked, answer, essays, removed]
-        + [replace(signals, thread_id="s1"), in_thread],
+        + [replace(signals, thread_id="s1"), in_thread, gift, called],
         TOPICS,
     )
     kept = {m.id for ms in grouped.values() for m in ms}
