@@ -20,10 +20,11 @@ from summarizer.phrasing import (
     third_person,
 )
 from summarizer.text import holds_any
-from summarizer.voice import EMOJI_RE, QUOTE_RE, markers
+from summarizer.voice import CODE_SPAN_RE, EMOJI_RE, QUOTE_RE, markers
 
 _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
 _MENTION_RE = re.compile(r"(?<![\w./])@(?=[A-Za-z0-9_])")  # (not a link's: "medium.com/@ana")
+_CODE_SPAN_SPLIT_RE = re.compile(f"({CODE_SPAN_RE.pattern})")
 # Thanks that close a sentence: "#2439 is merged, thanks for the fast review."
 _THANKS_TAIL_RE = re.compile(
     r"(?:[,;]|\s[—–-])\s*(?:thanks|thank you|thx|ty)\b(?! to\b)"
@@ -64,6 +65,7 @@ _SENTENCE_RE = re.compile(
     r"(?<!\bProf\.)(?<!\b[SM]t\.)(?<!\bincl\.)(?<!\bapprox\.)\s+"
 )
 _SPACES_RE = re.compile(r"\s{2,}")
+_LOOSE_BOLD_END_RE = re.compile(r"\s+\*\*(?=[\s.,;:!?)]|$)")
 _CLAUSE_END_RE = re.compile(r"[.!?;\n]")
 MIN_CLAUSE_WORDS = 3
 CLAUSE_LOOKAHEAD = 80  # characters
@@ -222,7 +224,7 @@ def _sentences(text: str) -> list[str]:
     if "#" in text:  # ("#🏆・tournament": a channel by its name, as admins write it)
         text = _DECORATED_CHANNEL_RE.sub("#", text)
     # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
-    text = _MENTION_RE.sub("", _EMOJI_RUN_RE.sub(_emoji_gone, text))
+    text = _without_mentions(_EMOJI_RUN_RE.sub(_emoji_gone, text))
     cleaned = (
         _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", _welcomed(clean_sentence(s))))
         for s in _labels_plain(_SENTENCE_RE.split(text))
@@ -232,6 +234,14 @@ def _sentences(text: str) -> list[str]:
         for s in (c.strip(" ,;:—–-") for c in cleaned)
         if len(s.rstrip(".!?")) >= 2 and not _GREETING_RE.fullmatch(s)
     ]
+
+
+def _without_mentions(text: str) -> str:
+    """`text` without its @mentions' "@", except in code: "`npm i @petal/react`"."""
+    if "`" not in text:
+        return _MENTION_RE.sub("", text)  # (most messages)
+    parts = _CODE_SPAN_SPLIT_RE.split(text)
+    return "".join(part if i % 2 else _MENTION_RE.sub("", part) for i, part in enumerate(parts))
 
 
 def _emoji_gone(match: re.Match[str]) -> str:
@@ -263,6 +273,8 @@ def _ends_clause(match: re.Match[str]) -> bool:
 def _tidy_sentence(sentence: str, *, third: bool) -> str:
     if third:
         sentence = plural_pronouns(sentence)
+    if "** " in sentence:  # ("**20,000 ⭐**" without its emoji: "**20,000**")
+        sentence = _LOOSE_BOLD_END_RE.sub("**", sentence)
     if "!!" in sentence:  # ("got accepted!!!": a newsletter says it once)
         sentence = _EXCLAIMED_RE.sub("!", sentence)
     return capitalised(_SPACES_RE.sub(" ", _SPACE_BEFORE_PUNCT_RE.sub(r"\1", sentence)))

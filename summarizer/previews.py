@@ -18,7 +18,7 @@ MAX_TITLE_WORDS = 12  # a page's title is a name; a longer first line is its blu
 MAX_BLURB_WORDS = 25  # what a page says of itself, quoted: its first sentence, if short
 
 # A link as chat writes it, bare or in angle brackets.
-LINK_RE = re.compile(r"<?(https?://[^\s>]+)>?")
+LINK_RE = re.compile(r"<?(https?://[^\s>]*[^\s>.,;:!?])>?")  # (a stop after it is the sentence's)
 _NAMED_LINK_RE = re.compile(r"\[[^\[\]\n]+\]\(<?https?://")
 # What a quoted name cannot hold: a sentence's end ("Where would they fit? | Al Jazeera"),
 # a quote of its own, or a page template left unfilled ("{{metaTag.description}}").

@@ -785,6 +785,20 @@ def test_a_bullet_led_by_a_name_written_in_lower_case_starts_with_a_capital() ->
     assert section(d, "data").markdown.startswith("- Javier's team has been hard at work on ")
 
 
+def test_a_mention_loses_its_at_sign_but_code_keeps_its_own() -> None:
+    text = drafted_alone(
+        "All CSS now ships inside `@layer petal` in #1359, so utilities win. Try the rc with "
+        "`npm i @petal/react@next` and ping @Theo with results"
+    )
+    assert "inside `@layer petal` in [#1359](" in text
+    assert "`npm i @petal/react@next` and ping Theo with" in text
+
+
+def test_bold_keeps_its_closing_marks_on_its_words_once_an_emoji_is_gone() -> None:
+    text = drafted_with("we just crossed **20,000 ⭐** on GitHub!! thank you all 🌸", reactions=20)
+    assert "crossed **20,000** on GitHub" in text
+
+
 def test_integration_bots_lend_titles_and_are_never_people() -> None:
     d = draft(
         [

@@ -105,6 +105,15 @@ def test_an_announced_page_says_what_is_announced() -> None:
     assert "Doors" not in text
 
 
+def test_a_stop_after_a_link_ends_the_sentence_not_the_link() -> None:
+    page = "https://example.org/guides/theming"
+    message = shared(f"merged the guide just now: {page}. it covers the inline script")
+    title = PREVIEW.splitlines()[0]
+    assert with_titles(message) == (
+        f'merged the guide just now: "{title}" (<{page}>). it covers the inline script'
+    )
+
+
 def test_a_comment_sent_apart_from_its_link_keeps_the_link_s_preview() -> None:
     comment = msg("slides from the tokenizer talk on Thursday", minutes=1, channel="data")
     link = shared(PAGE, minutes=2, channel="data")
