@@ -9,7 +9,7 @@ newer one from the same person gives way to it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from summarizer.conversations import conversations
@@ -174,14 +174,17 @@ class Bullet:
         return max(len(said) + names + refs + 4, 40)
 
 
-def bullets(topic: str, messages: Sequence[SourceMessage]) -> list[Bullet]:
+def bullets(
+    topic: str, messages: Sequence[SourceMessage], members: Mapping[str, str]
+) -> list[Bullet]:
     """Every work item of a topic written as a bullet; stale statuses give way to newer.
     Commits pushed outside any PR get a line per repository (`summarizer.pushes`).
-    (`summarizer.items` shows them to other drafters as plain data.)"""
+    `members`: the week's people by the GitHub logins a bot's post may name them by
+    (`members_by_login`). (`summarizer.items` shows them to other drafters as plain data.)"""
     written = []
-    for members in conversations(messages, by_pr=True):
-        for item in _showcased_apart([messages[i] for i in members]):
-            written += _item_bullets(topic, item)
+    for conversation in conversations(messages, by_pr=True):
+        for item in _showcased_apart([messages[i] for i in conversation]):
+            written += _item_bullets(topic, item, members)
     digests = [
         Bullet(
             topic=topic,
@@ -284,7 +287,9 @@ def _names(bullet: Bullet, *releases: str, full: bool = False) -> bool:
     return True
 
 
-def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
+def _item_bullets(
+    topic: str, item: Sequence[SourceMessage], members: Mapping[str, str]
+) -> list[Bullet]:
     """The item as a bullet; an announcement of several paragraphs (`_by_paragraph`) as
     one bullet per paragraph that says something of its own."""
     mentions = _mentions(item)
@@ -300,7 +305,7 @@ def _item_bullets(topic: str, item: Sequence[SourceMessage]) -> list[Bullet]:
     if not facts:
         bullet = (
             _release_bullet(topic, item, mentions, time)
-            or _bot_bullet(topic, item, mentions, time)
+            or _bot_bullet(topic, item, mentions, time, members)
             or _bare_bullet(topic, item, time)
         )
         return [bullet] if bullet is not None else []
@@ -849,14 +854,15 @@ def _bot_bullet(
     item: Sequence[SourceMessage],
     mentions: Mapping[str, PRMention],
     time: float,
+    members: Mapping[str, str],
 ) -> Bullet | None:
     """A line for PRs cited with nothing said of them (a bot's post, a bare link): their
-    titles, credited to the person the post names or else to whoever shared them, never to
-    the bot."""
+    titles, credited to the person the post names (by their name in the chat where
+    `members` knows their login) or else to whoever shared them, never to the bot."""
     reported = _bot_items(item)
     shared = {p.ref: m.author for m in reversed(item) if not m.is_bot for p in m.prs}
     # (a post names a GitHub login, "priya-sethi", whom the chat knows as "Priya Sethi")
-    by_login = {_login(m.author): m.author for m in item if not m.is_bot}
+    by_login = {**members, **{_login(m.author): m.author for m in item if not m.is_bot}}
     lines = []
     people: dict[str, None] = {}
     for ref, mention in mentions.items():
@@ -886,6 +892,21 @@ def _bot_bullet(
         time=time,
         author=None,
     )
+
+
+def members_by_login(messages: Iterable[SourceMessage]) -> dict[str, str]:
+    """The people of `messages` by the GitHub logins they may go by, as `_login` writes
+    them: "Priya Sethi" as "priyasethi" and "psethi". A login two people could have is
+    nobody's."""
+    claims: dict[str, set[str]] = {}
+    for name in {m.author for m in messages if not m.is_bot}:
+        words = name.split()
+        forms = {_login(name)}
+        if len(words) > 1:
+            forms.add(_login(words[0][:1] + words[-1]))
+        for form in forms:
+            claims.setdefault(form, set()).add(name)
+    return {form: next(iter(names)) for form, names in claims.items() if len(names) == 1}
 
 
 def _login(name: str) -> str:

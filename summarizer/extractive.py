@@ -20,6 +20,7 @@ from summarizer.bullets import (
     Bullet,
     bullets,
     credited,
+    members_by_login,
     pr_title,
     says_little,
     says_something,
@@ -69,6 +70,7 @@ def draft_sections(
     candidates: list[Bullet] = []
     intro = introductions_topic(topics)
     welcomed: Section | None = None  # the newcomers' lines, where no topic is theirs
+    members = members_by_login(m for messages in grouped.values() for m in messages)
     for topic in topics:
         messages = grouped.get(topic.id) or []
         if not messages:
@@ -83,7 +85,7 @@ def draft_sections(
                 welcomed = introductions(topic, newcomers)
                 remaining -= visible_length(welcomed.markdown)
                 messages = [m for m in messages if m not in newcomers]
-        candidates += bullets(topic.id, messages)
+        candidates += bullets(topic.id, messages, members)
     candidates = without_announced_releases(candidates)
     # Full bullets take most of the room; the PRs they leave out get a short line each.
     needed = _news_budget(candidates)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from summarizer.bullets import bullets, without_announced_releases
+from summarizer.bullets import bullets, members_by_login, without_announced_releases
 from summarizer.grouping import introductions_topic
 from summarizer.introductions import introduction, is_welcome, self_description, welcome
 from summarizer.text import defuse_pings
@@ -54,8 +54,14 @@ def work_items(
     """Each topic's work items (topic id -> items, most valuable first), for the topics
     that have messages. `grouped` is `summarizer.grouping.group_by_topic`'s answer."""
     intro = introductions_topic(topics)
+    members = members_by_login(m for messages in grouped.values() for m in messages)
     written = without_announced_releases(
-        [b for t in topics if t is not intro for b in bullets(t.id, grouped.get(t.id) or [])]
+        [
+            b
+            for t in topics
+            if t is not intro
+            for b in bullets(t.id, grouped.get(t.id) or [], members)
+        ]
     )
     items: dict[str, list[WorkItem]] = {}
     for topic in topics:

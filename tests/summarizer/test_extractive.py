@@ -823,6 +823,30 @@ def test_integration_bots_lend_titles_and_are_never_people() -> None:
     assert "- Bump NCCL to 2.29 ([#8498](" in hero.markdown
 
 
+def test_a_login_a_bot_names_is_credited_as_the_member_who_goes_by_it() -> None:
+    def post(text: str) -> SourceMessage:
+        return msg(text, channel="hero-run", author="GitHub", is_bot=True)
+
+    d = draft(
+        [
+            post("[lab/main] Pull request opened: #8501 Stream restores from peers (by bo-lee)"),
+            post("[lab/main] Pull request opened: #8503 Retry flaky uploads (by dkowalski)"),
+            msg(
+                "the dedup audit found 2.1% duplicates in the web shard",
+                channel="data",
+                author="Bo Lee",
+            ),
+            msg(
+                "tokenizer sweep is done, 3 of 4 configs clean",
+                channel="data",
+                author="Dana Kowalski",
+            ),
+        ]
+    )
+    hero = section(d, "hero-run").markdown
+    assert "opened by Bo Lee)" in hero and "opened by Dana Kowalski)" in hero
+
+
 def test_a_pr_a_bot_reports_only_opened_is_not_said_as_done() -> None:
     def post(text: str) -> SourceMessage:
         return msg(text, channel="hero-run", author="GitHub", is_bot=True)
