@@ -528,7 +528,10 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         picked.append(body)
     elif extra:
         picked.append(max(extra, key=lambda f: (f.gain, f.time)))
-    # (the lead first: what the item is about, then what the other adds)
+    # (the lead first: what the item is about, then what the other adds; two sentences of
+    # one message as it says them)
+    if picked[1:] and picked[1].message is lead.message:
+        picked.sort(key=lambda f: next(i for i, g in enumerate(facts) if g is f))
     return _headed(picked, facts)
 
 

@@ -6,9 +6,11 @@ import html
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from summarizer.tables import table_line
 from summarizer.voice import EMOJI_RE
 
-_CODE_BLOCK_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+# (with the line break after a colon introducing it: a table is said on that line)
+_CODE_BLOCK_RE = re.compile(r"(?:(?<=:)[ \t]*\n)?(?:```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z))", re.DOTALL)
 # A sentence ends at white space after . ! or ? before what can start one, or at a newline:
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
 # that the regex engine skips straight to it instead of trying every character.
@@ -101,10 +103,20 @@ _PING_RES = (
 
 
 def strip_code_blocks(text: str) -> str:
-    """The text without fenced code blocks (their content is not prose)."""
+    """The text without fenced code blocks (their content is not prose), except a table of
+    figures, said as a line of its own (`summarizer.tables`)."""
     if "```" not in text and "~~~" not in text:
         return text
-    return _CODE_BLOCK_RE.sub(" ", text)
+    return _CODE_BLOCK_RE.sub(_block_as_prose, text)
+
+
+def _block_as_prose(block: re.Match[str]) -> str:
+    line = table_line(block[0])
+    if line is None:
+        return " "
+    # (said with the words that introduce it: "numbers from the bench rig: p50: 61 ms ...")
+    introduced = block.string[: block.start()].endswith(":")
+    return f" {line}\n" if introduced else f"\n{line}\n"
 
 
 def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:

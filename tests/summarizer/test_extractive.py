@@ -1960,6 +1960,7 @@ def test_an_announcement_of_several_paragraphs_is_a_bullet_per_piece_of_news() -
 
 
 def test_a_release_announcement_s_bullets_keep_its_order_headline_first() -> None:
+    """Its paragraphs in order, and each paragraph's lines as it says them."""
     post = replace(
         msg(
             "# Widget 0.14 is here!\n\n"
@@ -1975,7 +1976,7 @@ def test_a_release_announcement_s_bullets_keep_its_order_headline_first() -> Non
     lines = section(draft([post]), "data").markdown.splitlines()
     assert [line[:30] for line in lines] == [
         "- Widget 0.14 is here! Huge th",
-        "- Shader hot-reload in under 1",
+        "- Vulkan is now the default ba",
         "- `Mesh::new` takes a `MeshDes",
     ]
 

@@ -1,0 +1,72 @@
+"""A table of figures pasted in a code block is news the draft says; logs and code are not."""
+
+from __future__ import annotations
+
+import pytest
+from test_extractive import drafted_with
+
+from summarizer.tables import table_line
+
+BENCH = """```
+                 before     after
+build p50        61 ms      18 ms
+build p99       420 ms      95 ms
+dropped jobs     0.4%       0
+```"""
+
+
+def test_a_results_table_in_a_code_block_is_said_in_the_bullet() -> None:
+    text = drafted_with(
+        f"#2291 is in, numbers from the bench rig (1h run):\n{BENCH}\nmore in the PR"
+    )
+    assert "build p50: 61 ms before, 18 ms after; build p99: 420 ms before, 95 ms after" in text
+    assert "dropped jobs: 0.4% before, 0 after" in text
+
+
+def test_a_table_is_said_after_the_sentence_its_message_opens_with() -> None:
+    text = drafted_with(
+        f"batching rework results (#2291). both arms on the same racks, same data:\n{BENCH}\n"
+        "so: p99 is what users feel and the rest follows from #2280",
+        reactions=6,
+    )
+    assert text.startswith("- Batching rework results ([#2291](")
+    assert "Both arms on the same racks, same data: build p50: 61 ms before, 18 ms after;" in text
+
+
+@pytest.mark.parametrize(
+    ("block", "line"),
+    [
+        (  # a label and its value on each line
+            "```\ntop speed        3.9 m/s measured\nbattery          11 min, 11.9 V resting\n```",
+            "top speed: 3.9 m/s measured; battery: 11 min, 11.9 V resting.",
+        ),
+        (  # a header whose first cell names the labels; a column name holding a figure; "-"
+            "```\nmode     tuples   recall@10   QPS\noff      -        0.07        1,020\n"
+            "relaxed  20000    0.89        380\n```",
+            "off: 0.07 recall@10, 1,020 QPS; relaxed: 20000 tuples, 0.89 recall@10, 380 QPS.",
+        ),
+    ],
+)
+def test_a_table_is_said_row_by_row_with_its_columns_names(block: str, line: str) -> None:
+    assert table_line(block) == line
+
+
+def test_a_long_table_is_said_by_its_first_rows() -> None:
+    rows = "\n".join(f"run {n}        {n}.5 s" for n in range(1, 9))
+    assert table_line(f"```\n{rows}\n```") == (
+        "run 1: 1.5 s; run 2: 2.5 s; run 3: 3.5 s; run 4: 4.5 s."
+    )
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "```\n[  812.4] nvme0: I/O 17 QID 4 timeout, aborting the request and resetting the "
+        "controller now\n[  812.9] nvme0: controller reset done after 2 attempts\n```",
+        "```python\nfor shard in shards:\n    write(shard, retries=3)\n```",
+        "```\npip install summarybot==2.1\n```",
+        "```\nname      owner\nparser    Ana\nlexer     Bo\n```",  # (no figure)
+    ],
+)
+def test_logs_code_and_tables_without_figures_are_no_table(block: str) -> None:
+    assert table_line(block) is None
