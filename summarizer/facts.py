@@ -565,7 +565,7 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
         item = listed != raw_line
         if not item:
             heading = _heading(raw_line.strip())
-        line = _release_note(listed.strip().rstrip(":").strip())
+        line = _release_note(listed.strip().rstrip(":").strip(), listed=item)
         asked: list[PRMention] = []
         if "?" in line:
             # "Could someone look at #8446? The init reused ...": the question says nothing
@@ -633,10 +633,21 @@ _RELEASE_NOTE_RE = re.compile(
     r"(?P<title>.+?) by @?(?P<who>[\w-]+(?:\[bot\])?) in (?P<url>https://github\.com/\S+/pull/\d+)"
 )
 
+# A release's list item crediting its author: "DatePicker range mode (#1371), thanks @Dev Patel"
+_THANKED_ITEM_RE = re.compile(
+    r"(?P<title>.+?)\s*\((?P<ref>[\w./-]*#\d+)\)[,;]?\s*(?:[—–-]\s*)?(?:thanks|thx|by|h/t)"
+    r",?\s+@(?P<who>[^\s@,;()!.][^@,;()!]{0,40}?)[!.]?"
+)
 
-def _release_note(line: str) -> str:
+
+def _release_note(line: str, *, listed: bool) -> str:
     """A line of GitHub's release notes as its title, PR and author ("Fix the crash (<url>,
-    ana)"); any other line as it is."""
+    ana)"), as is a release's list item thanking whom it is by ("Range mode (#1371), thanks
+    @Dev Patel" -> "Range mode (#1371, Dev Patel)"); any other line as it is."""
+    if listed and "@" in line:
+        thanked = _THANKED_ITEM_RE.fullmatch(line)
+        if thanked is not None:
+            return f"{thanked['title']} ({thanked['ref']}, {thanked['who']})"
     if " in https://github.com/" not in line:
         return line
     note = _RELEASE_NOTE_RE.fullmatch(line)

@@ -2042,6 +2042,21 @@ def test_release_notes_github_wrote_are_said_under_the_release_with_titles_and_a
     assert " by " not in text and "🎉" not in text
 
 
+def test_a_release_s_list_item_is_credited_to_whom_it_thanks_for_it() -> None:
+    notes = msg(
+        "**Widget 3.2.0 is out!**\n\n**Highlights**\n"
+        "• Combobox multi-select with removable tags (#1388), thanks @Jun-seo Park\n"
+        "• DatePicker range mode (#1371), thanks @Dev Patel\n"
+        "• Dialog returns focus to its trigger on close (#1394)\n\n"
+        "23 bug fixes from 11 contributors",
+        channel="data",
+        author="Theo Drummond",
+    )
+    text = section(draft([replace(notes, reactions=20)]), "data").markdown
+    assert "removable tags ([#1388](https://github.com/lab/main/pull/1388), Jun-seo Park)" in text
+    assert "range mode ([#1371](https://github.com/lab/main/pull/1371), Dev Patel)" in text
+
+
 def test_a_blank_line_between_a_heading_and_its_list_keeps_them_together() -> None:
     plan = msg("Loader plan for next week:\n\n1. land the cache rework (#12)", channel="data")
     text = section(draft([plan]), "data").markdown
