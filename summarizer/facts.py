@@ -28,6 +28,7 @@ from summarizer.previews import LINK_RE, page_title, with_titles, written
 from summarizer.signals import names_day, names_release, shows_something, text_gain
 from summarizer.text import (
     LOWER_START_RE,
+    PHRASE_OPENERS,
     URL_RE,
     any_phrase,
     chat_lines,
@@ -155,9 +156,10 @@ _ASKS_RE = re.compile(
     re.IGNORECASE,
 )
 # Chat also starts sentences with an emoji where the stop would be: "there was a footgun 😬
-# The lm head got ...".
+# The lm head got ..." (not after "the": "Where: the 🎙️ Office Hours stage").
+_NO_CLAUSE_END = "".join(rf"(?<!\b{word})" for word in sorted(PHRASE_OPENERS))
 _SENTENCE_GAP_RE = re.compile(
-    rf"{LOWER_START_RE.pattern}|(?<=\w) ?(?:{EMOJI_RE.pattern})+ (?=[A-Z`])"
+    rf"{LOWER_START_RE.pattern}|(?<=\w){_NO_CLAUSE_END} ?(?:{EMOJI_RE.pattern})+ (?=[A-Z`])"
 )
 # ... or after a link: "the study: <url> they check which ..." (a link ends no sentence of its
 # own: "see <url> for the numbers").

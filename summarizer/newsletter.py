@@ -19,7 +19,7 @@ from summarizer.phrasing import (
     plural_pronouns,
     third_person,
 )
-from summarizer.text import holds_any
+from summarizer.text import PHRASE_OPENERS, holds_any
 from summarizer.voice import CODE_SPAN_RE, EMOJI_RE, QUOTE_RE, markers
 
 _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
@@ -262,7 +262,9 @@ def _ends_clause(match: re.Match[str]) -> bool:
     spaced = text[at - 1 : at] == " "
     before = text[at - 2 : at - 1] if spaced else text[at - 1 : at]
     if before.isalnum():
-        return True
+        # (a clause does not end on "the": "Where: the 🎙️ Office Hours stage")
+        word = text[max(0, at - 8) : at].split()[-1:]
+        return not (word and word[0].lower() in PHRASE_OPENERS)
     if not (spaced and before == ")"):
         return False
     # (a bounded look: three words fit in it, and a run of emoji stays linear)

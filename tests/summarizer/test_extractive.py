@@ -2424,6 +2424,16 @@ def test_the_words_introducing_a_list_are_not_sought_across_a_sentence_s_end() -
     assert "out from **Regionals (April 9–11, Cleveland)**" in text
 
 
+def test_an_emoji_after_the_ends_no_sentence() -> None:
+    text = drafted_with(
+        "**Office hours: Thursday 22 October, 17:00 CEST**\n"
+        "Where: the 🎙️ Office Hours stage channel here on Discord\n"
+        "Who: Kasia and Tomás",
+        reactions=9,
+    )
+    assert "Where: the Office Hours stage channel here on Discord." in text
+
+
 def test_a_bold_label_and_an_abbreviation_inside_a_message_are_said_as_written() -> None:
     text = drafted_with(
         "**Meeting notes 3/19** (18 people)\n\n"
