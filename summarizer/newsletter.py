@@ -82,8 +82,8 @@ def tidy(text: str) -> str:
 # A day said relative to when it was said: a newsletter is read days later ("the venue
 # changes for tomorrow" -> "for Wednesday", "shipping tomorrow (Thursday)" -> "on Thursday").
 _RELATIVE_DAY_RE = re.compile(
-    r"\b(?P<before>(?:for|until|till|by|from|since|before|after|of|on) )?"
-    r"(?P<day>tonight|tomorrow|yesterday|this (?P<part>morning|afternoon|evening)"
+    r"\b(?P<before>(?:for|until|till|by|from|since|before|after|as of|of|on) )?"
+    r"(?P<day>today|tonight|tomorrow|yesterday|this (?P<part>morning|afternoon|evening)"
     r"|last night)\b(?P<possessive>['’]s)?"
     r"(?P<named> \((?:mon|tues|wednes|thurs|fri|satur|sun)day\))?"
     # ("tomorrow (Fri 25 Sep)": the date its author gave, after the weekday said once)
@@ -94,15 +94,15 @@ _DAYS_AFTER = {"tonight": 0, "tomorrow": 1, "yesterday": -1, "last night": -1}
 
 
 def dated(text: str, said_at: datetime) -> str:
-    """`text`, said at `said_at` (in the community's time zone), with "tonight", "tomorrow",
-    "yesterday", "this morning" and "last night" as the weekday they were ("today" is left
-    as said: "as of today" reads as well a week later)."""
+    """`text`, said at `said_at` (in the community's time zone), with "today", "tonight",
+    "tomorrow", "yesterday", "this morning" and "last night" as the weekday they were: a
+    newsletter is read days later ("as of today" is "as of Monday")."""
     if not holds_any(text.lower(), _RELATIVE_DAY_HINTS):
         return text  # (most sentences)
     return _RELATIVE_DAY_RE.sub(lambda said: _weekday(said, said_at), text)
 
 
-_RELATIVE_DAY_HINTS = ("tonight", "tomorrow", "yesterday", "this ", "last night")
+_RELATIVE_DAY_HINTS = ("today", "tonight", "tomorrow", "yesterday", "this ", "last night")
 
 
 def _weekday(said: re.Match[str], said_at: datetime) -> str:

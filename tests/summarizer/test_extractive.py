@@ -586,7 +586,7 @@ def test_a_milestone_people_celebrated_is_news_without_its_thanks() -> None:
         pinned=True,
     )
     assert section(draft([milestone]), "data").markdown == (
-        "- This server hit 5,000 members today (Ana Ruiz)."
+        "- This server hit 5,000 members on Tuesday (Ana Ruiz)."
     )
 
 

@@ -310,7 +310,9 @@ def test_a_verb_sharing_the_subject_after_and_agrees_whatever_follows() -> None:
         ("The lab told them this afternoon", "The lab told them on Tuesday afternoon"),
         ("Great turnout tonight, 18 people", "Great turnout on Tuesday night, 18 people"),
         ("Tomorrow's meeting moves to 3pm", "Wednesday's meeting moves to 3pm"),
-        ("As of today they are maintainers", "As of today they are maintainers"),
+        ("As of today they are maintainers", "As of Tuesday they are maintainers"),
+        ("Shut for resurfacing from today until May 29", "Shut for resurfacing from Tuesday"),
+        ("2nd in the race at the track today", "2nd in the race at the track on Tuesday"),
     ],
 )
 def test_a_day_said_relative_to_its_message_is_said_as_its_weekday(said: str, written: str) -> None:
