@@ -43,7 +43,7 @@ _STATE_RE = re.compile(r"(?:interested|excited|based|involved)\b", re.IGNORECASE
 # Words that open a sentence saying how someone is or what they do, not who they are.
 _NOT_DESCRIBING = frozenset(["love", "just", "happy", "glad", "thanks", "hope", "been", "so"])
 # Emoji where a stop was left out: "Amara from Nairobi 👋 I teach game dev".
-_EMOJI_GAP_RE = re.compile(rf"(?<=\w)\s*(?:{EMOJI_RE.pattern})+\s+(?=[A-Z])")
+_EMOJI_GAP_RE = re.compile(rf"(?<=\w)\s*(?:{EMOJI_RE.pattern})+\s+(?=[A-Za-z])")
 _GREETING_RE = re.compile(
     rf"^\W*(?:{GREETING})\b"
     r"(?:\s+(?:all|everyone|folks|there|team|y'all))?[\s!,.:-]*",
@@ -416,5 +416,6 @@ def _self_named(sentence: str, name: str) -> str | None:
         owner = f"{name}'s "
         if done.startswith(owner):  # ("..., we moved our ETL": their team did)
             return f"{name}, {who}. Their {done.removeprefix(owner)}"
-        return f"{name}, {with_verbs_agreeing(rest)}"
+        # ("Priya here (Bangalore → Toronto)": a bracket is said after the name)
+        return f"{name}{'' if rest.startswith('(') else ','} {with_verbs_agreeing(rest)}"
     return None

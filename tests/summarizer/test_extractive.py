@@ -364,6 +364,18 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "hey folks, Ola here, bookbinder by trade, I run a bindery with 4 presses",
             "- Ola Berg (bookbinder by trade) runs a bindery with 4 presses.",
         ),
+        (  # an emoji where a stop was left out, before a lower-case word too
+            "Ada Eze",
+            "Hi everyone! I'm Ada, from Enugu 🇳🇬 found the game through a stream and now I play "
+            "co-op with my sister most nights.",
+            "- Ada Eze (from Enugu) found the game through a stream and now they play co-op with "
+            "their sister most nights.",
+        ),
+        (  # where they are, in brackets after their name
+            "Ravi Nair",
+            "hi all, Ravi here (Pune → Oslo). pixel artist, mostly for indie games.",
+            "- Ravi Nair (Pune → Oslo). Pixel artist, mostly for indie games.",
+        ),
         (  # who they are, then what they came to ask
             "Ife Bello",
             "Hi everyone! I'm Ife, I live in Leith and finished a beginners' course in March. "
