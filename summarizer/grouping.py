@@ -42,6 +42,7 @@ from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
 PR_WEIGHT = 2.0  # a cited PR's label or touched path points to a topic
+REPO_WEIGHT = 1.0  # a cited PR's repository named for a topic ("team/firmware"): a keyword
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
 PR_CONTEXT_WEIGHT = 0.5
 TITLE_WEIGHT = 1.0  # a thread's name counts once for the whole thread
@@ -131,6 +132,7 @@ class TopicScorer:
         self.labels = [frozenset(label.lower() for label in t.labels) for t in scored]
         self.paths = [t.paths for t in scored]
         self._channel_topics: dict[str, list[int]] = {}
+        self._repo_topics: dict[str, list[int]] = {}
         # Each keyword stands for the first topic that has it: the one whose alternative
         # the regex tries first.
         self._keyword_topic: dict[str, int] = {}
@@ -162,6 +164,9 @@ class TopicScorer:
         for index in self._topics_of_channel(message.channel):
             scores[index] += CHANNEL_WEIGHT
         self._add_hits(message.text, scores, 1.0)
+        if message.prs:
+            for index in {i for m in message.prs for i in self._topics_of_repo(m.ref)}:
+                scores[index] += REPO_WEIGHT
         for mention in message.prs:
             if mention.labels or mention.paths:  # only what GitHub told says anything here
                 for index, score in enumerate(self.pr_scores(mention)):
@@ -187,6 +192,16 @@ class TopicScorer:
                 named = self._named_topics(channel)
                 found = named if len(named) == 1 else []
             self._channel_topics[channel] = found
+        return found
+
+    def _topics_of_repo(self, ref: str) -> list[int]:
+        """The one topic a PR's repository is named for ("ursa/firmware#38" for a topic with
+        the keyword "firmware"), if any."""
+        repo = ref.partition("#")[0].rpartition("/")[2]
+        found = self._repo_topics.get(repo)
+        if found is None:
+            named = self._named_topics(repo) if repo else []
+            found = self._repo_topics[repo] = named if len(named) == 1 else []
         return found
 
     def _named_topics(self, channel: str) -> list[int]:

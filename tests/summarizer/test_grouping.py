@@ -318,6 +318,21 @@ def test_of_two_keywords_matching_at_one_place_the_earlier_topics_counts() -> No
     assert topic_of(grouped, message) == "rl"  # "reward", not "reward model"
 
 
+def test_a_pr_s_repository_named_for_a_topic_is_a_keyword_of_it() -> None:
+    topics = [
+        Topic("mechanical", "Mechanical", (), ("arm", "CAD")),
+        Topic("software", "Software", (), ("firmware", "autonomous")),
+        Topic("other", "Other updates"),
+    ]
+    fix = msg(
+        "#38 is in: the shoulder encoder was timing out under load", default_repo="ursa/firmware"
+    )
+    elsewhere = msg("#12 adds the new arm plate drawings", default_repo="ursa/cad-exports")
+    grouped = group_by_topic([fix, elsewhere], topics)
+    assert topic_of(grouped, fix) == "software"
+    assert topic_of(grouped, elsewhere) == "mechanical"
+
+
 def test_a_tie_between_two_topics_leans_on_what_its_author_talked_about() -> None:
     # Many keywords for two topics alike decide nothing: the author's week does.
     tied = msg("MFU of the dedup job on the hero run tokenizer shards", author="Ben Cho")
