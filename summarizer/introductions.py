@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from summarizer.names import stated_pronoun, without_pronouns
-from summarizer.newsletter import capitalised, tidy
+from summarizer.newsletter import capitalised, dated, tidy
 from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import (
     STATES,
@@ -110,7 +110,8 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
         people[message.author] = None
         cited.update(dict.fromkeys(p.ref for p in message.prs))
         sources.append(message.id)
-        lines.append("- " + defuse_pings(_citing(line, message.prs)))
+        said = dated(line, message.created_at)  # ("came to the ride this morning")
+        lines.append("- " + defuse_pings(_citing(said, message.prs)))
     return Section(
         topic=topic.id,
         title=topic.title,

@@ -102,11 +102,15 @@ def dated(text: str, said_at: datetime) -> str:
     return _RELATIVE_DAY_RE.sub(lambda said: _weekday(said, said_at), text)
 
 
+# A sentence in the present tense of "be": its "today" is these days.
+_NOWADAYS_RE = re.compile(r"\b(?:is|are|am)\b|['’]re\b", re.IGNORECASE)
 _RELATIVE_DAY_HINTS = ("today", "tonight", "tomorrow", "yesterday", "this ", "last night")
 
 
 def _weekday(said: re.Match[str], said_at: datetime) -> str:
     day = said["day"].lower()
+    if day == "today" and not said["before"] and _NOWADAYS_RE.search(said.string):
+        return said[0]  # ("they're on Elasticsearch today": these days, not that day)
     if said["named"]:  # ("tomorrow (Thursday)": the day its author named)
         weekday = said["named"].strip(" ()").capitalize()
     else:

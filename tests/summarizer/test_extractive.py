@@ -376,6 +376,13 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "hi all, Ravi here (Pune → Oslo). pixel artist, mostly for indie games.",
             "- Ravi Nair (Pune → Oslo). Pixel artist, mostly for indie games.",
         ),
+        (  # a day said relative to the message, as its weekday
+            "Lea Sund",
+            "Hi! I'm Lea, I moved to Leeds from Malmö last month. I came to the beginners' "
+            "session this morning and loved it.",
+            "- Lea Sund moved to Leeds from Malmö last month. They came to the beginners' "
+            "session on Tuesday morning and loved it.",
+        ),
         (  # who they are, then what they came to ask
             "Ife Bello",
             "Hi everyone! I'm Ife, I live in Leith and finished a beginners' course in March. "
