@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from summarizer.types import PRMention
 
 _SHORT_REF_RE = re.compile(r"[\w.-]{0,40}#\d+")
 # A link its author labelled: "[#3310 Refactor xDS cache](https://github.com/...)".
 _LABELLED_RE = re.compile(r"\[(?P<label>[^\[\]\n]+)\]\(")
+_LINK_TARGET_RE = re.compile(r'\]\([^()\s]*(?:\s"[^"\n]*")?\)')
 
 
 def link(mention: PRMention) -> str:
@@ -40,7 +41,17 @@ def link_prs(text: str, mentions: Sequence[PRMention]) -> str:
         link = f"[{label}]({mention.url}{_title(mention)})"
         if mention.raw.startswith("["):
             link = _after_its_label(mention, link)
-        text = _ref_pattern(mention.raw).sub(_as_is(link), text, count=1)
+        text = _first_outside_links(_ref_pattern(mention.raw), link, text)
+    return text
+
+
+def _first_outside_links(pattern: re.Pattern[str], link: str, text: str) -> str:
+    """`text` with the first match of `pattern` outside a link's target and title replaced
+    by `link` (a PR's title may cite another: "#448 "Codebook training (split from #436)"")."""
+    targets = [t.span() for t in _LINK_TARGET_RE.finditer(text)] if "](" in text else []
+    for match in pattern.finditer(text):
+        if not any(start <= match.start() < end for start, end in targets):
+            return text[: match.start()] + link + text[match.end() :]
     return text
 
 
@@ -61,11 +72,6 @@ def _after_its_label(mention: PRMention, link: str) -> str:
     # (shown as written where that is "#3310"; else as the full reference)
     shown = ref[0] if ref is not None and ref[0].startswith("#") else mention.ref
     return f"{said} ([{shown}]({mention.url}{_title(mention)}))"
-
-
-def _as_is(replacement: str) -> Callable[[re.Match[str]], str]:
-    """A replacement taken as it is (a link's backslashes are not escapes)."""
-    return lambda _match: replacement
 
 
 @functools.lru_cache(maxsize=4096)

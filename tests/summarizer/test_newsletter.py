@@ -169,6 +169,20 @@ def test_a_pr_link_its_author_labelled_keeps_the_label_s_words() -> None:
     )
 
 
+def test_a_ref_in_another_pr_s_title_is_not_linked_inside_that_link() -> None:
+    from summarizer.prlinks import link_prs
+    from summarizer.types import PRMention
+
+    url = "https://github.com/o/r/pull/"
+    split = PRMention("#448", "o/r#448", f"{url}448", "Codebook training (split from #436)")
+    first = PRMention("#436", "o/r#436", f"{url}436")
+    linked = link_prs("#448 is the first half of #436", [split, first])
+    assert linked == (
+        f'[#448]({url}448 "Codebook training (split from #436)") is the first half of '
+        f"[#436]({url}436)"
+    )
+
+
 def test_quoted_words_keep_their_first_person() -> None:
     text, subject = voiced('We read "How We Chart Our Data" and liked it', "Ana Ruiz")
     assert text == 'Ana Ruiz\'s team read "How We Chart Our Data" and liked it'
