@@ -325,6 +325,8 @@ def _item_bullets(
         released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
         return [said] if released is None else [said, released]
     groups = [g for g in _by_paragraph(item[0], facts) if any(_says(f) for f in g)]
+    if len(groups) > 2 and len(groups[0]) == 1 and groups[0][0].n_words <= TITLE_WORDS:
+        groups[:2] = [groups[0] + groups[1]]  # ("**Quiver 0.9.0 is out!**" over its highlights)
     if len(groups) < 2:
         return [_item_bullet(topic, item, facts, mentions, time)]
     # Each later paragraph cites its own PRs; the first, all the others.

@@ -2061,6 +2061,20 @@ def test_release_notes_github_wrote_are_said_under_the_release_with_titles_and_a
     assert " by " not in text and "🎉" not in text
 
 
+def test_a_release_s_headline_alone_in_its_paragraph_is_said_with_the_next() -> None:
+    post = msg(
+        "*Widget v0.18.0 is out!* :tada:\n\n"
+        "The headline is the new ingest path from Jo (#2291): p99 went from 420 ms to 95 ms "
+        "at 50k spans/s.\n\n"
+        "Also new: a copy button for trace ids (#2310) and dark mode for the span drawer "
+        "(#2312).\n\n"
+        "Upgrading from 0.17 needs no migration; from 0.16, run the 0.17 migration first (#2300).",
+        channel="data",
+    )
+    text = section(draft([replace(post, reactions=30)]), "data").markdown
+    assert text.startswith("- *Widget v0.18.0 is out!* The headline is the new ingest path")
+
+
 def test_a_release_s_list_item_is_credited_to_whom_it_thanks_for_it() -> None:
     notes = msg(
         "**Widget 3.2.0 is out!**\n\n**Highlights**\n"
