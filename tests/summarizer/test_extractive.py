@@ -842,14 +842,18 @@ def test_integration_bots_lend_titles_and_are_never_people() -> None:
     assert "- Bump NCCL to 2.29 ([#8498](" in hero.markdown
 
 
-def test_a_login_a_bot_names_is_credited_as_the_member_who_goes_by_it() -> None:
-    def post(text: str) -> SourceMessage:
-        return msg(text, channel="hero-run", author="GitHub", is_bot=True)
+def github_post(text: str) -> SourceMessage:
+    """A GitHub integration's post in #hero-run."""
+    return msg(text, channel="hero-run", author="GitHub", is_bot=True)
 
+
+def test_a_login_a_bot_names_is_credited_as_the_member_who_goes_by_it() -> None:
     d = draft(
         [
-            post("[lab/main] Pull request opened: #8501 Stream restores from peers (by bo-lee)"),
-            post("[lab/main] Pull request opened: #8503 Retry flaky uploads (by dkowalski)"),
+            github_post(
+                "[lab/main] Pull request opened: #8501 Stream restores from peers (by bo-lee)"
+            ),
+            github_post("[lab/main] Pull request opened: #8503 Retry flaky uploads (by dkowalski)"),
             msg(
                 "the dedup audit found 2.1% duplicates in the web shard",
                 channel="data",
@@ -867,14 +871,13 @@ def test_a_login_a_bot_names_is_credited_as_the_member_who_goes_by_it() -> None:
 
 
 def test_a_pr_a_bot_reports_only_opened_is_not_said_as_done() -> None:
-    def post(text: str) -> SourceMessage:
-        return msg(text, channel="hero-run", author="GitHub", is_bot=True)
-
     d = draft(
         [
-            post("[lab/main] Pull request opened: #8501 Stream restores from peers (by bo-lee)"),
-            post("[lab/main] Pull request opened: #8502 Retry flaky uploads"),
-            post("[lab/main] Pull request merged: #8502 Retry flaky uploads"),
+            github_post(
+                "[lab/main] Pull request opened: #8501 Stream restores from peers (by bo-lee)"
+            ),
+            github_post("[lab/main] Pull request opened: #8502 Retry flaky uploads"),
+            github_post("[lab/main] Pull request merged: #8502 Retry flaky uploads"),
         ]
     )
     hero = section(d, "hero-run").markdown
@@ -2062,30 +2065,27 @@ def test_release_notes_github_wrote_are_said_under_the_release_with_titles_and_a
 
 
 def test_a_release_s_headline_alone_in_its_paragraph_is_said_with_the_next() -> None:
-    post = msg(
+    text = drafted_with(
         "*Widget v0.18.0 is out!* :tada:\n\n"
         "The headline is the new ingest path from Jo (#2291): p99 went from 420 ms to 95 ms "
         "at 50k spans/s.\n\n"
         "Also new: a copy button for trace ids (#2310) and dark mode for the span drawer "
         "(#2312).\n\n"
         "Upgrading from 0.17 needs no migration; from 0.16, run the 0.17 migration first (#2300).",
-        channel="data",
+        reactions=30,
     )
-    text = section(draft([replace(post, reactions=30)]), "data").markdown
     assert text.startswith("- *Widget v0.18.0 is out!* The headline is the new ingest path")
 
 
 def test_a_release_s_list_item_is_credited_to_whom_it_thanks_for_it() -> None:
-    notes = msg(
+    text = drafted_with(
         "**Widget 3.2.0 is out!**\n\n**Highlights**\n"
         "• Combobox multi-select with removable tags (#1388), thanks @Jun-seo Park\n"
         "• DatePicker range mode (#1371), thanks @Dev Patel\n"
         "• Dialog returns focus to its trigger on close (#1394)\n\n"
         "23 bug fixes from 11 contributors",
-        channel="data",
-        author="Theo Drummond",
+        reactions=20,
     )
-    text = section(draft([replace(notes, reactions=20)]), "data").markdown
     assert "removable tags ([#1388](https://github.com/lab/main/pull/1388), Jun-seo Park)" in text
     assert "range mode ([#1371](https://github.com/lab/main/pull/1371), Dev Patel)" in text
 
