@@ -38,10 +38,8 @@ GREETING = r"hi+|hel+o+|hey+|hiya|heya|greetings|howdy|good (?:morning|evening|a
 FIRST_PERSON_RE = re.compile(r"\b(?:i|i'm|i've|my|me|we|we're|we've|our)\b", re.IGNORECASE)
 LIST_HEADING_WORDS = 3
 # Words no clause ends on: what follows them is theirs ("the 🎙️ Office Hours stage").
-PHRASE_OPENERS = frozenset(
-    {"the", "a", "an", "our", "my", "your", "their", "its", "this", "that", "to", "of", "in"}
-    | {"on", "at", "for", "with"}
-)
+_PHRASE_OPENERS = "the a an our my your their its this that to of in on at for with"
+PHRASE_OPENERS = frozenset(_PHRASE_OPENERS.split())
 LIST_LEAD_WORDS = 5  # a statement before a list's few introducing words
 LIST_INTRO_CHARS = 60  # ... which are at most this long
 TITLE_LINE_WORDS = 8  # a bold line this short over others is their heading
