@@ -215,7 +215,7 @@ _WELCOMED_RE = re.compile(
 def _quotes_hidden(sentence: str) -> str:
     """`sentence` with what it quotes blanked out, in place: a title's "we" ("How we run X")
     is not the author speaking."""
-    if '"' not in sentence and "“" not in sentence and "'" not in sentence:
+    if '"' not in sentence and "“" not in sentence and "'" not in sentence and "_" not in sentence:
         return sentence  # (most sentences)
     return QUOTE_RE.sub(lambda quoted: "_" * len(quoted[0]), sentence)
 

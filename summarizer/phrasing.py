@@ -706,8 +706,8 @@ def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:
     quotation marks and link labels: quoted words are someone's words as they were said (a
     title, a remark), not the author's to be put in the third person."""
     text = text.translate(_APOSTROPHES)
-    if '"' not in text and "“" not in text and "'" not in text and "](" not in text:
-        return rewrite(text)
+    if not any(mark in text for mark in _QUOTE_MARKS):
+        return rewrite(text)  # (most sentences)
     parts, start = [], 0
     for quoted in _AS_SAID_RE.finditer(text):
         parts += [rewrite(text[start : quoted.start()]), quoted[0]]
@@ -715,6 +715,7 @@ def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:
     return "".join([*parts, rewrite(text[start:])])
 
 
+_QUOTE_MARKS = ('"', "“", "'", "](", "_")
 # What is someone's words as they were said: a quotation, or the label of a link (the title
 # of the page or post it links: "[60 clusters on pgtide: what we learned](<url>)").
 _AS_SAID_RE = re.compile(rf"{QUOTE_RE.pattern}|\[[^\[\]\n]{{1,300}}\]\(")

@@ -23,8 +23,12 @@ _LIST_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+•]|\d{1,3}[.)])\s+")
 CODE_SPAN_RE = re.compile(r"`[^`\n]{0,400}`")
 _LINK_RE = re.compile(r"\[([^\]\n]{0,400})\]\([^)\s]{0,2000}(?:\s\"[^\"\n]{0,400}\")?\)")
 _URL_RE = re.compile(r"\bhttps?://\S{1,2000}")
-# Quoted words are someone's words, shown as such: "…", “…”, and '…' between word edges.
-QUOTE_RE = re.compile(r"\"[^\"\n]{0,600}\"|“[^”\n]{0,600}”|(?<!\w)'[^'\n]{0,600}'(?!\w)")
+# Quoted words are someone's words, shown as such: "…", “…”, '…' between word edges, and a
+# title of three words or more in italics ("_how far can we trust them?_").
+QUOTE_RE = re.compile(
+    r"\"[^\"\n]{0,600}\"|“[^”\n]{0,600}”|(?<!\w)'[^'\n]{0,600}'(?!\w)"
+    r"|(?<![\w_])_(?=[^_\n]{0,600}?\s[^_\n]{0,600}?\s)[^_\n]{5,600}_(?![\w_])"
+)
 _PASTE_RE = re.compile(r"\*\*[^*\n]{1,80}\*\*\s?(?::|wrote:)")
 _FIRST_PERSON_RE = re.compile(
     r"(?<![\w'’/-])(?:I|I['’](?:m|ve|ll|d)|[Mm](?:e|y|ine|yself)|[Ww]e(?:['’](?:re|ve|ll|d))?"

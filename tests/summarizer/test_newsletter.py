@@ -334,6 +334,17 @@ def test_a_day_said_relative_to_its_message_is_said_as_its_weekday(said: str, wr
     assert dated(said, datetime(2026, 11, 17, 17, 40, tzinfo=UTC)).startswith(written)
 
 
+def test_a_title_in_italics_keeps_its_first_person() -> None:
+    said = "Seminar: Dr. Mira Holt on _Emulators for downscaling: how far can we trust them?_"
+    text, _ = voiced(said, "Carol Benson")
+    assert "_Emulators for downscaling: how far can we trust them?_" in text
+    assert markers(text) == ()
+    # (emphasis of a word is no title: the author's "we" is still theirs)
+    assert voiced("we shipped the _really_ fast path", "Carol Benson")[0].startswith(
+        "Carol Benson's team shipped"
+    )
+
+
 def test_me_among_a_list_of_names_is_the_author() -> None:
     said = voiced("Our paper (Leila Haddad, Yuxin Chen, me) is accepted to RSS!", "Martin Okafor")
     assert "(Leila Haddad, Yuxin Chen, Martin Okafor)" in said[0]
