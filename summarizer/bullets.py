@@ -325,8 +325,10 @@ def _item_bullets(
         released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
         return [said] if released is None else [said, released]
     groups = [g for g in _by_paragraph(item[0], facts) if any(_says(f) for f in g)]
-    if len(groups) > 2 and len(groups[0]) == 1 and groups[0][0].n_words <= TITLE_WORDS:
-        groups[:2] = [groups[0] + groups[1]]  # ("**Quiver 0.9.0 is out!**" over its highlights)
+    headline = groups[0][0] if len(groups) > 2 and len(groups[0]) == 1 else None
+    if headline is not None and headline.n_words <= TITLE_WORDS and not headline.prs:
+        # ("**Quiver 0.9.0 is out!**" over its highlights; one citing a PR says it)
+        groups[:2] = [groups[0] + groups[1]]
     if len(groups) < 2:
         return [_item_bullet(topic, item, facts, mentions, time)]
     # Each later paragraph cites its own PRs; the first, all the others.

@@ -671,7 +671,9 @@ def statements(text: str, *, list_intros: bool = False, whole_lists: bool = Fals
     kept: list[str] = []
     links: list[str] = []  # a bare link reads best after what it is about
     for line in chat_lines(text, whole_lists=whole_lists):
-        for sentence in (part for s in sentences(line) for part in _split(s)):
+        said = [part for s in sentences(line) for part in _split(s)]
+        lead_in = ""  # a line's short opening sentence, said with the next one
+        for at, sentence in enumerate(said):
             if _BARE_LINK_RE.fullmatch(sentence):
                 links.append(sentence.rstrip("."))
                 continue
@@ -696,14 +698,23 @@ def statements(text: str, *, list_intros: bool = False, whole_lists: bool = Fals
                 return _with_links(kept, links)  # what follows a sign-off is a signature
             if is_review_chatter(sentence) or _asks_only(sentence):
                 continue
+            if lead_in:
+                sentence, lead_in = f"{lead_in} {sentence}", ""
             after_link = kept and not sentence.endswith(".") and _ENDS_WITH_LINK_RE.search(kept[-1])
             if kept and len(sentence.split()) < (
                 SIGNAL_FACT_WORDS if after_link else MIN_FACT_WORDS
             ):
+                if at == 0 and len(said) > 1 and not after_link:
+                    # A new line's heading ("ladder: 5 rungs. four are clean; ...") is what
+                    # the rest of its line speaks of, not the end of the line before.
+                    lead_in = full_stop(sentence)
+                    continue
                 # A short line after a link is its title ("DataFest 2019 - May 3rd & 4th").
                 kept[-1] = f"{kept[-1] if after_link else full_stop(kept[-1])} {sentence}"
             else:
                 kept.append(sentence)
+        if lead_in:  # (nothing after it was kept)
+            kept[-1] = f"{full_stop(kept[-1])} {lead_in}"
     return _with_links(kept, links)
 
 

@@ -2077,6 +2077,25 @@ def test_a_release_s_headline_alone_in_its_paragraph_is_said_with_the_next() -> 
     assert text.startswith("- *Widget v0.18.0 is out!* The headline is the new ingest path")
 
 
+def test_a_writeup_s_linked_headline_stays_its_bullet_and_a_paragraph_keeps_its_heading() -> None:
+    post = msg(
+        "Spec + benchmark writeup is up: https://github.com/acme/widget/issues/812\n\n"
+        "tl;dr\n• 12 shards per node, 3 replicas\n• 40 TB of logs on 6 racks\n\n"
+        "sweep: 5 sizes. four are clean; the largest only got ~80% of the way through its "
+        "budget, so it's plotted but flagged. the fit predicts ~2.1 s p99 at full load on "
+        "the production racks. it's an extrapolation from small clusters, so take the error "
+        "bars seriously before anyone plans capacity on it",
+        channel="data",
+    )
+    text = section(draft([replace(post, reactions=12, pinned=True)]), "data").markdown
+    lines = text.splitlines()
+    # The headline cites the writeup on its own line; the sweep's paragraph opens with its
+    # heading, where "Four are clean" alone would not say four of what.
+    assert lines[0].startswith("- Spec + benchmark writeup is up: [acme/widget#812]")
+    assert "sweep" not in lines[0].casefold()
+    assert any(line.startswith("- Sweep: 5 sizes. Four are clean;") for line in lines)
+
+
 def test_a_release_s_list_item_is_credited_to_whom_it_thanks_for_it() -> None:
     text = drafted_with(
         "**Widget 3.2.0 is out!**\n\n**Highlights**\n"
