@@ -75,12 +75,17 @@ MEASURED_FIGURES = 2  # ... and one that measures this much, naming nobody, is w
 # What a moderator or a member says of spam just after it ("don't click that", "banned",
 # "deactivated that account"): the words any community uses for it.
 # (what was done to the poster, not "you're not banned, it's the verification level")
+_MODERATED = "banned|kicked|removed|deleted|deactivated"
 _MODERATION_RE = re.compile(
     r"\b(?:(?:is|that'?s|more|just) spam|spam(?:mer|bot)s?|scam\w*|phish\w*|"
     r"(?:don'?t|do not) click|spam (?:removed|deleted|gone)"
     r"|(?:account|user) (?:\w+ )?(?:compromised|hacked|banned|kicked|deactivated|removed)"
     r"|(?:banned|kicked|deactivated|removed|deleted) (?:that|the|this|them|him|her|it|their)"
-    r")\b|^\W*(?:banned|kicked|removed|deleted)\W*$",
+    r")\b"
+    # (a reply that is only what was done: "banned", "reported + deactivated, sorry folks";
+    # "reported, thanks" alone answers a bug report)
+    rf"|^\W*(?:reported\W+(?:and\W+)?)?(?:{_MODERATED})(?:\W+(?:and\W+)?(?:{_MODERATED}|reported))*"
+    r"(?:\W*$|,)",
     re.IGNORECASE,
 )
 SPAM_FOLLOW_UPS = 3  # ... within this many messages after it in its channel
