@@ -276,20 +276,27 @@ def resolve_in_week(refs: Iterable[str]) -> dict[str, str]:
 
 
 def stray_numbers(refs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
-    """Of a week's refs, as (written, normalised) pairs, the bare single-digit ones in a
-    repository the week cites a number of `MATURE_NUMBER` or more in: "coffee #1 of the
-    day", "#3 here" count something, not the repository's first issues."""
+    """Of a week's refs, as (written, normalised) pairs, the bare "#N" that count something
+    else: single-digit ones in a repository the week cites a number of `MATURE_NUMBER` or
+    more in ("coffee #1 of the day", "#3 here" are not its first issues), and, in a week
+    that names no repository at all (no default one, no link, no "repo#N"), those under
+    `MATURE_NUMBER` ("printer #4", "writing prompt #14": a community without code)."""
     refs = list(refs)
     highest: dict[str, int] = {}
     for _, ref in refs:
         repo, _, number = ref.rpartition("#")
         highest[repo] = max(highest.get(repo, 0), int(number))
+    no_repository = highest.keys() <= {""}
     return {
         (raw, ref)
         for raw, ref in refs
         if raw.startswith("#")
-        and len(raw) == 2  # ("#" and one digit)
-        and highest[ref.rpartition("#")[0]] >= MATURE_NUMBER
+        and (
+            len(raw) == 2  # ("#" and one digit)
+            and highest[ref.rpartition("#")[0]] >= MATURE_NUMBER
+            or no_repository
+            and int(raw[1:]) < MATURE_NUMBER
+        )
     }
 
 

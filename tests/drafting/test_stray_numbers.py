@@ -1,5 +1,6 @@
 """A bare single-digit "#N" in a week that cites a repository's three-digit numbers counts
-something ("coffee #1 of the day"), and is no PR of it."""
+something ("coffee #1 of the day"), and is no PR of it; nor is a bare "#N" in a week that names
+no repository at all ("printer #4": a community without code)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ BO = PersonRecord("U2", "Bo Lind")
 TUESDAY = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)
 
 
-def _cited(sessions, tmp_path: Path, *texts: str) -> dict[str, list[str]]:
-    (tmp_path / "config.toml").write_text('default_repo = "maps/core"\n')
+def _cited(sessions, tmp_path: Path, *texts: str, repo: str = "maps/core") -> dict[str, list[str]]:
+    (tmp_path / "config.toml").write_text(f'default_repo = "{repo}"\n')
     config = load_config(tmp_path / "config.toml")
     posted = [
         MessageRecord(f"m{i}", BO, TUESDAY + timedelta(minutes=i), text)
@@ -54,3 +55,31 @@ def test_only_a_bare_single_digit_is_a_stray() -> None:
         ("#2", "maps/tiles#2"),
     ]
     assert stray_numbers(refs) == {("#1", "maps/core#1")}
+
+
+def test_a_community_without_code_has_numbers_not_prs(sessions, tmp_path) -> None:
+    cited = _cited(
+        sessions,
+        tmp_path,
+        "Printer #4 is free for your classroom",
+        "your calipers are in cubby #14",
+        repo="",
+    )
+    assert cited == {"m0": [], "m1": []}
+
+
+def test_without_a_default_repository_a_linked_one_keeps_bare_prs(sessions, tmp_path) -> None:
+    cited = _cited(
+        sessions,
+        tmp_path,
+        "#14 is merged",
+        "review https://github.com/maps/core/pull/15 please",
+        repo="",
+    )
+    assert cited == {"m0": ["#14"], "m1": ["maps/core#15"]}
+
+
+def test_a_week_naming_no_repository_keeps_large_numbers_and_named_prs() -> None:
+    refs = [("#4", "#4"), ("#14", "#14"), ("#2231", "#2231"), ("PR 12", "#12")]
+    assert stray_numbers(refs) == {("#4", "#4"), ("#14", "#14")}
+    assert stray_numbers([("#4", "#4"), ("core#7", "core#7")]) == set()
