@@ -91,6 +91,7 @@ _ACK_PHRASES = frozenset(
         "it",
         "too",
         "also",
+        "me",
     ]
 )
 _ACK_MULTI = frozenset(
@@ -131,6 +132,9 @@ _ACK_MULTI = frozenset(
         # the answer to "who owns this?" or "is that right?", before what it says
         *(f"that{s} {w}" for s in ("'s", "’s") for w in ("me", "right", "it", "true")),
         "that was me",
+        # (a vote or a show of hands: "+1 from me", "me too", "me!" to "anyone going?")
+        "from me",
+        "me too",
     )
 )
 _ACK_MAX_WORDS = 3  # the longest phrase above

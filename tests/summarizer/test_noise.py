@@ -32,6 +32,9 @@ def test_acknowledgements() -> None:
         "hey everyone 👋",
         "That's me.",
         "That’s right!",
+        "+1 from me",
+        "me too",
+        "me!",  # (to "anyone going?")
     ):
         assert is_acknowledgement(text), text
     for text in (
@@ -40,6 +43,8 @@ def test_acknowledgements() -> None:
         "ok so 3 racks died",
         "hello world fails on 3.14",
         "That's it for the loader: 2.0 is out",
+        "me neither, the loader still hangs",
+        "give me a sec",
     ):
         assert not is_acknowledgement(text), text
 
