@@ -628,6 +628,12 @@ def _add_s(verb: str) -> str:
     return verb + "s"
 
 
+# Words of English that Spanish, French, Italian and Portuguese do not have: a sentence
+# with none of them is not English.
+_ENGLISH_RE = re.compile(
+    r"\b(?:the|and|is|are|was|were|with|this|that|it|of|to|for|my|I|have|has|will|from)\b",
+    re.IGNORECASE,
+)
 _PRONOUN_RE = re.compile(
     r"(?<![\w'/-])(?:[Mm]y|[Mm]e|[Mm]ine|I|I'm|I've|I'll|I'd|[Mm]yself)(?![\w'/-])"
 )
@@ -675,6 +681,8 @@ def _their(match: re.Match[str]) -> str:
         return "them"  # "a matrix from Tim, Gerardo, and I": no subject, nothing follows
     if not word.startswith("I") and _in_a_title(match):
         return word
+    if word in ("me", "Me") and _ENGLISH_RE.search(match.string) is None:
+        return word  # ("Me quedé con «os»", "yo me voy a leer": Spanish's and French's "me")
     return _PRONOUNS[word if word.startswith("I") else word.lower()]
 
 

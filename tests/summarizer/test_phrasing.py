@@ -100,6 +100,15 @@ def test_a_capitalised_pronoun_inside_a_sentence_is_a_title_s() -> None:
     )
 
 
+def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> None:
+    assert they("Me quedé con «os» porque es más directo") == (
+        "Me quedé con «os» porque es más directo"
+    )
+    assert they("yo me voy a leer al parque") == "yo me voy a leer al parque"
+    assert they("Je me demande si on peut le lire") == "Je me demande si on peut le lire"
+    assert they("Send me the slides") == "Send them the slides"
+
+
 @pytest.mark.parametrize(
     ("sentence", "cleaned"),
     [
