@@ -10,6 +10,7 @@ _UNIT = (
     r"%"
     r"|[kKMB]?\s?(?:tokens?|tok|samples?|examples?|seqs?)/s(?:ec)?(?:/(?:GPU|chip|device))?"
     r"|(?:s|ms|sec)/step|steps?/s"
+    r"|h\d{1,2}m(?:\d{1,2}s)?\b|m\d{1,2}s\b"  # ("2h10m", "41h12m", "3m10s")
     r"|[kKMGTP]i?B\b"
     r"|x\b|×"
     r"|-?(?:steps?|epochs?)\b"

@@ -151,6 +151,12 @@ def test_an_amount_of_money_is_a_figure() -> None:
     assert evaluate(draft, reference).missing_figures == ["1,200"]
 
 
+def test_a_duration_in_hours_and_minutes_is_a_figure() -> None:
+    reference = "# W\n\n## A\n\nThe helmet took 41h12m; the pipeline went from 6h12m to 3m10s.\n"
+    draft = "# W\n\n## A\n\nThe helmet print finished; the pipeline went from 6h12m to 3m10s.\n"
+    assert evaluate(draft, reference).missing_figures == ["41h12m"]
+
+
 def test_editor_notes_and_the_quiet_week_placeholder_are_not_part_of_the_draft() -> None:
     draft = DraftSummary(
         "ws",
