@@ -21,6 +21,7 @@ from fnmatch import fnmatch
 
 from summarizer.addresses import with_addresses
 from summarizer.conversations import conversations
+from summarizer.corrections import corrected
 from summarizer.figures import count_figures
 from summarizer.integrations import on_behalf
 from summarizer.introductions import is_welcome, welcomes
@@ -428,7 +429,8 @@ def group_by_topic(
 ) -> dict[str, list[SourceMessage]]:
     """The non-noise messages of `messages` under each topic id, in time order (a link
     and its comment sent apart as one, `summarizer.link_comments`; a message quoting an
-    earlier one as its reply, `summarizer.quotes`).
+    earlier one as its reply, `summarizer.quotes`; a value its author corrected in a reply,
+    as corrected, `summarizer.corrections`).
 
     Every topic id is a key (empty topics map to an empty list). The last topic is the
     catch-all for conversations without evidence. `priors` are earlier weeks' placements of
@@ -436,17 +438,19 @@ def group_by_topic(
     """
     if not topics:
         raise ValueError("at least one topic is needed")
-    kept = quoted_replies(
-        joined_link_comments(
-            sorted(
-                (
-                    m
-                    for m in with_mentions_once(
-                        with_plain_names(with_addresses(on_behalf(_answers_apart(messages))))
-                    )
-                    if not is_noise(m)
-                ),
-                key=lambda m: m.created_at,
+    kept = corrected(
+        quoted_replies(
+            joined_link_comments(
+                sorted(
+                    (
+                        m
+                        for m in with_mentions_once(
+                            with_plain_names(with_addresses(on_behalf(_answers_apart(messages))))
+                        )
+                        if not is_noise(m)
+                    ),
+                    key=lambda m: m.created_at,
+                )
             )
         )
     )
