@@ -871,6 +871,7 @@ def _bot_bullet(
     # (a post names a GitHub login, "priya-sethi", whom the chat knows as "Priya Sethi")
     by_login = {**members, **{_login(m.author): m.author for m in item if not m.is_bot}}
     lines = []
+    shown: dict[str, PRMention] = {}  # (a PR without a title is left to another line)
     people: dict[str, None] = {}
     for ref, mention in mentions.items():
         number = ref.rpartition("#")[2]
@@ -878,6 +879,7 @@ def _bot_bullet(
         title = mention.title or (known.title if known else None)
         if not title:
             continue
+        shown[ref] = mention
         person = known.person if known and known.person else shared.get(ref)
         person = by_login.get(_login(person), person) if person else person
         credit = f", {person}" if person else ""
@@ -891,7 +893,7 @@ def _bot_bullet(
     return Bullet(
         topic=topic,
         text="- " + defuse_pings("; ".join(lines)) + ".",
-        prs=dict(mentions),
+        prs=shown,
         figures=frozenset(),
         people=list(people),
         sources=[m.id for m in item if m.prs],

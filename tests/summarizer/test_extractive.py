@@ -13,7 +13,7 @@ from summarizer.bullets import pr_title
 from summarizer.draft import format_title, make_draft, ordinal
 from summarizer.render import to_json, to_markdown
 from summarizer.text import full_stop, visible_length
-from summarizer.types import SourceMessage, Topic
+from summarizer.types import PRMention, SourceMessage, Topic
 from summarizer.voice import chat_voice
 
 
@@ -845,6 +845,21 @@ def test_integration_bots_lend_titles_and_are_never_people() -> None:
 def github_post(text: str) -> SourceMessage:
     """A GitHub integration's post in #hero-run."""
     return msg(text, channel="hero-run", author="GitHub", is_bot=True)
+
+
+def test_a_pr_a_bot_lists_without_a_title_is_said_by_a_line_of_its_own() -> None:
+    release = github_post("Highlights: a radix router (#2214), SLURM job arrays (#2219)")
+    titled = PRMention(
+        "#2214",
+        "lab/main#2214",
+        "https://github.com/lab/main/pull/2214",
+        title="Compile the route table into a radix tree",
+    )
+    answer = msg("#2219", channel="data")  # (said with nothing: a short line's)
+    d = draft([replace(release, prs=(titled, *release.prs[1:])), answer])
+    text = "\n".join(s.markdown for s in d.sections)
+    assert "radix tree ([#2214](" in text
+    assert "[#2219](" in text  # (the bot's line does not say it: another line does)
 
 
 def test_a_login_a_bot_names_is_credited_as_the_member_who_goes_by_it() -> None:
