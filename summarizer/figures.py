@@ -24,6 +24,7 @@ _NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"
 #   (?<![\w#/.:-])(?:~|≈)?(?:NUMBER)[ \u202f]?(?:UNIT)
 #   |(?<![\w#/.:-])\d+/\d+(?![\w/])        ("56/300": fractions of trials or tasks)
 #   |[$€£]NUMBER[kKmM]?                       ("$1,200", "£38k": an amount of money)
+#   |(?<!\w)[+−±]\d+\.\d+(?![\w.])          ("+5.8": a change, its sign not part of it)
 # written to open with the first character any figure has, so that the regex engine skips
 # straight to the next digit or "~" instead of trying every character; what comes after that
 # character depends on which it was.
@@ -32,6 +33,7 @@ FIGURE_RE = re.compile(
     rf"(?:(?<=[~≈])(?:{_NUMBER})[ \u202f]?(?:{_UNIT})"
     rf"|(?<=\d)(?:{_NUMBER_REST})[ \u202f]?(?:{_UNIT})"
     r"|(?<=\d)\d*/\d+(?![\w/])"
+    r"|(?<=(?<!\w)[+−±]\d)\d*\.\d+(?![\w.])"
     rf"|(?<=[$€£]\d)(?:{_NUMBER_REST})(?:[kKmM]\b)?)",
 )
 

@@ -39,9 +39,11 @@ def table_line(block: str) -> str | None:
     width = len(rows[0])
     if width < 2 or header and len(header) not in (width - 1, width):
         return None
-    if not all(len(row) == width and _is_row(row) for row in rows):
+    if not all(len(row) == width and _is_row(row, named=bool(header)) for row in rows):
         return None
     names = header[-(width - 1) :] if header else []
+    if len(header) == width:  # ("k8s  before  after" over "1.29  41m12s  17m40s")
+        rows = [[_labelled(row[0], header[0]), *row[1:]] for row in rows]
     said = [_said(row, names) for row in rows[:MAX_ROWS]]
     return "; ".join(said) + "."
 
@@ -50,15 +52,21 @@ def _cells(line: str) -> list[str]:
     return [cell for cell in _CELL_GAP_RE.split(line.strip()) if cell]
 
 
-def _is_row(row: list[str]) -> bool:
-    """A label of a few words, then short values, at least one a figure."""
+def _is_row(row: list[str], *, named: bool) -> bool:
+    """A label of a few words (under a header, a version will do: "1.29", "0.13.2"), then
+    short values, at least one a figure."""
     label, values = row[0], row[1:]
     return (
-        any(c.isalpha() for c in label)
+        (named or any(c.isalpha() for c in label))
         and len(label.split()) <= MAX_LABEL_WORDS
         and all(len(value.split()) <= MAX_VALUE_WORDS for value in values)
         and any(c.isdigit() for value in values for c in value)
     )
+
+
+def _labelled(label: str, column: str) -> str:
+    """A row's label, with its column's name where it is a bare number ("k8s 1.29")."""
+    return label if any(c.isalpha() for c in label) else f"{column} {label}"
 
 
 def _said(row: list[str], names: list[str]) -> str:

@@ -45,6 +45,16 @@ def test_a_table_is_said_after_the_sentence_its_message_opens_with() -> None:
             "relaxed  20000    0.89        380\n```",
             "off: 0.07 recall@10, 1,020 QPS; relaxed: 20000 tuples, 0.89 recall@10, 380 QPS.",
         ),
+        (  # versions under a header: the first column's name says what they are versions of
+            "```\nk8s    before   after\n1.29   41m12s   17m40s\n1.30   39m55s   16m58s\n```",
+            "k8s 1.29: 41m12s before, 17m40s after; k8s 1.30: 39m55s before, 16m58s after.",
+        ),
+        (  # ... or, with no name for it, they stand as they are
+            "```\n            split brains   failover p50\n0.13.2       4/20           3.1s\n"
+            "pr-1281      0/20           3.4s\n```",
+            "0.13.2: 4/20 split brains, 3.1s failover p50; "
+            "pr-1281: 0/20 split brains, 3.4s failover p50.",
+        ),
     ],
 )
 def test_a_table_is_said_row_by_row_with_its_columns_names(block: str, line: str) -> None:
@@ -70,3 +80,12 @@ def test_a_long_table_is_said_by_its_first_rows() -> None:
 )
 def test_logs_code_and_tables_without_figures_are_no_table(block: str) -> None:
     assert table_line(block) is None
+
+
+def test_an_eval_table_of_scores_and_their_changes_is_news() -> None:
+    text = drafted_with(
+        "first v2 numbers, both models on the same harness:\n```\n"
+        "benchmark        v1      v2      delta\nMMLU (5-shot)    71.8    72.4    +0.6\n"
+        "GSM8K (8-shot)   78.1    83.9    +5.8\n```\nmath gains are where the new mix went"
+    )
+    assert "MMLU (5-shot): 71.8 v1, 72.4 v2, +0.6 delta; GSM8K (8-shot): 78.1 v1" in text
