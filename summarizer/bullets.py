@@ -1031,14 +1031,25 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
     for bullet in sorted(bullets, key=lambda b: -b.time):
         recent = by_author.setdefault(bullet.author, []) if bullet.author else []
         newer = next(
-            (k for k in reversed(recent[-STALE_WINDOW:]) if _same_subject(k, bullet)), None
+            (
+                k
+                for k in reversed(recent[-STALE_WINDOW:])
+                if _same_subject(k, bullet) or _moves(k, bullet) or _moves(bullet, k)
+            ),
+            None,
         )
         if newer is None:
             kept.append(bullet)
             recent.append(bullet)
             continue
         stays, goes = newer, bullet
-        if _announced(bullet) and bullet.signal > newer.signal and not _settles(newer, bullet):
+        if _moves(bullet, newer):
+            # (the item that was moved went on later, its replies asking about the old time)
+            stays, goes = bullet, newer
+            kept[_index(kept, newer)] = recent[_index(recent, newer)] = bullet
+        elif _moves(newer, bullet):
+            pass  # (however many took up the announcement, its time is no longer right)
+        elif _announced(bullet) and bullet.signal > newer.signal and not _settles(newer, bullet):
             # ("TERRA-km v1.0 is released!" stays, not the small correction of one of its
             # figures two days later)
             stays, goes = bullet, newer
@@ -1076,6 +1087,37 @@ def _settles(newer: Bullet, older: Bullet) -> bool:
 
 def _index(bullets: list[Bullet], bullet: Bullet) -> int:
     return next(i for i, b in enumerate(bullets) if b is bullet)
+
+
+# A later message moving what was announced: "the meetup moves to Saturday 28 November",
+# "postponed to 11/7", "now starts at 20:00".
+_MOVED_RE = re.compile(
+    r"\b(?:moves?|moved|moving|postponed?|rescheduled?|pushed back|now (?:starts?|begins?|at|on))"
+    r"\b",
+    re.IGNORECASE,
+)
+# A time of day: "16:00", "7pm", "9:30 am".
+_CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)
+
+
+def _moves(later: Bullet, earlier: Bullet) -> bool:
+    """Whether the lead of `later`, said after that of `earlier`, moves what it announced
+    (`_MOVED_RE`, both saying when, a long word shared): the same event at another time."""
+    if not later.picked or not earlier.picked:
+        return False
+    lead, announced = later.picked[0], earlier.picked[0]
+    return (
+        lead.time > announced.time
+        and _MOVED_RE.search(lead.text) is not None
+        and _when(lead.text)
+        and _when(announced.text)
+        and any(len(w) >= 5 and w.isalpha() for w in lead.words & announced.words)
+    )
+
+
+def _when(text: str) -> bool:
+    """Whether `text` says when: a day or a time of day."""
+    return names_day(text) or _CLOCK_RE.search(text) is not None
 
 
 def _same_subject(newer: Bullet, older: Bullet) -> bool:

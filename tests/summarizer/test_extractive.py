@@ -3361,3 +3361,28 @@ def test_a_release_one_person_announced_is_not_said_again_by_another() -> None:
 def test_a_welcome_says_who_joined_in_the_third_person(said: str, line: str) -> None:
     welcome = replace(msg(said), reactions=5)
     assert section(draft([welcome]), "introductions").markdown == line
+
+
+def test_an_event_moved_later_is_drafted_at_its_new_time_only() -> None:
+    meetup = msg(
+        "**Community Meetup Amsterdam**, Saturday 21 November, 13:00-17:30 at the public "
+        "library, Theaterzaal. Talks, demos and stroopwafels",
+        channel="data",
+        author="Marieke",
+        pinned=True,
+        reactions=14,
+    )
+    moved = msg(
+        "the library double-booked the Theaterzaal, so the Amsterdam meetup moves to Saturday "
+        "28 November, same venue, now 14:00-18:00",
+        channel="data",
+        author="Marieke",
+    )
+    other = msg(
+        "moved the nightly dedup job to 02:00 on Sunday, the shard scan fits there",
+        channel="data",
+        author="Marieke",
+    )
+    text = section(draft([meetup, moved, other]), "data").markdown
+    assert "28 November" in text and "21 November" not in text
+    assert "02:00 on Sunday" in text
