@@ -22,6 +22,7 @@ from summarizer.names import channel_key
 
 __all__ = [
     "PRRef",
+    "bare_refs_elsewhere",
     "channel_repository",
     "github_url",
     "normalise",
@@ -273,6 +274,30 @@ def resolve_in_week(refs: Iterable[str]) -> dict[str, str]:
         if len(repos) == 1:
             resolved[ref] = f"{repos[0]}#{number}"
     return resolved
+
+
+def bare_refs_elsewhere(
+    refs: Mapping[tuple[str | None, int, str], str], default_repo: str | None
+) -> dict[tuple[str | None, int, str], str]:
+    """Of a week's refs (as written: repository or None, number, raw -> normalised), the
+    bare "#N" given to the default repository whose number the week cites, with its
+    repository named, only in one other: that one ("pipelines#329 is the draft", then "will
+    test #329"; "#212 in helm-charts" after "kvault-io/helm-charts#212")."""
+    if not default_repo:
+        return {}  # (bare refs stay bare: `resolve_in_week`)
+    named: dict[int, set[str]] = {}
+    for (repo, number, _), ref in refs.items():
+        if repo is not None:
+            named.setdefault(number, set()).add(ref.rpartition("#")[0])
+    found = {}
+    for key, ref in refs.items():
+        repo, number, _ = key
+        others = named.get(number, set())
+        if repo is None and ref == f"{default_repo}#{number}" and len(others) == 1:
+            (other,) = others
+            if other != default_repo:
+                found[key] = f"{other}#{number}"
+    return found
 
 
 def stray_numbers(refs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:

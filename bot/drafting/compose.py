@@ -25,6 +25,7 @@ from summarizer.grouping import TopicPriors
 from summarizer.integrations import post_repo, reported_titles, titled
 from summarizer.prrefs import (
     PRRef,
+    bare_refs_elsewhere,
     channel_repository,
     github_url,
     normalise,
@@ -180,6 +181,7 @@ def _week_mentions(
     if strays:
         normalised = {k: ref for k, ref in normalised.items() if (k[2], ref) not in strays}
         refs = [r for r in refs if (r[1], r[2], r[3]) in normalised]
+    normalised.update(bare_refs_elsewhere(normalised, week.default_repo))
     resolved = resolve_in_week(normalised.values())
     refs_of = {key: resolved.get(ref, ref) for key, ref in normalised.items()}
     keys = {ref: pr_key(ref) for ref in refs_of.values()}

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from summarizer.prrefs import (
     PRRef,
     _numbers_a_series,
+    bare_refs_elsewhere,
     github_url,
     normalise,
     parse_pr_refs,
@@ -632,3 +633,16 @@ def test_a_bare_ref_resolves_to_the_one_full_repo_the_week_names() -> None:
 def test_a_github_notification_names_the_repository_of_its_bare_refs() -> None:
     text = "[quillstack/quill-orm] Pull request merged: #84 Release pooled connections"
     assert parse_pr_refs(text) == [PRRef("quillstack/quill-orm", 84, "#84")]
+
+
+def test_a_bare_ref_is_the_other_repository_s_the_week_names_it_in() -> None:
+    week = {
+        ("pipelines", 329, "pipelines#329"): "org/pipelines#329",
+        (None, 329, "#329"): "org/core#329",
+        (None, 2214, "#2214"): "org/core#2214",
+        ("org/charts", 212, "org/charts#212"): "org/charts#212",
+        ("org/core", 212, "org/core#212"): "org/core#212",
+        (None, 212, "#212"): "org/core#212",
+    }
+    assert bare_refs_elsewhere(week, "org/core") == {(None, 329, "#329"): "org/pipelines#329"}
+    assert bare_refs_elsewhere(week, None) == {}
