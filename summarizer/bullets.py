@@ -78,6 +78,7 @@ HEADLINE_NEW_WORDS = 3  # ... and heads the bullet where it says this many words
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
 NEWS_LIST_ITEMS = 3  # a list with this many facts among its items says them one by one
 _VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
+_PLAIN_WORD_RE = re.compile(r"\w+(?:[.'-]\w+)*")
 _MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
 # A courtesy opening a sentence ("Thanks to Bo for the forms"; signals reads an asker's thanks)
 _COURTESY_RE = re.compile(r"(?:big |many |special )?(?:thanks|thank you)\b", re.IGNORECASE)
@@ -624,6 +625,20 @@ def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
     return [headline] if day or names_release(headline.text) else picked
 
 
+def _heading_unsaid(sentence: str, parts: Sequence[str]) -> str:
+    """`sentence` without the heading a list item carries where the bullet already says it
+    ("Widget 2.0 is out!: a fix for ..." after "**Widget 2.0 is out!** Upgrade note: ...")."""
+    heading, colon, item = sentence.partition(": ")
+    if not colon or _plain(heading) not in _plain(" ".join(parts)):
+        return sentence  # (most sentences)
+    return item
+
+
+def _plain(text: str) -> str:
+    """`text` lower-cased, its words only, for comparing what two lines say."""
+    return " ".join(_PLAIN_WORD_RE.findall(text.lower()))
+
+
 def _said_before(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:
     """The sentences its message says just before an anaphoric `lead` ("It's ...", "That
     ...", "Fixed in #405"), as facts: the one before it, and the one before that while
@@ -704,7 +719,7 @@ def _render(
     said: set[str] = set()
     queue = list(picked)
     for fact in queue:
-        sentence = fact.text if parts else without_pointing_label(fact.text)
+        sentence = _heading_unsaid(fact.text, parts) if parts else without_pointing_label(fact.text)
         new_author = fact.message.author != author
         author = fact.message.author
         text = voiced(sentence, author)[0] if new_author else tidy(sentence)

@@ -3386,3 +3386,24 @@ def test_an_event_moved_later_is_drafted_at_its_new_time_only() -> None:
     text = section(draft([meetup, moved, other]), "data").markdown
     assert "28 November" in text and "21 November" not in text
     assert "02:00 on Sunday" in text
+
+
+def test_a_release_s_headline_is_said_once_over_the_item_it_heads() -> None:
+    post = msg(
+        "🚀 **skiff-operator v0.14.0 is out!**\n"
+        "- scheduled backups: `SkiffBackup` gets `schedule` (cron) + `keepLast` (#1276)\n"
+        "- fix for the failover split brain when the primary is evicted mid-reconcile "
+        "(#1281, reported in #1279 by @Oleksandr Hnatiuk)\n"
+        "- requeue backoff capped at 5 min (#1284)\n"
+        "- leader election lease/renew deadline configurable (#1274)\n\n"
+        "**Upgrade note:** apply the CRDs first!\n```\nkubectl apply --server-side -f "
+        "https://github.com/lab/main/releases/download/v0.14.0/crds.yaml\n```\n"
+        "release notes: https://github.com/lab/main/releases/tag/v0.14.0",
+        channel="data",
+        pinned=True,
+        reactions=17,
+    )
+    text = section(draft([post]), "data").markdown
+    assert text.startswith("- **skiff-operator v0.14.0 is out!**")
+    assert text.count("v0.14.0 is out") == 1
+    assert "Fix for the failover split brain" in text
