@@ -279,7 +279,8 @@ def find_facts(
         # Reactions to a question or a poll are answers, not a sign of news (its first
         # sentence asks; a link's preview on the lines after it may quote a question, and an
         # announcement's "First time? We run an orientation" asks nobody).
-        if signal and _opens_asking(message.text):
+        asking = _opens_asking(message.text) or _QUESTION_LABEL_RE.match(message.text) is not None
+        if signal and asking:
             signal = 0.0
         # What the author wrote, not the blurb of the page they linked (`summarizer.previews`).
         own = (
@@ -295,7 +296,11 @@ def find_facts(
             for sentence in statements(
                 own, whole_lists=signal >= STRONG_SIGNAL and not (headings or listed)
             )
-            if (fact := _fact(sentence, message, time, signal=signal, shows=shows, reply=reply))
+            if (
+                fact := _fact(
+                    sentence, message, time, signal=signal, shows=shows, reply=reply, asking=asking
+                )
+            )
             is not None
         ]
         if not found and shows:
@@ -794,13 +799,16 @@ def _fact(
     shows: bool,
     cited: tuple[PRMention, ...] = (),
     reply: bool = False,
+    asking: bool = False,
 ) -> Fact | None:
     """The sentence as a fact, or None: too short or too long, nothing it cites, measures
     or settles and no sign that people took it as news (`signal`: what people made of its
     message, none for a question's, see `summarizer.signals`; `shows`: whether its message
     has a link, a day or a release anywhere), or an opinion or a request without a PR or a
     figure. `cited`: the PRs it stands for, where they are not written in it (a link on the
-    next line)."""
+    next line). `asking`: its message opens with a question, which its other sentences
+    describe ("can memory depend on the sample? a few libraries are 3x bigger"): only what
+    was done or settled there, or a link or a day it gives, is news."""
     text = clean_sentence(sentence)
     prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
     if cited:
@@ -818,6 +826,8 @@ def _fact(
     if not prs and figures and figures <= amounts(text) and _asks_the_reader(text):
         return None  # ("Would ask you to buy them ... Should be ~$65": a request, priced)
     decision = released or _is_decision(text)
+    if asking and not (prs or decision or shows and shows_something(sentence)):
+        return None  # ("working with census data? <url> is a great place to ask" shows one)
     # The sentence's own link or day, and what people made of its message.
     signal += text_gain(sentence) if shows else 0.0
     if not prs and (_MEME_RE.match(text) or "…" in text and _TRUNCATED_RE.search(text)):
@@ -848,6 +858,12 @@ def _fact(
         return None
     gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal
     return Fact(text, message, prs, figures, words(text), n_words, decision, time, gain, signal)
+
+
+# A message labelled as a question: "Question. My second print ...", "quick q: ...".
+_QUESTION_LABEL_RE = re.compile(
+    r"\W*(?:(?:quick|dumb|naive|noob|silly|stupid) )?(?:question|q)\b[.:!]", re.IGNORECASE
+)
 
 
 def _asks_the_reader(text: str) -> bool:

@@ -3407,3 +3407,29 @@ def test_a_release_s_headline_is_said_once_over_the_item_it_heads() -> None:
     assert text.startswith("- **skiff-operator v0.14.0 is out!**")
     assert text.count("v0.14.0 is out") == 1
     assert "Fix for the failover split brain" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "news"),
+    [
+        (
+            "follow-up to my OOM: can memory depend on the sample? a few of our libraries "
+            "are 3x bigger than the rest",
+            False,
+        ),
+        (
+            "Question. My second print has the first layer peeling at one corner after 2h10m. "
+            "Bed was wiped with alcohol.",
+            False,
+        ),
+        ("anyone coming Saturday? we moved the meetup to room 104, 6pm start", True),
+        (
+            "can memory depend on the sample? Fixed in #2240: the estimate now scales with "
+            "input size",
+            True,
+        ),
+    ],
+)
+def test_what_a_question_says_of_itself_is_no_news(text: str, news: bool) -> None:
+    drafted = draft([msg(text, channel="data")])
+    assert any(s.markdown for s in drafted.sections) is news
