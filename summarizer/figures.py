@@ -17,6 +17,9 @@ _UNIT = (
     r"|(?:ms|s|sec|seconds|min|minutes|h|hours|days)\b"
     r"|[kMBT]\b"
     r"|(?:GPUs?|TPUs?|nodes?|chips?|racks?|ranks?|records|documents|docs|sources|tokens|params)\b"
+    # (how many came, signed up, voted or downloaded: a community's figures)
+    r"|(?:attendees|participants|players|teams|votes|sign-?ups|downloads|installs|contributors"
+    r"|seats|RSVPs)\b"
 )
 # After the number's first digit: the same numbers.
 _NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"

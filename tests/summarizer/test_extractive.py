@@ -2404,10 +2404,9 @@ def test_a_headline_is_said_with_what_its_message_says_next() -> None:
         reactions=30,
         pinned=True,
     )
-    assert text.startswith(
-        "- Pellet 2.0 is out! Highlights: streaming parser for files larger than memory, ~4x "
-        "faster on big inputs, typed config loading and friendlier errors for missing fields"
-    )
+    # (with its figures: how many PRs and contributors went into it, and its highlight)
+    assert text.startswith("- Pellet 2.0 is out! 218 PRs merged from 41 contributors since 1.9")
+    assert "streaming parser for files larger than memory, ~4x faster" in text.casefold()
 
 
 def test_each_long_item_of_a_pinned_announcement_is_a_bullet_of_its_own() -> None:
