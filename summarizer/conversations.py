@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
+from summarizer.figures import find_figures
 from summarizer.phrasing import answers_before
 from summarizer.types import SourceMessage
 
@@ -74,10 +75,19 @@ def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> 
 
 def _answers(message: SourceMessage, before: SourceMessage) -> bool:
     """Whether `message` reads as an unmarked reply to `before`, its channel's message just
-    before it."""
-    return message.created_at - before.created_at <= INLINE_REPLY_WINDOW and answers_before(
-        message.text
-    )
+    before it: it opens as an answer, or it repeats that message's figures ("41 MB against
+    2.1 GB, lovely" under "... peaks at 41 MB RSS; before it was 2.1 GB")."""
+    if message.created_at - before.created_at > INLINE_REPLY_WINDOW:
+        return False
+    return answers_before(message.text) or _echoes(message.text, before.text)
+
+
+def _echoes(text: str, before: str) -> bool:
+    """Whether every figure of `text`, which has some, is one `before` says."""
+    if not any(c.isdigit() for c in text):
+        return False  # (most chat)
+    figures = set(find_figures(text))
+    return bool(figures) and figures <= set(find_figures(before))
 
 
 def _asked_of(post: SourceMessage, asked: SourceMessage, answer: SourceMessage) -> bool:

@@ -71,6 +71,17 @@ def test_an_unmarked_reply_that_opens_as_an_answer_goes_with_the_message_before_
     assert topic_of(grouped, own) == "other"
 
 
+def test_an_unmarked_reply_repeating_the_figures_before_it_goes_with_that_message() -> None:
+    result = msg("hero run restores now peak at 41 MB RSS; before it was 2.1 GB", minutes=0)
+    echo = msg(
+        "41 MB against 2.1 GB, lovely. adding it to the bench suite", author="Bo", minutes=10
+    )
+    own = msg("our eval box also went from 2.1 GB to 900 MB", author="Cy", minutes=20)
+    grouped = group_by_topic([result, echo, own], TOPICS)
+    assert topic_of(grouped, echo) == "hero-run"
+    assert topic_of(grouped, own) == "other"
+
+
 def test_a_question_its_poster_answers_goes_with_the_post_where_replies_are_unmarked() -> None:
     # A posts, B asks, A answers: B asked about A's post, though nothing marks it.
     post = msg("hero run dashboards show MFU per rack now", minutes=0)
