@@ -28,6 +28,7 @@ _NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"
 #   |(?<![\w#/.:-])\d+/\d+(?![\w/])        ("56/300": fractions of trials or tasks)
 #   |[$€£]NUMBER[kKmM]?                       ("$1,200", "£38k": an amount of money)
 #   |(?<!\w)[+−±]\d+\.\d+(?![\w.])          ("+5.8": a change, its sign not part of it)
+#   |(?<![\w#/.:-])\d{1,3}(?:,\d{3})+(?![\d,])  ("31,540": a count, by its thousands)
 # written to open with the first character any figure has, so that the regex engine skips
 # straight to the next digit or "~" instead of trying every character; what comes after that
 # character depends on which it was.
@@ -37,6 +38,7 @@ FIGURE_RE = re.compile(
     rf"|(?<=\d)(?:{_NUMBER_REST})[ \u202f]?(?:{_UNIT})"
     r"|(?<=\d)\d*/\d+(?![\w/])"
     r"|(?<=(?<!\w)[+−±]\d)\d*\.\d+(?![\w.])"
+    r"|(?<=\d)\d{0,2}(?:,\d{3})+(?![\d,])"
     rf"|(?<=[$€£]\d)(?:{_NUMBER_REST})(?:[kKmM]\b)?)",
 )
 

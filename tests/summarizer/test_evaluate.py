@@ -157,10 +157,12 @@ def test_a_duration_in_hours_and_minutes_is_a_figure() -> None:
     assert evaluate(draft, reference).missing_figures == ["41h12m"]
 
 
-def test_how_many_came_signed_up_or_voted_is_a_figure() -> None:
-    reference = "# W\n\n## A\n\n64 sign-ups in 23 teams; 41 players came; 74 votes.\n"
+def test_how_many_came_signed_up_voted_or_downloaded_is_a_figure() -> None:
+    reference = (
+        "# W\n\n## A\n\n64 sign-ups in 23 teams; 41 players came; 74 votes; 31,540 this week.\n"
+    )
     draft = "# W\n\n## A\n\n64 sign-ups; 41 players came.\n"
-    assert evaluate(draft, reference).missing_figures == ["23 teams", "74 votes"]
+    assert evaluate(draft, reference).missing_figures == ["23 teams", "74 votes", "31,540"]
 
 
 def test_editor_notes_and_the_quiet_week_placeholder_are_not_part_of_the_draft() -> None:
