@@ -10,7 +10,11 @@ from summarizer.tables import table_line
 from summarizer.voice import EMOJI_RE
 
 # (with the line break after a colon introducing it: a table is said on that line)
-_CODE_BLOCK_RE = re.compile(r"(?:(?<=:)[ \t]*\n)?(?:```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z))", re.DOTALL)
+# (with the line break before it, where the line it ends says no stop: a block's title or the
+# words introducing it)
+_CODE_BLOCK_RE = re.compile(
+    r"(?:(?<=[^.!?\s])[ \t]*\n)?(?:```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z))", re.DOTALL
+)
 # A sentence ends at white space after . ! or ? before what can start one, or at a newline:
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
 # that the regex engine skips straight to it instead of trying every character.
@@ -113,13 +117,24 @@ def strip_code_blocks(text: str) -> str:
     return _CODE_BLOCK_RE.sub(_block_as_prose, text)
 
 
+TABLE_TITLE_WORDS = 12  # a line this short over a table, ending in no stop, is its title
+
+
 def _block_as_prose(block: re.Match[str]) -> str:
     line = table_line(block[0])
+    before = block.string[: block.start()]
+    introduced = before.endswith(":")
+    broken = "\n" if block[0][:1] in " \t\n" and not introduced else ""  # (the break it took)
     if line is None:
-        return " "
-    # (said with the words that introduce it: "numbers from the bench rig: p50: 61 ms ...")
-    introduced = block.string[: block.start()].endswith(":")
-    return f" {line}\n" if introduced else f"\n{line}\n"
+        return f"{broken} "
+    # (said with the words that introduce it: "numbers from the bench rig: p50: 61 ms ...",
+    # or the title over it: "**Weekly numbers** (Mon-Sun): Loader: 2.7.1 ...")
+    if introduced:
+        return f" {line}\n"
+    title = before.rpartition("\n")[2].strip()
+    if broken and title and len(title.split()) <= TABLE_TITLE_WORDS:
+        return f": {line}\n"
+    return f"{broken}\n{line}\n"
 
 
 def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:

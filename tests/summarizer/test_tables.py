@@ -89,3 +89,14 @@ def test_an_eval_table_of_scores_and_their_changes_is_news() -> None:
         "GSM8K (8-shot)   78.1    83.9    +5.8\n```\nmath gains are where the new mix went"
     )
     assert "MMLU (5-shot): 71.8 v1, 72.4 v2, +0.6 delta; GSM8K (8-shot): 78.1 v1" in text
+
+
+def test_a_table_is_said_under_the_title_over_it() -> None:
+    text = drafted_with(
+        "📊 **Weekly numbers** (Mon Oct 26 – Sun Nov 1)\n```\n"
+        "Mod          Version   This week   Total\nLoader       2.7.1     31,540      612,904\n"
+        "Deepcaves    3.2.0     14,203      104,877\n```\nsee you next week"
+    )
+    assert text.startswith(
+        "- **Weekly numbers** (Mon Oct 26 – Sun Nov 1): Loader: 2.7.1 Version, 31,540 This week"
+    )
