@@ -62,6 +62,7 @@ from summarizer.text import (
     INLINE_ITEM_WORDS,
     defuse_pings,
     full_stop,
+    holds_any,
     holds_word,
     listed,
     says_to_the_reader,
@@ -1043,13 +1044,19 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
     days, not hundreds of items later."""
     kept: list[Bullet] = []
     by_author: dict[str, list[Bullet]] = {}
+    # (the few bullets that move an event, found once: most compare with none of them)
+    moving = {id(b) for b in bullets if _moves_something(b)}
+
+    def moves(later: Bullet, earlier: Bullet) -> bool:
+        return id(later) in moving and _moved(later, earlier)
+
     for bullet in sorted(bullets, key=lambda b: -b.time):
         recent = by_author.setdefault(bullet.author, []) if bullet.author else []
         newer = next(
             (
                 k
                 for k in reversed(recent[-STALE_WINDOW:])
-                if _same_subject(k, bullet) or _moves(k, bullet) or _moves(bullet, k)
+                if _same_subject(k, bullet) or moves(k, bullet) or moves(bullet, k)
             ),
             None,
         )
@@ -1058,11 +1065,11 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             recent.append(bullet)
             continue
         stays, goes = newer, bullet
-        if _moves(bullet, newer):
+        if moves(bullet, newer):
             # (the item that was moved went on later, its replies asking about the old time)
             stays, goes = bullet, newer
             kept[_index(kept, newer)] = recent[_index(recent, newer)] = bullet
-        elif _moves(newer, bullet):
+        elif moves(newer, bullet):
             pass  # (however many took up the announcement, its time is no longer right)
         elif _announced(bullet) and bullet.signal > newer.signal and not _settles(newer, bullet):
             # ("TERRA-km v1.0 is released!" stays, not the small correction of one of its
@@ -1111,22 +1118,30 @@ _MOVED_RE = re.compile(
     r"\b",
     re.IGNORECASE,
 )
+_MOVED_PARTS = ("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ")  # (one is in each)
 # A time of day: "16:00", "7pm", "9:30 am".
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)
 
 
-def _moves(later: Bullet, earlier: Bullet) -> bool:
-    """Whether the lead of `later`, said after that of `earlier`, moves what it announced
-    (`_MOVED_RE`, both saying when, a long word shared): the same event at another time."""
-    if not later.picked or not earlier.picked:
+def _moves_something(bullet: Bullet) -> bool:
+    """Whether the bullet's lead says something moves, and when (`_MOVED_RE`)."""
+    lead = bullet.picked[0] if bullet.picked else None
+    if lead is None or not holds_any(lead.text, _MOVED_PARTS):
+        return False  # (most bullets: the pattern's words are not in them)
+    return _MOVED_RE.search(lead.text) is not None and _when(lead.text)
+
+
+def _moved(later: Bullet, earlier: Bullet) -> bool:
+    """Whether the lead of `later`, which moves something (`_moves_something`), said after
+    that of `earlier`, moves what it announced (saying when, sharing a long word with it):
+    the same event at another time."""
+    if not earlier.picked:
         return False
     lead, announced = later.picked[0], earlier.picked[0]
     return (
         lead.time > announced.time
-        and _MOVED_RE.search(lead.text) is not None
-        and _when(lead.text)
-        and _when(announced.text)
         and any(len(w) >= 5 and w.isalpha() for w in lead.words & announced.words)
+        and _when(announced.text)
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from summarizer.figures import find_figures
+from summarizer.figures import FIGURE_RE, find_figures
 from summarizer.phrasing import answers_before
 from summarizer.types import SourceMessage
 
@@ -15,6 +15,7 @@ MAX_PR_MERGED = 12
 # reply), a message that opens as an answer ("That one cost us a day", "Nice catch. ...")
 # answers the channel's message before it, when that one came this recently.
 INLINE_REPLY_WINDOW = timedelta(hours=1)
+ECHO_CHARS = 160  # a message repeating the figures before it is a line, not a report
 
 
 def conversations(messages: Sequence[SourceMessage], *, by_pr: bool = False) -> list[list[int]]:
@@ -83,11 +84,13 @@ def _answers(message: SourceMessage, before: SourceMessage) -> bool:
 
 
 def _echoes(text: str, before: str) -> bool:
-    """Whether every figure of `text`, which has some, is one `before` says."""
-    if not any(c.isdigit() for c in text):
-        return False  # (most chat)
-    figures = set(find_figures(text))
-    return bool(figures) and figures <= set(find_figures(before))
+    """Whether every figure of `text`, a short line that has some, is one `before` says."""
+    if len(text) > ECHO_CHARS or not any(c.isdigit() for c in text):
+        return False  # (most chat: a longer message says more than the figures it repeats)
+    first = FIGURE_RE.search(text)
+    if first is None or first.group() not in before:
+        return False  # (the cheap look: the first figure is not said before)
+    return set(find_figures(text)) <= set(find_figures(before))
 
 
 def _asked_of(post: SourceMessage, asked: SourceMessage, answer: SourceMessage) -> bool:
