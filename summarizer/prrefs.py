@@ -303,7 +303,9 @@ def bare_refs_elsewhere(
 def stray_numbers(refs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
     """Of a week's refs, as (written, normalised) pairs, the bare "#N" that count something
     else: single-digit ones in a repository the week cites a number of `MATURE_NUMBER` or
-    more in ("coffee #1 of the day", "#3 here" are not its first issues), and, in a week
+    more in ("coffee #1 of the day", "#3 here" are not its first issues), two-digit ones in
+    a repository it cites four-digit numbers in ("Zigbee channel #15" beside #5203), and,
+    in a week
     that names no repository at all (no default one, no link, no "repo#N"), those under
     `MATURE_NUMBER` ("printer #4", "writing prompt #14": a community without code)."""
     refs = list(refs)
@@ -319,6 +321,8 @@ def stray_numbers(refs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
         and (
             len(raw) == 2  # ("#" and one digit)
             and highest[ref.rpartition("#")[0]] >= MATURE_NUMBER
+            or len(raw) == 3  # (two digits, in a repository in its thousands)
+            and highest[ref.rpartition("#")[0]] >= 10 * MATURE_NUMBER
             or no_repository
             and int(raw[1:]) < MATURE_NUMBER
         )

@@ -177,11 +177,11 @@ def _week_mentions(
     # the messages citing it share one PRMention.
     written = dict.fromkeys((repo, number, raw) for _, repo, number, raw in refs)
     normalised = {key: normalise(PRRef(*key), week.default_repo, config.repos) for key in written}
+    normalised.update(bare_refs_elsewhere(normalised, week.default_repo))
     strays = stray_numbers((key[2], ref) for key, ref in normalised.items())
     if strays:
         normalised = {k: ref for k, ref in normalised.items() if (k[2], ref) not in strays}
         refs = [r for r in refs if (r[1], r[2], r[3]) in normalised]
-    normalised.update(bare_refs_elsewhere(normalised, week.default_repo))
     resolved = resolve_in_week(normalised.values())
     refs_of = {key: resolved.get(ref, ref) for key, ref in normalised.items()}
     keys = {ref: pr_key(ref) for ref in refs_of.values()}

@@ -46,7 +46,7 @@ def test_a_young_repository_s_first_issues_are_cited(sessions, tmp_path) -> None
     }
 
 
-def test_only_a_bare_single_digit_is_a_stray() -> None:
+def test_only_a_bare_small_number_is_a_stray() -> None:
     refs = [
         ("#1", "maps/core#1"),
         ("PR 4", "maps/core#4"),
@@ -83,3 +83,20 @@ def test_a_week_naming_no_repository_keeps_large_numbers_and_named_prs() -> None
     refs = [("#4", "#4"), ("#14", "#14"), ("#2231", "#2231"), ("PR 12", "#12")]
     assert stray_numbers(refs) == {("#4", "#4"), ("#14", "#14")}
     assert stray_numbers([("#4", "#4"), ("core#7", "core#7")]) == set()
+
+
+def test_a_two_digit_number_beside_numbers_ten_times_larger_is_no_pr(sessions, tmp_path) -> None:
+    cited = _cited(
+        sessions,
+        tmp_path,
+        "the migration is in #5203",
+        "my Zigbee network is on channel #15",
+        "the k8s chart is tracked in maps/charts#61",
+        "#61 is yours, I assigned you",
+    )
+    assert cited == {
+        "m0": ["maps/core#5203"],
+        "m1": [],
+        "m2": ["maps/charts#61"],
+        "m3": ["maps/charts#61"],  # (the other repository's: no stray there)
+    }
