@@ -59,6 +59,9 @@ _GLAD_TO_BE_HERE_RE = re.compile(
     r"\s+to\s+(?:be\s+here|join(?:\s+(?:you(?:\s+all)?|the\s+\w+))?)\W*",
     re.IGNORECASE,
 )
+# Saying that one introduces oneself says nothing of oneself: "Can't sleep so I'm finally
+# introducing myself" (unless the sentence names its author: "Introducing myself: Sanne, ...").
+_INTRODUCING_RE = re.compile(r"\bintroduc(?:e|ing)\s+(?:my|our)sel(?:f|ves)\b", re.IGNORECASE)
 # "a data engineer" after a name needs "is"; "data engineer" in brackets needs no article.
 _ARTICLE_RE = re.compile(r"^(?:an?|the) ")
 _THANKS_RE = re.compile(r"(?:thanks|thank you|thx|ty)\b", re.IGNORECASE)
@@ -342,6 +345,7 @@ def self_description(message: SourceMessage) -> list[str]:
         and (
             first_name in s.casefold()
             or len(s.split()) > (GREETING_WORDS if s.endswith("!") else 2)
+            and _INTRODUCING_RE.search(s) is None
         )
     ]
 

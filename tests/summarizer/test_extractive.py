@@ -389,6 +389,12 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "Is the Thursday session ok for slower climbers?",
             "- Ife Bello lives in Leith and finished a beginners' course in March.",
         ),
+        (  # that they introduce themselves says nothing of them
+            "Sanne de Vries",
+            "Hoi! Sanne from Utrecht. Can't sleep so I'm finally introducing myself. I run "
+            "the hub on a Pi 5 in a 1930s rowhouse.",
+            "- Sanne de Vries (from Utrecht) runs the hub on a Pi 5 in a 1930s rowhouse.",
+        ),
     ],
 )
 def test_an_introduction_says_who_they_are_without_greetings_emoji_or_asks(
