@@ -229,10 +229,11 @@ def _showcased_apart(item: list[SourceMessage]) -> list[list[SourceMessage]]:
 def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
     """The week's bullets (of every topic) without a bot's "v5.3.0 is released" where a
     person's bullet announces that release ("5.3 is out! ...", `names_release`); its PRs and
-    posts are kept on the person's (`_released_once`: nor a second person's)."""
+    posts are kept on the person's (`_released_once`: nor a second person's; nor a plan to
+    release it, `_without_release_plans`)."""
     reported = [b for b in bullets if b.released]
     if not reported:
-        return _released_once(bullets)
+        return _without_release_plans(_released_once(bullets))
     people = [b for b in bullets if any(names_release(f.text) for f in b.picked)]
     dropped: list[Bullet] = []
     for bullet in reported:
@@ -244,7 +245,41 @@ def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
         said = max(naming, key=lambda b: (_names(b, *bullet.released, full=True), b.signal))
         _keep_on(said, bullet)
         dropped.append(bullet)
-    return _released_once([b for b in bullets if not any(b is d for d in dropped)])
+    return _without_release_plans(
+        _released_once([b for b in bullets if not any(b is d for d in dropped)])
+    )
+
+
+# A plan: "Plan: cut 3.2.0 final on Wednesday", "aiming to ship 2.7.0 within 24h".
+_PLAN_RE = re.compile(
+    r"\b(?:plan|planning|planned|will|going to|aiming|aim to|targeting|hopefully|ETA)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
+    """The bullets without a plan to release a version ("Plan: cut 3.2.0 final on
+    Wednesday") said before a bullet that says the version is out: what happened replaces
+    what was planned; the plan's PRs and messages are kept on the release's bullet."""
+    released: dict[str, Bullet] = {}
+    for bullet in bullets:
+        lead = bullet.picked[0] if bullet.picked else None
+        if lead is not None and names_release(lead.text) and not _PLAN_RE.search(lead.text):
+            for version in _VERSION_RE.findall(lead.text):
+                released.setdefault(version.lstrip("vV"), bullet)
+    if not released:
+        return bullets  # (most weeks)
+    dropped: list[Bullet] = []
+    for bullet in bullets:
+        lead = bullet.picked[0] if bullet.picked else None
+        if lead is None or _PLAN_RE.search(lead.text) is None or names_release(lead.text):
+            continue
+        versions = [v.lstrip("vV") for v in _VERSION_RE.findall(lead.text)]
+        said = next((released[v] for v in versions if v in released), None)
+        if said is not None and said is not bullet and said.picked[0].time > lead.time:
+            _keep_on(said, bullet)
+            dropped.append(bullet)
+    return [b for b in bullets if not any(b is d for d in dropped)] if dropped else bullets
 
 
 def _released_once(bullets: list[Bullet]) -> list[Bullet]:

@@ -3439,3 +3439,13 @@ def test_a_release_s_headline_is_said_once_over_the_item_it_heads() -> None:
 def test_what_a_question_says_of_itself_is_no_news(text: str, news: bool) -> None:
     drafted = draft([msg(text, channel="data")])
     assert any(s.markdown for s in drafted.sections) is news
+
+
+def test_a_plan_to_release_a_version_gives_way_to_its_release() -> None:
+    plan = msg("rc.2 is up. Plan: cut *3.2.0 final on Wednesday* if nothing scary shows up")
+    slip = msg("3.2.0 slips to Thursday, we want the retry fix (#2236) in", minutes=3000)
+    out = msg("Widget *3.2.0* is out. `pip install -U widget`, conda in a few hours", minutes=4500)
+    other = msg("Plan: cut 3.3.0 on December 3, with the new scheduler (#2260)", minutes=4600)
+    text = "\n".join(s.markdown for s in draft([plan, slip, out, other]).sections)
+    assert "3.2.0 final on Wednesday" not in text
+    assert "3.2.0* is out" in text and "3.3.0 on December 3" in text
