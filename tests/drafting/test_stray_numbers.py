@@ -1,6 +1,7 @@
-"""A bare single-digit "#N" in a week that cites a repository's three-digit numbers counts
-something ("coffee #1 of the day"), and is no PR of it; nor is a bare "#N" in a week that names
-no repository at all ("printer #4": a community without code)."""
+"""What a bare "#N" is: not a PR where it counts something ("coffee #1 of the day" beside a
+repository's three-digit numbers, "printer #4" in a week that names no repository at all), and
+another repository's where the week cites that number only there ("pipelines#329", then "will
+test #329")."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ BO = PersonRecord("U2", "Bo Lind")
 TUESDAY = datetime(2026, 11, 17, 9, 0, tzinfo=UTC)
 
 
-def _cited(sessions, tmp_path: Path, *texts: str, repo: str = "maps/core") -> dict[str, list[str]]:
-    (tmp_path / "config.toml").write_text(f'default_repo = "{repo}"\n')
+def _cited(
+    sessions, tmp_path: Path, *texts: str, repo: str = "maps/core", aliases: str = ""
+) -> dict[str, list[str]]:
+    (tmp_path / "config.toml").write_text(f'default_repo = "{repo}"\n[repos]\n{aliases}')
     config = load_config(tmp_path / "config.toml")
     posted = [
         MessageRecord(f"m{i}", BO, TUESDAY + timedelta(minutes=i), text)
@@ -99,4 +102,22 @@ def test_a_two_digit_number_beside_numbers_ten_times_larger_is_no_pr(sessions, t
         "m1": [],
         "m2": ["maps/charts#61"],
         "m3": ["maps/charts#61"],  # (the other repository's: no stray there)
+    }
+
+
+def test_a_bare_ref_said_after_its_repository_s_name_is_that_repository_s(
+    sessions, tmp_path
+) -> None:
+    cited = _cited(
+        sessions,
+        tmp_path,
+        "scrnaseq is a draft: pipelines#329",
+        "will test #329 this week",
+        "#2214 is in",
+        aliases='pipelines = "maps/pipelines"\n',
+    )
+    assert cited == {
+        "m0": ["maps/pipelines#329"],
+        "m1": ["maps/pipelines#329"],
+        "m2": ["maps/core#2214"],
     }
