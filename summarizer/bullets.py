@@ -665,8 +665,9 @@ def _heading_unsaid(sentence: str, parts: Sequence[str]) -> str:
     """`sentence` without the heading a list item carries where the bullet already says it
     ("Widget 2.0 is out!: a fix for ..." after "**Widget 2.0 is out!** Upgrade note: ...")."""
     heading, colon, item = sentence.partition(": ")
-    if not colon or _plain(heading) not in _plain(" ".join(parts)):
-        return sentence  # (most sentences)
+    plain = _plain(heading) if colon else ""
+    if plain.count(" ") < 2 or plain not in _plain(" ".join(parts)):
+        return sentence  # (most sentences; a label of a word or two, "Fix: ...", stays)
     return item
 
 
