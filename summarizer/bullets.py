@@ -272,11 +272,13 @@ def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
     dropped: list[Bullet] = []
     for bullet in bullets:
         lead = bullet.picked[0] if bullet.picked else None
-        if lead is None or _PLAN_RE.search(lead.text) is None or names_release(lead.text):
-            continue
+        if lead is None or not holds_any(lead.text, released):
+            continue  # (most bullets name no released version: no pattern is tried on them)
+        if _PLAN_RE.search(lead.text) is None or names_release(lead.text):
+            continue  # (a release's own bullet says it is out)
         versions = [v.lstrip("vV") for v in _VERSION_RE.findall(lead.text)]
         said = next((released[v] for v in versions if v in released), None)
-        if said is not None and said is not bullet and said.picked[0].time > lead.time:
+        if said is not None and said.picked[0].time > lead.time:
             _keep_on(said, bullet)
             dropped.append(bullet)
     return [b for b in bullets if not any(b is d for d in dropped)] if dropped else bullets

@@ -304,10 +304,9 @@ def stray_numbers(refs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
     """Of a week's refs, as (written, normalised) pairs, the bare "#N" that count something
     else: single-digit ones in a repository the week cites a number of `MATURE_NUMBER` or
     more in ("coffee #1 of the day", "#3 here" are not its first issues), two-digit ones in
-    a repository it cites four-digit numbers in ("Zigbee channel #15" beside #5203), and,
-    in a week
-    that names no repository at all (no default one, no link, no "repo#N"), those under
-    `MATURE_NUMBER` ("printer #4", "writing prompt #14": a community without code)."""
+    a repository it cites four-digit numbers in ("Zigbee channel #15" beside #5203), and, in
+    a week that names no repository at all (no default one, no link, no "repo#N"), those
+    under `MATURE_NUMBER` ("printer #4", "writing prompt #14": a community without code)."""
     refs = list(refs)
     highest: dict[str, int] = {}
     for _, ref in refs:

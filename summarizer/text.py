@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable, Sequence
 from summarizer.tables import table_line
 from summarizer.voice import EMOJI_RE
 
-# (with the line break after a colon introducing it: a table is said on that line)
-# (with the line break before it, where the line it ends says no stop: a block's title or the
-# words introducing it)
+# (with the line break before it, where the line it ends says no stop: a table is said on
+# the line of the words introducing it or of its title)
 _CODE_BLOCK_RE = re.compile(
     r"(?:(?<=[^.!?\s])[ \t]*\n)?(?:```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z))", re.DOTALL
 )
@@ -122,8 +121,8 @@ TABLE_TITLE_WORDS = 12  # a line this short over a table, ending in no stop, is 
 
 def _block_as_prose(block: re.Match[str]) -> str:
     line = table_line(block[0])
-    before = block.string[: block.start()]
-    introduced = before.endswith(":")
+    text, start = block.string, block.start()
+    introduced = text.endswith(":", 0, start)
     broken = "\n" if block[0][:1] in " \t\n" and not introduced else ""  # (the break it took)
     if line is None:
         return f"{broken} "
@@ -131,7 +130,7 @@ def _block_as_prose(block: re.Match[str]) -> str:
     # or the title over it: "**Weekly numbers** (Mon-Sun): Loader: 2.7.1 ...")
     if introduced:
         return f" {line}\n"
-    title = before.rpartition("\n")[2].strip()
+    title = text[text.rfind("\n", 0, start) + 1 : start].strip()
     if broken and title and len(title.split()) <= TABLE_TITLE_WORDS:
         return f": {line}\n"
     return f"{broken}\n{line}\n"
