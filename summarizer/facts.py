@@ -571,7 +571,7 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
         listed = without_list_mark(raw_line)
         item = listed != raw_line
         if not item:
-            heading = _heading(raw_line.strip())
+            heading = _heading(without_mass_mentions(raw_line).strip())
         line = _release_note(listed.strip().rstrip(":").strip(), listed=item)
         asked: list[PRMention] = []
         if "?" in line:
@@ -585,11 +585,12 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
         cited = [p for p in mentions if p.raw in line] + asked
         if cited:
             if item and heading and ": " not in line and not _OWN_RE.search(heading):
-                statement, heading = f"{heading} {line}", ""  # ("Plan: freeze (#12)")
+                statement = f"{heading} {line}"  # ("Plan: freeze (#12)")
             else:
                 statement = line if own_words(line, cited) >= MIN_PR_FACT_WORDS else previous
             if statement:
                 found.setdefault(statement, []).extend(cited)
+            heading = "" if item else heading  # (the list's first item only)
         elif len(line.split()) >= MIN_PR_FACT_WORDS:
             previous = line
     return {line: tuple(dict.fromkeys(cited)) for line, cited in found.items()}

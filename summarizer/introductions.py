@@ -11,6 +11,7 @@ from summarizer.newsletter import capitalised, dated, tidy
 from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import (
     STATES,
+    TEAM,
     clean_sentence,
     in_stated_pronouns,
     is_fallback,
@@ -419,8 +420,8 @@ def _self_named(sentence: str, name: str) -> str | None:
         if done and "(" not in who and done.startswith(f"{name} "):
             return f"{name} ({_ARTICLE_RE.sub('', who)}) {done.removeprefix(name + ' ')}"
         owner = f"{name}'s "
-        if done.startswith(owner):  # ("..., we moved our ETL": their team did)
-            return f"{name}, {who}. Their {done.removeprefix(owner)}"
+        if done.startswith((owner, TEAM)):  # ("..., we moved our ETL": their team did)
+            return f"{name}, {who}. Their {done.removeprefix(owner).removeprefix('The ')}"
         # ("Priya here (Bangalore → Toronto)": a bracket is said after the name)
         return f"{name}{'' if rest.startswith('(') else ','} {with_verbs_agreeing(rest)}"
     return None

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from summarizer.phrasing import (
     REPLY_OPENER_RE,
+    TEAM,
     clean_sentence,
     is_fallback,
     opens_without_subject,
@@ -181,6 +182,8 @@ def _with_subject(sentence: str, author: str) -> str | None:
     clause = third_person(sentence[pronoun.start() :], author)
     if is_fallback(clause, author):
         return None
+    if clause.startswith(TEAM):  # ("... with fixes the team validated locally")
+        clause = TEAM.lower() + clause[len(TEAM) :]
     return plural_pronouns(sentence[: pronoun.start()]) + plural_pronouns(clause)
 
 

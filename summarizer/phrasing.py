@@ -185,6 +185,9 @@ _THIRD_PERSON = {
     **{past: past for past in ["was", "did", "had"]},
 }
 _I_CONTRACTIONS = {"i'm": "is", "i've": "has", "i'll": "will", "i'd": "would"}
+# Who "we" are in a community's chat: most often the project or the group, seldom the author's
+# own team ("we just crossed 2,000 stars"), so the author is credited, not made its owner.
+TEAM = "The team"
 _WE_CONTRACTIONS = {"we're": "is", "we've": "has", "we'll": "will", "we'd": "would"}
 # Words that are not verbs although they follow "I" ("I also", "I just", "I finally").
 _ADVERBS = frozenset(
@@ -306,7 +309,7 @@ _SAME_SUBJECT_RE = re.compile(r"(?:(?<=\band)|(?<=\bbut)|(?<=\bthen)|(?<=\bso)) 
 def third_person(sentence: str, author: str) -> str:
     """`sentence`, said by `author`, as a clause with the author as its subject.
 
-    "I fixed X" -> "Ana fixed X"; "We moved X" -> "Ana's team moved X"; "Fixed X" ->
+    "I fixed X" -> "Ana fixed X"; "We moved X" -> "The team moved X"; "Fixed X" ->
     "Ana fixed X"; "#12 adds X" -> "Ana's #12 adds X"; anything else -> "Ana: X" (see
     `is_fallback`).
     """
@@ -323,13 +326,13 @@ def third_person(sentence: str, author: str) -> str:
             said = with_verbs_agreeing(said)
         return f"{name} {_I_CONTRACTIONS[lower]} {said}".rstrip()
     if lower == "we":
-        return f"{name}'s team {_verb_agree(plural_pronouns(rest))}".rstrip()
+        return f"{TEAM} {_verb_agree(plural_pronouns(rest))}".rstrip()
     if lower in _WE_CONTRACTIONS:
-        return f"{name}'s team {_WE_CONTRACTIONS[lower]} {plural_pronouns(rest)}".rstrip()
+        return f"{TEAM} {_WE_CONTRACTIONS[lower]} {plural_pronouns(rest)}".rstrip()
     if lower == "my":
         return f"{name}'s {_pronouns(rest)}"
     if lower == "our":
-        return f"{name}'s team's {plural_pronouns(rest)}"
+        return f"{TEAM}'s {plural_pronouns(rest)}"
     if head.startswith("#"):
         return f"{name}'s {sentence}"
     shared = _shared(sentence, name)

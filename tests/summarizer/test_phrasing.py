@@ -26,8 +26,8 @@ from summarizer.phrasing import (
         ("Based in Oslo, working on compilers", "Ana is based in Oslo, working on compilers"),
         ("Interested in kernels", "Ana is interested in kernels"),
         ("I don't see it on my racks", "Ana doesn't see it on their racks"),
-        ("We save every 200 steps", "Ana's team saves every 200 steps"),
-        ("We're upgrading the controller", "Ana's team is upgrading the controller"),
+        ("We save every 200 steps", "The team saves every 200 steps"),
+        ("We're upgrading the controller", "The team is upgrading the controller"),
         ("Restarted the run on rack 3", "Ana restarted the run on rack 3"),
         # The passive says who did it: "Reported by Lea" is not Ana's report.
         ("Reported responsibly by Lea Park", "Ana: Reported responsibly by Lea Park"),
