@@ -1,14 +1,21 @@
-"""A figure its author corrected, read as corrected.
+"""A figure someone corrected, read as corrected.
 
-People post a result and then fix a number in a reply to it: "correction: wall time is
-*4h41m*, not 4h14m", "correction, 38% (1.90 -> 1.17)", "starts at *6pm*, not 7". The draft
-says what the post says, so the post is read with the corrected value in place of the wrong
-one, and the correction, said, is left out.
+People post a result and then fix a number: in a reply ("correction: wall time is *4h41m*,
+not 4h14m", "you're right, it's 8x H100, so *40 GPUs total*. my typo"), or in a later post
+of their own ("correction: 34 people, I missed the ones who joined late", "small correction
+to the survey: it's **61** responses ... **72%** (was 71)"). The draft says what the post
+says, so the post is read with the corrected value in place of the wrong one, saying once
+what it was first reported as, as editors do; the author's own correction, said, is left out.
+
+Another person's correction is taken where the week vouches for it: people reacted to it, or
+the post's author answered it ("correction 9 people, greta joined late" / "9 people then!").
+It stays in the week: it says who found what.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -17,67 +24,209 @@ from summarizer.types import SourceMessage
 
 # A value a correction gives: a number with what is written onto it ("4h41m", "6pm", "38%",
 # "19:30", "$1,200", "2.3 GB").
-_VALUE = r"[~≈$€£]?\d[\w.,:]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
-# "NEW, not OLD" / "NEW instead of OLD" (markup taken out first).
-_NOT_RE = re.compile(rf"(?P<new>{_VALUE}),?\s+(?:not|instead of)\s+(?P<old>{_VALUE})")
-_OPENS_CORRECTING_RE = re.compile(r"^\W*(?:correction|erratum|typo)\b", re.IGNORECASE)
+_VALUE = r"[~≈$€£]?\d[\w.,:/]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
+# "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW (was OLD)" (markup taken out
+# first).
+_NOT_RE = re.compile(
+    rf"(?P<new>{_VALUE})(?:\s[a-z]+)?(?:,?\s+(?:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
+)
+_OPENS_CORRECTING_RE = re.compile(
+    r"^\W*(?:(?:small|quick|one|a)\s+)?(?:correction|corrected|erratum|typo)\b", re.IGNORECASE
+)
+# What a correction says, anywhere in it (in a reply, "you're right" from the post's author).
+_OWN_CORRECTION_RE = re.compile(
+    r"\b(?:correction|corrected|erratum|typo|you'?re right)\b", re.IGNORECASE
+)
 _MARKUP_RE = re.compile(r"[*_`~]")
+_EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
+# A count a correction may give with what it counts ("9 people", "61 responses").
+_COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)\s([a-z]+)")
 # The unit of a figure: what follows its number.
 _UNIT_RE = re.compile(r"^[~≈$€£]?[\d.,]+\s?")
+FIRST_REPORTED = "first reported as"
+_CLAUSE_ENDS = " \n.,;:!?)*_"  # (a value in a range, "7–10pm", is replaced without a word)
+EARLIER = 30  # how many of a channel's earlier posts by others a correction on its own reaches
 
 
 def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
-    """`messages` (in time order) with each message its author corrected in a reply to it
-    read with the corrected values, and the correction left out; the others as they are."""
+    """`messages` (in time order) with each post a correction fixes read with the corrected
+    values, and its author's own correction of them left out where it cites no PR; the
+    others as they are."""
     by_id = {m.id: i for i, m in enumerate(messages)}
+    posts = _Posts(messages)
     found = list(messages)
     dropped: set[int] = set()
     for i, message in enumerate(messages):
         if not _may_correct(message.text):
             continue  # (most messages)
-        target = message.reply_to_id or message.thread_id
-        j = by_id.get(target or "")
-        if j is None or j == i or found[j].author_id != message.author_id:
-            continue
-        text = _with_corrections(found[j].text, _MARKUP_RE.sub("", message.text))
-        if text != found[j].text:
-            found[j] = replace(found[j], text=text)
-            dropped.add(i)
+        correction = _MARKUP_RE.sub("", message.text)
+        for j, explicit_only in _targets(messages, by_id, posts, i):
+            text = _with_corrections(
+                found[j].text, correction, _emphasised(message.text), explicit_only
+            )
+            if text != found[j].text:
+                # (another's correction says who found what; one citing a PR, what was done)
+                if found[j].author_id == message.author_id and not message.prs:
+                    dropped.add(i)
+                found[j] = replace(found[j], text=text)
+                break
     return [m for i, m in enumerate(found) if i not in dropped]
 
 
 def _may_correct(text: str) -> bool:
-    """A cheap look: a correction opens as one or says what a value was "not"."""
-    if _OPENS_CORRECTING_RE.match(text) is not None:
+    """A cheap look: a correction says so or says what a value was "not" (or "was")."""
+    if _OWN_CORRECTION_RE.search(text) is not None:
         return True
-    if "not " not in text and "instead of" not in text:
+    if "not " not in text and "instead of" not in text and "(was " not in text:
         return False
     return _NOT_RE.search(_MARKUP_RE.sub("", text)) is not None
 
 
-def _with_corrections(text: str, correction: str) -> str:
-    """`text` with each "NEW, not OLD" of `correction` applied where OLD is in it once; where
-    it says none and opens as a correction ("correction, 38%"), each of its figures in place
-    of the one figure of `text` with the same unit."""
+def _targets(
+    messages: Sequence[SourceMessage], by_id: dict[str, int], posts: _Posts, i: int
+) -> list[tuple[int, bool]]:
+    """The posts message `i` may correct, nearest first (it corrects the first it changes),
+    each with whether only the values it says were "not" may be changed: the post it
+    replies to (its author's own, or another's where the correction is vouched for); for a
+    correction posted on its own, its author's earlier posts in the channel, then others'
+    (only what it says they were not)."""
+    message = messages[i]
+    target = _replies(message)
+    if target is not None:
+        j = by_id.get(target)
+        if j is None or j == i:
+            return []
+        post = messages[j]
+        if post.author_id == message.author_id:
+            return [(j, False)]
+        opens = _OPENS_CORRECTING_RE.match(message.text) is not None
+        return [(j, False)] if opens and _vouched(messages, i, post) else []
+    if _OPENS_CORRECTING_RE.match(message.text) is None and _NOT_RE.search(message.text) is None:
+        return []
+    own = [(j, False) for j in posts.before(i, message.channel, message.author_id)]
+    if not message.reactions:
+        return own
+    recent = posts.before(i, message.channel)[:EARLIER]
+    return own + [(j, True) for j in recent if messages[j].author_id != message.author_id]
+
+
+class _Posts:
+    """The week's posts by channel and by channel and author, indexed once when a correction
+    posted on its own first looks for what it corrects."""
+
+    def __init__(self, messages: Sequence[SourceMessage]) -> None:
+        self._messages = messages
+        self._index: dict[tuple[str, ...], list[int]] | None = None
+
+    def before(self, i: int, channel: str, author_id: str | None = None) -> list[int]:
+        """The positions of the posts before `i` in `channel` (by `author_id`), nearest first."""
+        if self._index is None:
+            self._index = {}
+            for j, m in enumerate(self._messages):
+                self._index.setdefault((m.channel,), []).append(j)
+                self._index.setdefault((m.channel, m.author_id), []).append(j)
+        key = (channel,) if author_id is None else (channel, author_id)
+        found = self._index.get(key, [])
+        return found[: bisect_left(found, i)][::-1]
+
+
+def _replies(message: SourceMessage) -> str | None:
+    """The id of the message `message` replies to, in its thread or as a reply; None."""
+    return message.reply_to_id or (message.thread_id if message.thread_id != message.id else None)
+
+
+def _vouched(messages: Sequence[SourceMessage], i: int, post: SourceMessage) -> bool:
+    """Whether another person's correction (message `i`) of `post` stands: people reacted
+    to it, or the post's author said its value after it in the same conversation ("9 people
+    then!")."""
+    if messages[i].reactions:
+        return True
+    thread = messages[i].thread_id or messages[i].reply_to_id
+    values = {_number(f) for f in _counted(_MARKUP_RE.sub("", messages[i].text))}
+    return any(
+        later.author_id == post.author_id
+        and (later.thread_id or later.reply_to_id) == thread
+        and any(_number(f) in values for f in _counted(later.text))
+        for later in messages[i + 1 :]
+    )
+
+
+def _emphasised(text: str) -> set[str]:
+    """The numbers `text` sets in bold or italics: the values a correction gives."""
+    if "*" not in text and "_" not in text:
+        return set()
+    return {n for span in _EMPHASIS_RE.finditer(text) for n in re.findall(r"\d[\d,.]*", span[2])}
+
+
+def _with_corrections(text: str, correction: str, emphasised: set[str], explicit_only: bool) -> str:
+    """`text` with each "NEW, not OLD" of `correction` applied where OLD is in it once, and
+    (unless `explicit_only`) each other figure of `correction` in place of the one figure of
+    `text` with the same unit."""
     pairs = [(_value(m["new"]), _value(m["old"])) for m in _NOT_RE.finditer(correction)]
-    if not pairs and _OPENS_CORRECTING_RE.match(correction):
-        pairs = [(new, old) for new in find_figures(correction) if (old := _same_unit(text, new))]
+    said = {old for _, old in pairs} | {new for new, _ in pairs}
+    pairs += [
+        (new, old)
+        for new in ([] if explicit_only else _counted(correction))
+        if new not in said and (old := _same_unit(text, new, correction, emphasised))
+    ]
+    # The value the correction stresses first: the newsletter says what it was first reported
+    # as, once ("83% (first reported as 87%)"), as editors do; the others are replaced.
+    pairs.sort(key=lambda pair: _number(pair[0]) not in emphasised)
+    annotated = False
     for new, old in pairs:
         found = list(re.finditer(rf"(?<![\w.,]){re.escape(old)}(?![\w]|[.,]\d)", text))
-        if len(found) == 1:
-            text = f"{text[: found[0].start()]}{new}{text[found[0].end() :]}"
+        if len(found) != 1:
+            continue
+        start, end = found[0].span()
+        # ("118 fps, not 131" over "131 fps": the unit is there already)
+        said_unit = not _unit(old) and _unit(new)
+        unit = re.match(rf"\s?{re.escape(_unit(new))}", text[end:]) if said_unit else None
+        value = _number(new) if unit else new
+        after = end + (unit.end() if unit else 0)
+        if not annotated and (after == len(text) or text[after] in _CLAUSE_ENDS):
+            annotated = True
+            first = f"{old}{unit[0] if unit else ''}".strip()
+            text = (
+                f"{text[:start]}{value}{text[end:after]} ({FIRST_REPORTED} {first}){text[after:]}"
+            )
+        else:
+            text = f"{text[:start]}{value}{text[end:]}"
     return text
+
+
+def _counted(text: str) -> list[str]:
+    """The figures of `text`, and the counts it gives with what they count."""
+    figures = find_figures(text)
+    return figures + [m[0] for m in _COUNT_RE.finditer(text) if m[0] not in figures]
 
 
 def _value(said: str) -> str:
     return said.strip().rstrip(".,:")
 
 
-def _same_unit(text: str, figure: str) -> str | None:
-    """The one figure of `text` with the unit of `figure` and another value; None where it
-    has none or several."""
+def _number(figure: str) -> str:
+    unit = _unit(figure)
+    return figure[: len(figure) - len(unit)].strip() if unit else figure
+
+
+def _unit(figure: str) -> str:
+    """What follows a figure's number ("%", "GPUs", "/60"); for a bare count with thousands
+    separators, ","."""
     unit = _UNIT_RE.sub("", figure)
+    return unit or ("," if "," in figure else "")
+
+
+def _same_unit(text: str, figure: str, correction: str, emphasised: set[str]) -> str | None:
+    """The one figure of `text` with the unit of `figure` and another value, where
+    `correction` gives that unit once (or once in bold or italics, `emphasised`); None where
+    there is none or several."""
+    unit = _unit(figure)
     if not unit:
         return None
-    alike = {f for f in find_figures(text) if _UNIT_RE.sub("", f) == unit and f != figure}
-    return alike.pop() if len(alike) == 1 else None
+    given = [f for f in _counted(correction) if _unit(f) == unit]
+    if len(given) > 1:
+        given = [f for f in given if _number(f) in emphasised]
+    if given != [figure]:
+        return None
+    found = {f for f in _counted(text) if _unit(f) == unit and _number(f) != _number(figure)}
+    return found.pop() if len(found) == 1 else None

@@ -1,7 +1,8 @@
-"""A value its author corrected in a reply is drafted as corrected."""
+"""A value someone corrected is drafted as corrected, saying what it was first reported as."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from factories import TOPICS, msg
@@ -36,8 +37,8 @@ def test_a_figure_corrected_in_its_thread_is_drafted_corrected() -> None:
         thread_id="p1",
     )
     text = _drafted(post, fixed)
-    assert "6h12m to 4h41m" in text
-    assert "4h14m" not in text and "correction" not in text.casefold()
+    assert "6h12m to 4h41m (first reported as 4h14m), with zero OOM kills" in text
+    assert "correction" not in text.casefold()
 
 
 def test_a_correction_giving_only_the_new_figure_replaces_the_one_of_its_unit() -> None:
@@ -49,7 +50,8 @@ def test_a_correction_giving_only_the_new_figure_replaces_the_one_of_its_unit() 
     fixed = msg("correction, 38% (1.90 → 1.17). rounded the wrong way", reply_to_id="p2")
     text = corrected([post, fixed])
     assert [m.text for m in text] == [
-        "#412 is merged: payloads went from 1.9 KB to 1.17 KB per round, about 38% smaller"
+        "#412 is merged: payloads went from 1.9 KB to 1.17 KB per round, about 38% (first "
+        "reported as 40%) smaller"
     ]
 
 
@@ -68,3 +70,65 @@ def test_a_time_corrected_in_a_reply_reads_corrected_and_others_corrections_do_n
         "correction: 6pm, not 5pm",
         "we had 12 people, not bad for a Friday",
     ]
+
+
+def test_a_correction_posted_on_its_own_fixes_its_author_s_last_post_of_that_count() -> None:
+    recap = msg("thanks to the 31 people who came to office hours! recording is up", id="r1")
+    other = msg("the 2.0 docs are live", author="Bo")
+    fixed = msg("correction: 34 people, I missed the ones who joined late")
+    kept = corrected([recap, other, fixed])
+    assert [m.text for m in kept] == [
+        "thanks to the 34 people (first reported as 31 people) who came to office hours! "
+        "recording is up",
+        "the 2.0 docs are live",
+    ]
+
+
+def test_a_reply_fixing_several_values_reads_each_and_says_the_stressed_one_was_first() -> None:
+    post = msg(
+        "cluster maintenance tomorrow: the new node goes in (node-5, 4x H100). "
+        "after that we're at 36 GPUs",
+        id="c1",
+        thread_id="c1",
+        author="Mo",
+    )
+    fixed = msg(
+        "you're right, it's 8x H100, so *40 GPUs total*. my typo", thread_id="c1", author="Mo"
+    )
+    assert [m.text for m in corrected([post, fixed])] == [
+        "cluster maintenance tomorrow: the new node goes in (node-5, 8x H100). "
+        "after that we're at 40 GPUs (first reported as 36 GPUs)"
+    ]
+
+
+def test_another_s_correction_stands_where_the_author_or_the_readers_take_it_up() -> None:
+    wrap = msg("sprint wrap-up: 8 people joined, 11 PRs opened", id="w1", thread_id="w1")
+    fixed = msg("correction 9 people, Greta joined late", thread_id="w1", author="Mei")
+    agreed = msg("9 people then! sorry Greta", thread_id="w1")
+    assert corrected([wrap, fixed, agreed])[0].text == (
+        "sprint wrap-up: 9 people (first reported as 8 people) joined, 11 PRs opened"
+    )
+    result = msg("day 2: 52/60 trials succeeded, 87% on the stairs", channel="hw", author="Jo")
+    fixed = msg(
+        "Correction on the stairs number: two trials had the harness take the weight, so "
+        "it's *83%*, not 87%",
+        channel="hw",
+        author="Lena",
+    )
+    unread = corrected([result, fixed])
+    assert unread[0].text == result.text  # nobody took it up
+    read = corrected([result, replace(fixed, reactions=4)])
+    assert (
+        read[0].text == "day 2: 52/60 trials succeeded, 83% (first reported as 87%) on the stairs"
+    )
+
+
+def test_a_correction_that_cites_a_pr_is_kept_as_news() -> None:
+    post = msg("the candidate is at magnitude 15.9 tonight", id="s1", author="Pri")
+    fixed = msg(
+        "Correction: re-reduced with the fix in #55, 9 comparison stars now. it's 16.4, not 15.9",
+        author="Pri",
+    )
+    kept = corrected([post, fixed])
+    assert kept[0].text == "the candidate is at magnitude 16.4 (first reported as 15.9) tonight"
+    assert kept[1] is fixed
