@@ -164,12 +164,14 @@ COLOUR_WORD_CHARS = 16  # a colour's word, its punctuation and "to " before thre
 _COLOUR_DIGITS = (3, 6, 8)
 
 # What numbers one of a series or a rank, right before a bare "#N": "Devlog #12", "Meetup
-# #34", "Episode #3", "Week #47", "ranked #2", a CI run ("build #4513", "job #88"). (An issue
+# #34", "Episode #3", "Week #47", "ranked #2", a CI run ("build #4513", "job #88"), or a
+# numbered thing of another kind ("Priority #1", "Submission #318", "Table #3"). (An issue
 # of GitHub's is a reference: "issue #5".)
 _SERIES_RE = re.compile(
     r"(?i:\b(?:devlog|episode|ep|meetup|sprint|week|day|part|round|season|chapter|vol"
     r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
-    r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow)"
+    r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow|priority"
+    r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip)"
     r"|\b\w+(?:jam|fest)) $"
 )  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5")
 SERIES_CHARS = 16  # the longest of those words, its space and a character before it

@@ -591,6 +591,8 @@ def test_a_numbered_list_is_not_a_list_of_prs() -> None:
         "the #1 request from users",
         "Build #4513 failed on main, I re-ran job #88 (pipeline #7)",
         "Modjam #4 starts Friday, and Hacktoberfest #5 after it",
+        "Paper submitted! Submission #318, and Table #3 has the ablation",
+        "Priority #1 target on Friday is the comet; step #2 is the darks",
     ],
 )
 def test_a_number_in_a_series_or_a_rank_is_not_a_pr(text: str) -> None:
