@@ -82,7 +82,12 @@ _VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
 _PLAIN_WORD_RE = re.compile(r"\w+(?:[.'-]\w+)*")
 _MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
 # A courtesy opening a sentence ("Thanks to Bo for the forms"; signals reads an asker's thanks)
-_COURTESY_RE = re.compile(r"(?:big |many |special )?(?:thanks|thank you)\b", re.IGNORECASE)
+# A courtesy or a request to the chat, not news: "Thanks to Ana for hosting", "Sorry all",
+# "Welcome to the contributors list Noor!", "Thoughts in thread pls".
+_COURTESY_RE = re.compile(
+    r"(?:big |many |special )?(?:thanks|thank you)\b|sorry\b|welcome\b|.*\b(?:pls|plz)\W*$",
+    re.IGNORECASE,
+)
 SHORT = 25  # a sentence with no PR or figure of its own joins only a bullet this short
 MAX_TRAILING_PRS = 8
 MIN_TITLED = 2  # from this many further PRs with titles on, the titles say them
@@ -894,7 +899,7 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
             # right tbh." leads nothing
             continue
         if kept and not news and _COURTESY_RE.match(sentence):
-            continue  # "Thanks to Ana for hosting": a courtesy, not news
+            continue  # ("Sorry all", "Thoughts in thread pls": not news)
         kept.append(sentence)
         n_words += size
     return " ".join(kept)

@@ -53,12 +53,13 @@ _BY_A_PR_RE = re.compile(
 # Reply openers: words a reply starts with that say nothing in a summary. The second group
 # only when punctuation follows ("No, not yet" is a reply; "No regressions" is news).
 REPLY_OPENER_RE = re.compile(
-    r"^(?:(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|heh|"
+    r"^(?:\^+\s+"  # ("^ this one closes #12": pointing at the message above)
+    r"|(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|heh|"
     r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
     # (not a word's hyphen, "Exactly-once", nor the dashes of "--flag")
     r"\+1|lgtm)\b(?!-\w)(?:[\s,.!:;]|[—–-](?!-))*"
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
-    r"thx|thnx|ty|will do|on it|perfect|my bad|that['’]?s on me|known|no need|of course|"
+    r"thx|thnx|ty|will do|on it|noted|perfect|my bad|that['’]?s on me|known|no need|of course|"
     r"absolutely|definitely)[,.!]\s*)+",
     re.IGNORECASE,
 )

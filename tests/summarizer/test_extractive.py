@@ -603,6 +603,48 @@ def test_thanks_that_lead_with_a_figure_stay_and_a_courtesy_after_the_news_goes(
     )
 
 
+@pytest.mark.parametrize(
+    ("said", "drafted"),
+    [
+        (
+            "We've had the hook since 2.0 and keeping both paths keeps biting us. "
+            "Thoughts in thread pls.",
+            "- The team has had the hook since 2.0 and keeping both paths keeps biting them "
+            "(Ana Ruiz).",
+        ),
+        (
+            "approved #2293, merging. Welcome to the contributors list Noor!",
+            "- Ana Ruiz approved [#2293](https://github.com/lab/main/pull/2293), merging.",
+        ),
+        (
+            "redone properly, the bench goes 48 -> 118 fps with #1184. sorry all!",
+            "- Redone properly, the bench goes 48 -> 118 fps with "
+            "[#1184](https://github.com/lab/main/pull/1184) (Ana Ruiz).",
+        ),
+    ],
+)
+def test_an_apology_a_welcome_or_a_request_after_the_news_goes(said: str, drafted: str) -> None:
+    assert drafted_with(said, reactions=3) == drafted
+
+
+@pytest.mark.parametrize(
+    ("said", "drafted"),
+    [
+        (
+            "^ this one closes #2278, the reload close code",
+            "- This one closes [#2278](https://github.com/lab/main/pull/2278), the reload close "
+            "code (Ana Ruiz).",
+        ),
+        (
+            "Noted, I'll fix that wording in the sessions page",
+            "- Ana Ruiz will fix that wording in the sessions page.",
+        ),
+    ],
+)
+def test_a_caret_or_a_noted_opening_a_reply_is_left_out(said: str, drafted: str) -> None:
+    assert drafted_with(said, reactions=3) == drafted
+
+
 def test_a_milestone_people_celebrated_is_news_without_its_thanks() -> None:
     """ "!!" ends a sentence as "!" does: the thanks after it are their own, and go."""
     milestone = replace(
