@@ -255,9 +255,11 @@ def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
     )
 
 
-# A plan: "Plan: cut 3.2.0 final on Wednesday", "aiming to ship 2.7.0 within 24h".
+# A plan: "Plan: cut 3.2.0 final on Wednesday", "aiming to ship 2.7.0 within 24h", "0.9.0
+# moves to Friday".
 _PLAN_RE = re.compile(
-    r"\b(?:plan|planning|planned|will|going to|aiming|aim to|targeting|hopefully|ETA)\b",
+    r"\b(?:plan|planning|planned|will|going to|aiming|aim to|targeting|hopefully|ETA"
+    r"|moves to|slips to|slipping|pushed to|postponed|delayed)\b",
     re.IGNORECASE,
 )
 

@@ -51,6 +51,8 @@ _RELEASE_RE = re.compile(
     r"\bv?\d+\.\d+(?:\.\d+)?(?:[ab]|rc)?\d*\b"
     r"(?=.{0,40}\b(?:release|out|available|ship|dropped|published|tagged))"
     r"|\b(?:released|is out|now available|new release)\b"
+    # ("tagged reduce v0.7.0")
+    r"|\b(?:tagged|released|shipped|published)\b[^.\n]{0,30}\bv?\d+\.\d+\.\d+\b"
 )  # (lower-cased text too)
 
 _RELEASE_HINTS = ("release", " out", "available", "ship", "dropped", "published", "tagged")

@@ -3507,3 +3507,16 @@ def test_a_plan_to_release_a_version_gives_way_to_its_release() -> None:
     text = "\n".join(s.markdown for s in draft([plan, slip, out, other]).sections)
     assert "3.2.0 final on Wednesday" not in text
     assert "3.2.0* is out" in text and "3.3.0 on December 3" in text
+    # (a release date that moved is a plan too; its PR stays cited, on the release's bullet)
+    assert "slips to Thursday" not in text and "/2236)" in text
+
+
+def test_a_release_a_member_tagged_is_not_said_again_from_the_bot_s_post() -> None:
+    tagged = msg("tagged widget *v0.7.0* with the flat fix (#52) and the zero-point fix (#55)")
+    bot = msg(
+        "[lab/main] Release published by dana\nv0.7.0\nApply master flat per filter (#52)",
+        author="GitHub",
+        is_bot=True,
+    )
+    text = "\n".join(s.markdown for s in draft([replace(tagged, reactions=4), bot]).sections)
+    assert text.count("0.7.0") == 1, text
