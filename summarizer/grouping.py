@@ -47,6 +47,7 @@ REPO_WEIGHT = 1.0  # a cited PR's repository named for a topic ("team/firmware")
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
 PR_CONTEXT_WEIGHT = 0.5
 TITLE_WEIGHT = 1.0  # a thread's name counts once for the whole thread
+HEADLINE_WEIGHT = 2.0  # the first line of a post of several, once more
 # Who talks about what: a conversation with little evidence of its own leans towards the
 # topics its people talked about elsewhere that week (what places it in one busy #general).
 AUTHOR_WEIGHT = 0.75  # less than one keyword: words the conversation says come first
@@ -170,6 +171,9 @@ class TopicScorer:
         for index in self._topics_of_channel(message.channel):
             scores[index] += CHANNEL_WEIGHT
         self._add_hits(message.text, scores, 1.0)
+        headline, newline, _ = message.text.partition("\n")
+        if newline:  # (a post's first line says what it is about: "Tallow 0.9.0 is out!")
+            self._add_hits(headline, scores, HEADLINE_WEIGHT)
         if message.prs:
             for index in {i for m in message.prs for i in self._topics_of_repo(m.ref)}:
                 scores[index] += REPO_WEIGHT

@@ -31,6 +31,18 @@ def test_words_outweigh_a_misleading_channel_only_when_strong() -> None:
     assert topic_of(grouped, passing) == "hero-run"
 
 
+def test_a_post_s_first_line_says_what_it_is_about() -> None:
+    # The body names the data topic's words as often as the headline names the iris topic's:
+    # the headline decides.
+    post = msg(
+        "New scheduler build is live on the cluster!\n"
+        "- the dedup workers restart faster\n"
+        "- tokenizer jobs queue behind nothing",
+        channel="general",
+    )
+    assert topic_of(group_by_topic([post], TOPICS), post) == "iris"
+
+
 def test_replies_in_a_thread_go_with_the_thread() -> None:
     root = msg(
         "hero run crashed at step 1200 on rack 3", channel="general", id="r1", thread_id="r1"
