@@ -56,7 +56,7 @@ _FILE_NOTICE_RE = re.compile(
     r"^@?[^\n:]{1,80}? (?:uploaded|shared) a file: (?P<title>[^\n]{1,200}?) and commented: "
 )
 # "@Ana Ruiz: here's the layout": who a reply is addressed to is not part of the news.
-_ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:\s*)+(?=\S)")
+_ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:(?!//)\s*)+(?=\S)")  # (not a link's "https:")
 _BOLD_LABEL_RE = re.compile(r"^\*\*([^*\n]{1,80})\*\*\s?:")
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 # A stop ends a sentence, but not the "vs." or "e.g." of one ("full vs. save-dots"), nor a

@@ -283,6 +283,7 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
             "Full results are in #🏆・tournament now.",
             "Full results are in #tournament now.",
         ),
+        ("@Gus: the shaders page is the official one.", "The shaders page is the official one."),
         # a link's label is its page's title, as written
         (
             "Our post is up: [60 clusters later: what we learned](https://blog.example/60)",
@@ -292,6 +293,11 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
 )
 def test_what_a_member_says_reads_as_a_newsletter_s_sentence(said: str, written: str) -> None:
     assert voiced(said, "Maren Lind")[0] == written
+
+
+def test_a_link_after_a_mention_is_kept_whole() -> None:
+    said = "@gus_pixels https://example.org/learn/shaders is the official one"
+    assert "https://example.org/learn/shaders is the official one" in voiced(said, "Wren")[0]
 
 
 def test_a_greeting_goes_and_a_stop_inside_bold_marks_ends_the_sentence() -> None:
