@@ -1116,7 +1116,12 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             kept[_index(kept, newer)] = recent[_index(recent, newer)] = bullet
         elif moves(newer, bullet):
             pass  # (however many took up the announcement, its time is no longer right)
-        elif _announced(bullet) and bullet.signal > newer.signal and not _settles(newer, bullet):
+        elif (
+            _announced(bullet)
+            and bullet.signal > newer.signal
+            and not _settles(newer, bullet)
+            and not _taken_up_more(newer, bullet)
+        ):
             # ("TERRA-km v1.0 is released!" stays, not the small correction of one of its
             # figures two days later)
             stays, goes = bullet, newer
@@ -1150,6 +1155,16 @@ def _settles(newer: Bullet, older: Bullet) -> bool:
         and bool(older.picked)
         and lead.message is not older.picked[0].message
     )
+
+
+def _taken_up_more(newer: Bullet, older: Bullet) -> bool:
+    """Whether the newer bullet's message drew as many reactions and replies as the older
+    announcement's, its call to everyone aside: "hive is fully back, 40 GPUs" (8 reactions)
+    is the news of "@channel maintenance tomorrow" (5)."""
+    if not newer.picked or not older.picked:
+        return False
+    said, announced = newer.picked[0].message, older.picked[0].message
+    return said.reactions + said.replies >= announced.reactions + announced.replies > 0
 
 
 def _index(bullets: list[Bullet], bullet: Bullet) -> int:

@@ -3140,6 +3140,27 @@ def test_an_outcome_many_people_took_up_replaces_the_announcement_of_its_plan() 
     assert "Agenda" not in markdown
 
 
+def test_an_outcome_taken_up_more_than_its_announcement_replaces_it() -> None:
+    planned = msg(
+        "@channel cluster maintenance *tomorrow 08:00-18:00*: scheduler upgrade and the new "
+        "GPU node goes in (node-5, 8x H100). Jobs still running at 08:00 get killed",
+        channel="data",
+        author="Mo Karimi",
+        minutes=0,
+        reactions=5,
+    )
+    done = msg(
+        "cluster is fully back: scheduler upgraded, new node-5 with 8x H100 online, 40 GPUs "
+        "total. downtime ended up at ~28h",
+        channel="data",
+        author="Mo Karimi",
+        minutes=2 * 24 * 60,
+        reactions=8,
+    )
+    markdown = section(draft([planned, done]), "data").markdown
+    assert "40 GPUs total" in markdown and "Jobs still running" not in markdown
+
+
 def test_a_week_of_news_told_without_prs_is_drafted_in_full() -> None:
     """A community's week of events and decisions people took up is as long as a week of
     PRs: none of a dozen such posts is left out to keep the draft short."""
