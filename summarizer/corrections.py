@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from summarizer.figures import find_figures
+from summarizer.text import holds_any
 from summarizer.types import SourceMessage
 
 # A value a correction gives: a number with what is written onto it ("4h41m", "6pm", "38%",
@@ -37,6 +38,8 @@ _OPENS_CORRECTING_RE = re.compile(
 _OWN_CORRECTION_RE = re.compile(
     r"\b(?:correction|corrected|erratum|typo|you'?re right)\b", re.IGNORECASE
 )
+# (in each word `_OWN_CORRECTION_RE` finds, in any case: most text holds none)
+_CORRECTION_HINTS = ("orrect", "ORRECT", "rratum", "RRATUM", "ypo", "YPO", "ight", "IGHT")
 _MARKUP_RE = re.compile(r"[*_`~]")
 _EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
 # A count a correction may give with what it counts ("9 people", "61 responses").
@@ -75,7 +78,7 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
 
 def _may_correct(text: str) -> bool:
     """A cheap look: a correction says so or says what a value was "not" (or "was")."""
-    if _OWN_CORRECTION_RE.search(text) is not None:
+    if holds_any(text, _CORRECTION_HINTS) and _OWN_CORRECTION_RE.search(text) is not None:
         return True
     if "not " not in text and "instead of" not in text and "(was " not in text:
         return False
@@ -101,8 +104,8 @@ def _targets(
             return [(j, False)]
         opens = _OPENS_CORRECTING_RE.match(message.text) is not None
         return [(j, False)] if opens and _vouched(messages, i, post) else []
-    if _OPENS_CORRECTING_RE.match(message.text) is None and _NOT_RE.search(message.text) is None:
-        return []
+    if _OPENS_CORRECTING_RE.match(message.text) is None:
+        return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
     own = [(j, False) for j in posts.before(i, message.channel, message.author_id)]
     if not message.reactions:
         return own
