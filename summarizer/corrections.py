@@ -60,7 +60,7 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     found = list(messages)
     dropped: set[int] = set()
     for i, message in enumerate(messages):
-        if not _may_correct(message.text):
+        if not _may_correct(message):
             continue  # (most messages)
         correction = _MARKUP_RE.sub("", message.text)
         for j, explicit_only in _targets(messages, by_id, posts, i):
@@ -76,11 +76,13 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     return [m for i, m in enumerate(found) if i not in dropped]
 
 
-def _may_correct(text: str) -> bool:
-    """A cheap look: a correction says so or says what a value was "not" (or "was")."""
+def _may_correct(message: SourceMessage) -> bool:
+    """A cheap look: a correction says so, or, replying, says what a value was "not" (or
+    "was")."""
+    text = message.text
     if holds_any(text, _CORRECTION_HINTS) and _OWN_CORRECTION_RE.search(text) is not None:
         return True
-    if "not " not in text and "instead of" not in text and "(was " not in text:
+    if _replies(message) is None or not holds_any(text, ("not ", "instead of", "(was ")):
         return False
     return _NOT_RE.search(_MARKUP_RE.sub("", text)) is not None
 
