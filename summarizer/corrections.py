@@ -35,10 +35,10 @@ _OPENS_CORRECTING_RE = re.compile(
     r"^\W*(?:(?:small|quick|one|a)\s+)?(?:correction|corrected|erratum|typo)\b", re.IGNORECASE
 )
 # What a correction says, anywhere in it (in a reply, "you're right" from the post's author).
-_OWN_CORRECTION_RE = re.compile(
+_CORRECTING_WORD_RE = re.compile(
     r"\b(?:correction|corrected|erratum|typo|you'?re right)\b", re.IGNORECASE
 )
-# (in each word `_OWN_CORRECTION_RE` finds, in any case: most text holds none)
+# (in each word `_CORRECTING_WORD_RE` finds, in any case: most text holds none)
 _CORRECTION_HINTS = ("orrect", "ORRECT", "rratum", "RRATUM", "ypo", "YPO", "ight", "IGHT")
 _MARKUP_RE = re.compile(r"[*_`~]")
 _EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
@@ -80,7 +80,7 @@ def _may_correct(message: SourceMessage) -> bool:
     """A cheap look: a correction says so, or, replying, says what a value was "not" (or
     "was")."""
     text = message.text
-    if holds_any(text, _CORRECTION_HINTS) and _OWN_CORRECTION_RE.search(text) is not None:
+    if holds_any(text, _CORRECTION_HINTS) and _CORRECTING_WORD_RE.search(text) is not None:
         return True
     if _replies(message) is None or not holds_any(text, ("not ", "instead of", "(was ")):
         return False

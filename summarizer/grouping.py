@@ -47,7 +47,7 @@ REPO_WEIGHT = 1.0  # a cited PR's repository named for a topic ("team/firmware")
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
 PR_CONTEXT_WEIGHT = 0.5
 TITLE_WEIGHT = 1.0  # a thread's name counts once for the whole thread
-HEADLINE_WEIGHT = 2.0  # the first line of a post of several, once more
+HEADLINE_WEIGHT = 2.0  # the first line of a post of several counts this much again
 # Who talks about what: a conversation with little evidence of its own leans towards the
 # topics its people talked about elsewhere that week (what places it in one busy #general).
 AUTHOR_WEIGHT = 0.75  # less than one keyword: words the conversation says come first
