@@ -34,9 +34,11 @@ _NOT_RE = re.compile(
 _OPENS_CORRECTING_RE = re.compile(
     r"^\W*(?:(?:small|quick|one|a)\s+)?(?:correction|corrected|erratum|typo)\b", re.IGNORECASE
 )
-# What a correction says, anywhere in it (in a reply, "you're right" from the post's author).
+# What a correction says: a word of correcting anywhere in it, or, opening a reply, "you're
+# right" ("ugh you're right, it's 8 bytes per 4 KiB page, so ~0.2%"; later in a reply it
+# agrees with what someone else said).
 _CORRECTING_WORD_RE = re.compile(
-    r"\b(?:correction|corrected|erratum|typo|you'?re right)\b", re.IGNORECASE
+    r"\b(?:correction|corrected|erratum|typo)\b|^\W*(?:\w+\W+)?you'?re right\b", re.IGNORECASE
 )
 # (in each word `_CORRECTING_WORD_RE` finds, in any case: most text holds none)
 _CORRECTION_HINTS = ("orrect", "ORRECT", "rratum", "RRATUM", "ypo", "YPO", "ight", "IGHT")

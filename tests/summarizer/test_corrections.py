@@ -132,3 +132,13 @@ def test_a_correction_that_cites_a_pr_is_kept_as_news() -> None:
     kept = corrected([post, fixed])
     assert kept[0].text == "the candidate is at magnitude 16.4 (first reported as 15.9) tonight"
     assert kept[1] is fixed
+
+
+def test_agreeing_in_a_reply_later_on_corrects_nothing() -> None:
+    post = msg("we have 3 GPUs left for the sweep", id="g1", thread_id="g1", author="Mo")
+    reply = msg(
+        "good point, you're right that 2 GPUs would do for the small arm",
+        thread_id="g1",
+        author="Mo",
+    )
+    assert corrected([post, reply]) == [post, reply]
