@@ -28,6 +28,7 @@ from summarizer.introductions import is_welcome, welcomes
 from summarizer.link_comments import joined_link_comments
 from summarizer.names import channel_key, with_mentions_once, with_plain_names
 from summarizer.noise import is_noise
+from summarizer.previews import written
 from summarizer.quotes import quoted_replies
 from summarizer.signals import is_announcement
 from summarizer.termmodel import TermModel, features
@@ -171,8 +172,10 @@ class TopicScorer:
         for index in self._topics_of_channel(message.channel):
             scores[index] += CHANNEL_WEIGHT
         self._add_hits(message.text, scores, 1.0)
-        headline, newline, _ = message.text.partition("\n")
-        if newline:  # (a post's first line says what it is about: "Tallow 0.9.0 is out!")
+        # (a post's first line says what it is about: "Tallow 0.9.0 is out!"; a link
+        # preview's title names a page, often only its site's)
+        headline, newline, _ = written(message).partition("\n")
+        if newline:
             self._add_hits(headline, scores, HEADLINE_WEIGHT)
         if message.prs:
             for index in {i for m in message.prs for i in self._topics_of_repo(m.ref)}:

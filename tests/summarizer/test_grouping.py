@@ -43,6 +43,18 @@ def test_a_post_s_first_line_says_what_it_is_about() -> None:
     assert topic_of(group_by_topic([post], TOPICS), post) == "iris"
 
 
+def test_a_link_shared_alone_has_no_headline_of_its_own() -> None:
+    # The words of its address and its preview count once: a page named for a group is
+    # shared in #data about a data jam.
+    preview = "Scheduler Group\nJoin us for the next jam"
+    shared = msg(
+        f"https://events.example.org/Scheduler-Group/events/1\n{preview}",
+        channel="data",
+        preview=preview,
+    )
+    assert topic_of(group_by_topic([shared], TOPICS), shared) == "data"
+
+
 def test_replies_in_a_thread_go_with_the_thread() -> None:
     root = msg(
         "hero run crashed at step 1200 on rack 3", channel="general", id="r1", thread_id="r1"
