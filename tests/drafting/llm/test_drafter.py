@@ -349,7 +349,7 @@ def test_sections_written_in_time_are_kept_when_another_hangs(week, tmp_path: Pa
         )
         store_batch(session, ImportBatch("t", LAB, ChannelRecord("c-data", "data"), [late]))
     path = tmp_path / "bot.toml"
-    path.write_text('[llm]\nmodel = "test-model"\nweek_deadline_seconds = 1\n')
+    path.write_text('[llm]\nmodel = "test-model"\nweek_deadline_seconds = 3\n')
 
     def model(body: dict) -> Reply:
         if "Hero run" in body["messages"][1]["content"]:
@@ -363,7 +363,7 @@ def test_sections_written_in_time_are_kept_when_another_hangs(week, tmp_path: Pa
     sections = {s.topic: s for s in stored.sections}
     assert (sections["hero-run"].drafter, sections["hero-run"].markdown) == ("llm", GOOD)
     assert sections["data"].drafter == "extractive" and "98.7%" in sections["data"].markdown
-    assert sections["data"].warnings == ["LLM draft not used: the week's time limit (1 s) ran out"]
+    assert sections["data"].warnings == ["LLM draft not used: the week's time limit (3 s) ran out"]
 
 
 def test_the_model_sees_what_commits_pushed_outside_any_pr_say() -> None:
