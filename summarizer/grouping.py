@@ -347,13 +347,16 @@ def is_self_introduction(
     message: SourceMessage,
     intro_channels: Collection[str] = (),
     answered: SourceMessage | None = None,
+    first_names: Collection[str] = (),
 ) -> bool:
     """A newcomer saying who they are: in an introductions channel (`intro_channels`, as
-    `channel_key` writes them), any statement about themselves; elsewhere, enough signs of
-    one (a greeting, "I'm a ...", their own name, "new here", what they work on) and no PR
-    (that is work talk) unless it is their first. A reply (in a thread too) is one only to a
-    welcome (`answered`: the message it replies to, a bot's greeting or a member's "Welcome
-    Ana! Tell us about yourself")."""
+    `channel_key` writes them), any statement about themselves that does not open by
+    calling another member (`first_names`, lower-case) by name ("Lucía!! yes please, we're
+    doing a docs sprint"); elsewhere, enough signs of one (a greeting, "I'm a ...", their
+    own name, "new here", what they work on) and no PR (that is work talk) unless it is
+    their first. A reply (in a thread too) is one only to a welcome (`answered`: the
+    message it replies to, a bot's greeting or a member's "Welcome Ana! Tell us about
+    yourself")."""
     if message.is_bot:
         return False
     if _answered_id(message) and not (
@@ -365,9 +368,11 @@ def is_self_introduction(
         # Newcomers introduce themselves in many ways ("Ximena here. I run ..."); what is a
         # statement about oneself, not a reply, a welcome or a question, counts.
         names_self = bool(_SELF_RE.search(head)) or _names_self(message.author, head)
+        called = head.split(maxsplit=1)[0].strip(",.!:;@").casefold() if head.strip() else ""
         return (
             len(head) >= 40
             and not welcomes(head)
+            and (called not in first_names or called == _first_name(message.author))
             # (a newcomer asks what they came to ask after saying who they are)
             and (names_self or not head.rstrip().endswith("?"))
             and bool(
@@ -482,6 +487,7 @@ def group_by_topic(
         else set()
     )
     posts = Counter(m.author_id for m in kept)
+    first_names = {_first_name(m.author) for m in kept if not m.is_bot}
     spam = _spam(kept, posts)
     chatter_channels = {
         channel
@@ -492,7 +498,7 @@ def group_by_topic(
         if message.id in spam:
             continue  # (a scam's "hey guys im giving away my steam gift" greets, too)
         answered = by_id.get(_answered_id(message) or "")
-        if is_self_introduction(message, intro_channels, answered) or (
+        if is_self_introduction(message, intro_channels, answered, first_names) or (
             intro_topic is not None and is_welcome(message)
         ):
             grouped[newcomers_to].append(message)
@@ -511,6 +517,11 @@ def group_by_topic(
     for message, topic_id in zip(rest, assigned, strict=True):
         grouped[topic_id].append(message)
     return grouped
+
+
+def _first_name(name: str) -> str:
+    """A display name's first word, lower-case ("Lucía Ferrer" -> "lucía")."""
+    return name.split(maxsplit=1)[0].casefold() if name.strip() else ""
 
 
 def _off_topic(message: SourceMessage, chatter_channels: Collection[str]) -> bool:

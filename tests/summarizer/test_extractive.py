@@ -172,6 +172,11 @@ def test_an_answer_in_the_introductions_channel_is_no_introduction() -> None:
                 channel="introductions",
                 author="Nadia Rahman",
             ),
+            msg(
+                "Priya!! yes please. we're doing a docs sprint this Saturday, come along",
+                channel="introductions",
+                author="Devi Rao",
+            ),
         ]
     )
     assert section(d, "introductions").people == ["Priya Raman"]
