@@ -50,7 +50,7 @@ _COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)\s([a-z]+)")
 _UNIT_RE = re.compile(r"^[~≈$€£]?[\d.,]+\s?")
 FIRST_REPORTED = "first reported as"
 _CLAUSE_ENDS = " \n.,;:!?)*_"  # (a value in a range, "7–10pm", is replaced without a word)
-EARLIER = 30  # how many of a channel's earlier posts by others a correction on its own reaches
+EARLIER = 30  # how many earlier posts in its channel (its author's, others') a correction reaches
 
 
 def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
@@ -65,10 +65,9 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
         if not _may_correct(message):
             continue  # (most messages)
         correction = _MARKUP_RE.sub("", message.text)
+        emphasised = _emphasised(message.text)
         for j, explicit_only in _targets(messages, by_id, posts, i):
-            text = _with_corrections(
-                found[j].text, correction, _emphasised(message.text), explicit_only
-            )
+            text = _with_corrections(found[j].text, correction, emphasised, explicit_only)
             if text != found[j].text:
                 # (another's correction says who found what; one citing a PR, what was done)
                 if found[j].author_id == message.author_id and not message.prs:
@@ -110,7 +109,7 @@ def _targets(
         return [(j, False)] if opens and _vouched(messages, i, post) else []
     if _OPENS_CORRECTING_RE.match(message.text) is None:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
-    own = [(j, False) for j in posts.before(i, message.channel, message.author_id)]
+    own = [(j, False) for j in posts.before(i, message.channel, message.author_id)[:EARLIER]]
     if not message.reactions:
         return own
     recent = posts.before(i, message.channel)[:EARLIER]
@@ -171,10 +170,11 @@ def _with_corrections(text: str, correction: str, emphasised: set[str], explicit
     `text` with the same unit."""
     pairs = [(_value(m["new"]), _value(m["old"])) for m in _NOT_RE.finditer(correction)]
     said = {old for _, old in pairs} | {new for new, _ in pairs}
+    given = [] if explicit_only else _counted(correction)
     pairs += [
         (new, old)
-        for new in ([] if explicit_only else _counted(correction))
-        if new not in said and (old := _same_unit(text, new, correction, emphasised))
+        for new in given
+        if new not in said and (old := _same_unit(text, new, given, emphasised))
     ]
     # The value the correction stresses first: the newsletter says what it was first reported
     # as, once ("83% (first reported as 87%)"), as editors do; the others are replaced.
@@ -223,17 +223,17 @@ def _unit(figure: str) -> str:
     return unit or ("," if "," in figure else "")
 
 
-def _same_unit(text: str, figure: str, correction: str, emphasised: set[str]) -> str | None:
-    """The one figure of `text` with the unit of `figure` and another value, where
-    `correction` gives that unit once (or once in bold or italics, `emphasised`); None where
-    there is none or several."""
+def _same_unit(text: str, figure: str, given: list[str], emphasised: set[str]) -> str | None:
+    """The one figure of `text` with the unit of `figure` and another value, where the
+    correction's figures (`given`) have that unit once (or once in bold or italics,
+    `emphasised`); None where there is none or several."""
     unit = _unit(figure)
     if not unit:
         return None
-    given = [f for f in _counted(correction) if _unit(f) == unit]
-    if len(given) > 1:
-        given = [f for f in given if _number(f) in emphasised]
-    if given != [figure]:
+    alike = [f for f in given if _unit(f) == unit]
+    if len(alike) > 1:
+        alike = [f for f in alike if _number(f) in emphasised]
+    if alike != [figure]:
         return None
     found = {f for f in _counted(text) if _unit(f) == unit and _number(f) != _number(figure)}
     return found.pop() if len(found) == 1 else None

@@ -441,8 +441,8 @@ def group_by_topic(
 ) -> dict[str, list[SourceMessage]]:
     """The non-noise messages of `messages` under each topic id, in time order (a link
     and its comment sent apart as one, `summarizer.link_comments`; a message quoting an
-    earlier one as its reply, `summarizer.quotes`; a value its author corrected in a reply,
-    as corrected, `summarizer.corrections`).
+    earlier one as its reply, `summarizer.quotes`; a value someone corrected, as corrected,
+    `summarizer.corrections`).
 
     Every topic id is a key (empty topics map to an empty list). The last topic is the
     catch-all for conversations without evidence. `priors` are earlier weeks' placements of
