@@ -339,7 +339,9 @@ def test_the_weeks_deadline_covers_github_and_composing_too(week, tmp_path: Path
 
 def test_sections_written_in_time_are_kept_when_another_hangs(week, tmp_path: Path) -> None:
     """The model answers the hero-run section at once and never the data section: at the
-    week's deadline the first is the model's, the second the extractive text."""
+    week's deadline the first is the model's, the second the extractive text. The answer
+    takes about 0.1 s here; the 10 s deadline leaves room for a loaded CI machine's pauses
+    (at 1 s and then 3 s the answer missed it there, about one run in three and in 25)."""
     with week.begin() as session:
         late = MessageRecord(
             "m6",
@@ -349,7 +351,7 @@ def test_sections_written_in_time_are_kept_when_another_hangs(week, tmp_path: Pa
         )
         store_batch(session, ImportBatch("t", LAB, ChannelRecord("c-data", "data"), [late]))
     path = tmp_path / "bot.toml"
-    path.write_text('[llm]\nmodel = "test-model"\nweek_deadline_seconds = 3\n')
+    path.write_text('[llm]\nmodel = "test-model"\nweek_deadline_seconds = 10\n')
 
     def model(body: dict) -> Reply:
         if "Hero run" in body["messages"][1]["content"]:
@@ -363,7 +365,7 @@ def test_sections_written_in_time_are_kept_when_another_hangs(week, tmp_path: Pa
     sections = {s.topic: s for s in stored.sections}
     assert (sections["hero-run"].drafter, sections["hero-run"].markdown) == ("llm", GOOD)
     assert sections["data"].drafter == "extractive" and "98.7%" in sections["data"].markdown
-    assert sections["data"].warnings == ["LLM draft not used: the week's time limit (3 s) ran out"]
+    assert sections["data"].warnings == ["LLM draft not used: the week's time limit (10 s) ran out"]
 
 
 def test_the_model_sees_what_commits_pushed_outside_any_pr_say() -> None:
