@@ -31,6 +31,8 @@ _VALUE = r"[~≈$€£]?\d[\w.,:/]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
 _NOT_RE = re.compile(
     rf"(?P<new>{_VALUE})(?:\s[a-z]+)?(?:,?\s+(?:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
 )
+# "the OLD was ...", "the OLD figure was ...": the value a correction says was wrong.
+_WAS_RE = re.compile(rf"\bthe\s(?P<old>{_VALUE})(?:\s[a-z]+)?\swas\b")
 _OPENS_CORRECTING_RE = re.compile(
     r"^\W*(?:(?:small|quick|one|a)\s+)?(?:correction|corrected|erratum|typo)\b", re.IGNORECASE
 )
@@ -171,10 +173,11 @@ def _with_corrections(text: str, correction: str, emphasised: set[str], explicit
     pairs = [(_value(m["new"]), _value(m["old"])) for m in _NOT_RE.finditer(correction)]
     said = {old for _, old in pairs} | {new for new, _ in pairs}
     given = [] if explicit_only else _counted(correction)
+    named = {_number(_value(m["old"])) for m in _WAS_RE.finditer(correction)}
     pairs += [
         (new, old)
         for new in given
-        if new not in said and (old := _same_unit(text, new, given, emphasised))
+        if new not in said and (old := _same_unit(text, new, given, emphasised, named))
     ]
     # The value the correction stresses first: the newsletter says what it was first reported
     # as, once ("83% (first reported as 87%)"), as editors do; the others are replaced.
@@ -223,10 +226,13 @@ def _unit(figure: str) -> str:
     return unit or ("," if "," in figure else "")
 
 
-def _same_unit(text: str, figure: str, given: list[str], emphasised: set[str]) -> str | None:
-    """The one figure of `text` with the unit of `figure` and another value, where the
-    correction's figures (`given`) have that unit once (or once in bold or italics,
-    `emphasised`); None where there is none or several."""
+def _same_unit(
+    text: str, figure: str, given: list[str], emphasised: set[str], named: set[str]
+) -> str | None:
+    """The one figure of `text` with the unit of `figure` and another value (of several,
+    the one the correction says was wrong, `named`), where the correction's figures
+    (`given`) have that unit once (or once in bold or italics, `emphasised`); None where
+    there is none or several."""
     unit = _unit(figure)
     if not unit:
         return None
@@ -236,4 +242,6 @@ def _same_unit(text: str, figure: str, given: list[str], emphasised: set[str]) -
     if alike != [figure]:
         return None
     found = {f for f in _counted(text) if _unit(f) == unit and _number(f) != _number(figure)}
+    if len(found) > 1:
+        found = {f for f in found if _number(f) in named}
     return found.pop() if len(found) == 1 else None

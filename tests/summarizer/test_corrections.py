@@ -142,3 +142,18 @@ def test_agreeing_in_a_reply_later_on_corrects_nothing() -> None:
         author="Mo",
     )
     assert corrected([post, reply]) == [post, reply]
+
+
+def test_a_correction_saying_which_value_was_wrong_fixes_that_one_of_several() -> None:
+    post = msg(
+        "numbers for rc2 after a day: *91.4% of runs pass* (rc1 was 96.0%), worst on ARM",
+        id="p9",
+        thread_id="p9",
+    )
+    fixed = msg(
+        "correction on the pass rate: the 91.4% was with the flaky nightly jobs mixed in. "
+        "without them it's *95.2% of runs pass*, still below rc1 (96.0%)",
+        thread_id="p9",
+    )
+    [text] = [m.text for m in corrected([post, fixed])]
+    assert "*95.2% (first reported as 91.4%) of runs pass* (rc1 was 96.0%)" in text
