@@ -49,6 +49,7 @@ from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.pushes import commit_digests
 from summarizer.signals import (
     THANKED_GAIN,
+    dates_named,
     is_announcement,
     names_day,
     names_release,
@@ -544,7 +545,11 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     # a link's label points to what another sentence may say: "Changelog: <url>".)
     lead = max(facts, key=lambda f: (f.gain, not f.answers, not only_points(f.text), f.time))
     # A later sentence saying the same thing with fresher numbers replaces the lead.
-    newer = [f for f in facts if f.time > lead.time and similarity(f.words, lead.words) >= STALE]
+    newer = [
+        f
+        for f in facts
+        if f.time > lead.time and similarity(f.words, lead.words) >= STALE and not _reminds(f, lead)
+    ]
     if newer:
         lead = max(newer, key=lambda f: (f.gain, f.time))
     before = _said_before(lead, facts)
@@ -585,6 +590,23 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     return _headed(picked, facts)
 
 
+def _reminds(later: Fact, lead: Fact) -> bool:
+    """Whether `later` says when the lead does, adding no date, time or figure and moving
+    nothing, and fewer people took it up: a reminder of it ("Reminder: Oct 27, 6:00 AM"
+    after the pinned "New date: Tuesday Oct 27, 6:00 AM"), not an update."""
+    if later.signal >= lead.signal or later.figures - lead.figures:
+        return False
+    when = _dates_and_times(later.text)
+    return (
+        bool(when) and when <= _dates_and_times(lead.text) and _MOVED_RE.search(later.text) is None
+    )
+
+
+def _dates_and_times(text: str) -> set[str]:
+    """The dates and times of day `text` says ("27 oct", "6:00 am")."""
+    return {found.lower() for found in _CLOCK_RE.findall(text)} | dates_named(text)
+
+
 def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
     """The last thing the lead's author (or, where the lead's message is an announcement,
     anyone many people reacted to) said later in reply to the lead's message about what it
@@ -592,37 +614,56 @@ def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
     change: the workshop moves to E-118"), or, where the lead's message closes asking
     ("... thoughts?"), another person's answer to it (what settled it: "the dean covers the
     fee, go ahead and book it"), where it says something new and the two stay one bullet
-    (`UPDATED_WORDS`); else None."""
+    (`UPDATED_WORDS`); or the last thing its author said later in the conversation moving
+    it, whatever its words ("so we're moving to a bigger room: ERB 2205"); else None."""
     said = lead.message
     announced = is_announcement(said)
     asks = said.text.rstrip().endswith("?")  # ("... it has a $1,200 room fee. thoughts?")
     later = [
         f
         for f in facts
-        # (the author's own; to an announcement, one many people took up that says
-        # something: an organiser's "Venue change: the workshop moves to E-118 ..."; to a
-        # message asking what to do, another person's answer in its thread too: "the dean
-        # covers the fee, go ahead and book it")
-        if (
-            f.message.reply_to_id == said.id
-            and (
-                f.message.author == said.author
-                or announced
-                and f.signal >= STRONG_SIGNAL
-                and f.n_words >= SIGNAL_FACT_WORDS
-            )
-            or asks
-            and f.answers
-            and (f.message.reply_to_id or f.message.thread_id) == said.id
-            and f.message is not said
-        )
-        and f.time > lead.time
-        and UPDATE_SIMILARITY <= similarity(f.words, lead.words) < NEAR_DUPLICATE
+        if f.time > lead.time
+        and not _reminds(f, lead)
+        and (_replies_about(f, lead, announced, asks) or _moves_it(f, said))
+        and similarity(f.words, lead.words) < NEAR_DUPLICATE
     ]
     if not later:
         return None  # (most leads)
     update = max(later, key=_time)
     return update if lead.n_words + update.n_words <= UPDATED_WORDS else None
+
+
+def _replies_about(fact: Fact, lead: Fact, announced: bool, asks: bool) -> bool:
+    """Whether `fact` replies to the lead's message about what the lead says: the author's
+    own reply; to an announcement, one many people took up that says something (an
+    organiser's "Venue change: the workshop moves to E-118 ..."); to a message asking what to
+    do, another person's answer in its thread ("the dean covers the fee, go ahead and book
+    it")."""
+    said, message = lead.message, fact.message
+    return (
+        message.reply_to_id == said.id
+        and (
+            message.author == said.author
+            or announced
+            and fact.signal >= STRONG_SIGNAL
+            and fact.n_words >= SIGNAL_FACT_WORDS
+        )
+        or asks
+        and fact.answers
+        and (message.reply_to_id or message.thread_id) == said.id
+        and message is not said
+    ) and similarity(fact.words, lead.words) >= UPDATE_SIMILARITY
+
+
+def _moves_it(fact: Fact, said: SourceMessage) -> bool:
+    """Whether `fact` is the author of `said` saying, in a later message, that something
+    moves, and when."""
+    return (
+        fact.message.author == said.author
+        and fact.message is not said
+        and _MOVED_RE.search(fact.text) is not None
+        and _when(fact.text)
+    )
 
 
 def _body(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
@@ -1184,11 +1225,12 @@ _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORE
 
 
 def _moves_something(bullet: Bullet) -> bool:
-    """Whether the bullet's lead says something moves, and when (`_MOVED_RE`)."""
+    """Whether the bullet's lead says something moves (`_MOVED_RE`), and the bullet when
+    ("Tomorrow's maintenance is postponed. New date: Tuesday Oct 27")."""
     lead = bullet.picked[0] if bullet.picked else None
     if lead is None or not holds_any(lead.text, _MOVED_PARTS):
         return False  # (most bullets: the pattern's words are not in them)
-    return _MOVED_RE.search(lead.text) is not None and _when(lead.text)
+    return _MOVED_RE.search(lead.text) is not None and any(_when(f.text) for f in bullet.picked)
 
 
 def _moved(later: Bullet, earlier: Bullet) -> bool:

@@ -126,6 +126,25 @@ def _names_day(lower: str) -> bool:
     return holds_any(lower, _MONTHS) and _DATE_RE.search(lower) is not None
 
 
+_DIGITS_RE = re.compile(r"(?P<day>\d+)")
+_DAY_BEFORE_RE = re.compile(r"(?P<day>\d+)\D{0,3}$")
+
+
+def dates_named(text: str) -> set[str]:
+    """The dates `text` names by month, as day and month ("27 oct" for "Oct 27th" and
+    "27 October")."""
+    lower = text.lower()
+    if not holds_any(lower, _MONTHS):
+        return set()
+    dates = set()
+    for found in _DATE_RE.finditer(lower):
+        # ("27 October": the pattern found the month; the day is before it)
+        day = _DIGITS_RE.search(found[0]) or _DAY_BEFORE_RE.search(lower, 0, found.start())
+        if day is not None:
+            dates.add(f"{day['day']} {found[0][:3]}")
+    return dates
+
+
 def names_release(text: str) -> bool:
     """Whether `text` names a release: a version that is out, or "released"."""
     return _names_release(text.lower())

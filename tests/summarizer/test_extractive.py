@@ -3542,3 +3542,62 @@ def test_a_release_a_member_tagged_is_not_said_again_from_the_bot_s_post() -> No
     )
     text = "\n".join(s.markdown for s in draft([replace(tagged, reactions=4), bot]).sections)
     assert text.count("0.7.0") == 1, text
+
+
+def test_a_postponement_replaces_the_announcement_and_a_reminder_does_not_replace_it() -> None:
+    """The organiser announces a date, postpones it (saying when in a second sentence) and
+    days later sends a short reminder replying to the postponement: the draft says the
+    postponement and its new date, not the first date, and not the reminder alone."""
+    announced = msg(
+        "@everyone **Planned outage: Wednesday Nov 18, 9:00 AM – 1:00 PM** for the storage "
+        "upgrade. Jobs still running at 9:00 AM will be killed.",
+        channel="data",
+        author="Dana Park",
+        id="a1",
+        pinned=True,
+        reactions=12,
+    )
+    postponed = msg(
+        "@everyone **Change of plan: tomorrow's outage is postponed.** The vendor recalled the "
+        "firmware. **New date: Tuesday Nov 24, 9:00 AM – 3:00 PM**, two hours longer.",
+        channel="data",
+        author="Dana Park",
+        id="a2",
+        pinned=True,
+        reactions=20,
+    )
+    reminder = msg(
+        "Reminder for **Tuesday Nov 24, 9:00 AM – 3:00 PM** outage.",
+        channel="data",
+        author="Dana Park",
+        reply_to_id="a2",
+        minutes=3000,
+    )
+    text = section(draft([announced, postponed, reminder]), "data").markdown
+    assert "postponed" in text and "New date: Tuesday Nov 24" in text
+    assert "Nov 18" not in text and "Reminder" not in text
+
+
+def test_an_organiser_moving_the_event_later_in_its_conversation_updates_it() -> None:
+    """Replies in between, the organiser moves the workshop to a bigger room later in its
+    thread: the draft says the new room, whatever words the two posts share."""
+    workshop = msg(
+        "**Workshop: shell scripting for beginners** Thursday Dec 3, 2:00 PM, room B12. "
+        "25 seats, register here: https://example.org/register",
+        channel="data",
+        author="Sam Lee",
+        id="w1",
+        reactions=9,
+    )
+    question = msg("will it be recorded?", channel="data", author="Kim", reply_to_id="w1")
+    answer = msg("Yes, on the docs site", channel="data", author="Sam Lee", reply_to_id="w1")
+    moved = msg(
+        "Update: 41 sign-ups already, so we're moving to a bigger hall: **C301** (80 seats). "
+        "Same day and time, Thursday Dec 3, 2:00 PM.",
+        channel="data",
+        author="Sam Lee",
+        thread_id="w1",
+        minutes=2000,
+    )
+    text = section(draft([workshop, question, answer, moved]), "data").markdown
+    assert "C301" in text
