@@ -28,7 +28,7 @@ from summarizer.bullets import (
 )
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
 from summarizer.grouping import introductions_topic, is_self_introduction
-from summarizer.introductions import introductions
+from summarizer.introductions import introductions, is_welcome
 from summarizer.newsletter import capitalised, clean_sentences, dated, voiced
 from summarizer.prlinks import label, link, link_prs
 from summarizer.text import defuse_pings, full_stop, listed, visible_length
@@ -233,6 +233,7 @@ def _quip(bullet: Bullet) -> bool:
         bool(bullet.picked)
         and sum(f.n_words for f in bullet.picked) < QUIP_WORDS
         and not says_something(bullet)
+        and not is_welcome(bullet.picked[0].message)  # (who joined is news)
     )
 
 

@@ -68,8 +68,10 @@ _ARTICLE_RE = re.compile(r"^(?:an?|the) ")
 _THANKS_RE = re.compile(r"(?:thanks|thank you|thx|ty)\b", re.IGNORECASE)
 # A welcome to someone new, however the channel is addressed: "Everyone, please welcome ...",
 # "Please help me welcome ...".
+# (after a short greeting of its own, "Good morning all! Please welcome ...")
 _WELCOME_RE = re.compile(
-    r"^\W*((?:everyone,? )?(?:please )?(?:(?:help|join) (?:me|us) (?:in )?)?)welcom(?:e|ing)\b",
+    r"^\W*(?:[^.!?\n]{1,25}[.!?]+\s+)?"
+    r"((?:everyone,? )?(?:please )?(?:(?:help|join) (?:me|us) (?:in )?)?)welcom(?:e|ing)\b",
     re.IGNORECASE,
 )
 WELCOME_WORDS = 12  # a welcome this long says who joined ("welcome Jordan!" does not)

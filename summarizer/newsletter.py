@@ -189,7 +189,8 @@ def _with_subject(sentence: str, author: str) -> str | None:
 
 def _welcomed(sentence: str) -> str:
     """A welcome to a new member as a newsletter says it: "Please welcome Hana Kim, who joins
-    us as a PhD student." -> "Hana Kim joins as a PhD student."; "Please welcome Hana Kim to
+    us as a PhD student." -> "Hana Kim joins as a PhD student." ("who starts her PhD with
+    us" -> "Hana Kim starts her PhD with us"); "Please welcome Hana Kim to
     the lab!" -> "Hana Kim joins the lab!"; "Please welcome Hana Kim!" -> "Welcome to Hana
     Kim!"."""
     if "elcom" not in sentence:
@@ -200,16 +201,19 @@ def _welcomed(sentence: str) -> str:
     who, end = welcome["who"], welcome["end"]
     if welcome["rest"] is not None:
         aux = " is" if welcome["aux"] == "'s" else welcome["aux"] or ""
-        return f"{who}{aux} {welcome['joins']}{welcome['rest']}{end}"
+        rest = _US_RE.sub(TEAM.lower(), welcome["rest"])  # ("his PhD with us": the community)
+        return f"{who}{aux} {welcome['joins']}{rest}{end}"
     if welcome["where"] is not None:
         return f"{who} joins {welcome['where']}{end}"
     return f"Welcome to {who}{end}"
 
 
+_US_RE = re.compile(r"\bus\b")
 _WELCOMED_RE = re.compile(
     r"(?:everyone,? )?(?:please |let'?s all )?(?:(?:help (?:me|us)|join (?:me|us) in) )?"
     r"welcom(?:e|ing) (?P<who>(?-i:[A-Z])[^,.!?:]{0,40}?)"
-    r"(?:,? who(?P<aux>'s| is| has)? (?P<joins>join(?:s|ed|ing) )(?:us )?(?P<rest>[^.!?]+)"
+    r"(?:,? who(?P<aux>'s| is| has)? (?P<joins>join(?:s|ed|ing) |[a-z]+(?:s|ed) )(?:us )?"
+    r"(?P<rest>[^.!?]+)"
     r"| to (?P<where>[^.!?]+))?(?P<end>[.!?]*)$",
     re.IGNORECASE,
 )

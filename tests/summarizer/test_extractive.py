@@ -3601,3 +3601,22 @@ def test_an_organiser_moving_the_event_later_in_its_conversation_updates_it() ->
     )
     text = section(draft([workshop, question, answer, moved]), "data").markdown
     assert "C301" in text
+
+
+def test_a_welcome_after_a_greeting_is_news_where_no_topic_is_for_newcomers() -> None:
+    """A short welcome many people reacted to is not a quip: who joined is news."""
+    welcome = replace(
+        msg(
+            "Good morning all! Please welcome @Ines Duarte, who starts her PhD with us today "
+            ":tada:",
+            channel="data",
+            author="Ola Berg",
+        ),
+        reactions=21,
+        replies=4,
+    )
+    quip = replace(msg("the fleece wins another week", channel="data"), reactions=9)
+    no_introductions = [t for t in TOPICS if t.id != "introductions"]
+    text = section(draft([welcome, quip], topics=no_introductions), "data").markdown
+    assert text.startswith("- Ines Duarte starts her PhD with the team on ")
+    assert "fleece" not in text
