@@ -383,8 +383,10 @@ def is_self_introduction(
                 and not says_to_the_reader(head)
             )
         )
-    if message.prs and not _FIRST_PR_RE.search(head):
-        return False  # (work talk; but a newcomer says so: "I just opened my first PR (#12)")
+    if message.prs and not (_FIRST_PR_RE.search(head) or _says_who_first(message.author, head)):
+        # (work talk; but a newcomer says so: "I just opened my first PR (#12)", "I'm Lena,
+        # Android dev from Zagreb ... maybe #1377?")
+        return False
     lower = head.lower()
     # (their name in a link of theirs, "kjell.dev/posts", does not introduce them)
     named = holds_word(
@@ -416,6 +418,13 @@ def _answered_id(message: SourceMessage) -> str | None:
 def _names_self(author: str, head: str) -> bool:
     """Whether `head` holds its author's first name, in any case ("lena here, ...")."""
     return holds_word(head.casefold(), author.split()[0].casefold())
+
+
+def _says_who_first(author: str, head: str) -> bool:
+    """Whether `head` says who its author is by name and what they do or where they are from
+    ("I'm Lena, Android dev from Zagreb"), not only their name over work news ("I'm Bo:
+    #2418 makes the loader stream shards")."""
+    return bool(_SELF_RE.search(head) and _ABOUT_RE.search(head)) and _names_self(author, head)
 
 
 def _says_who_or_new(head: str, lower: str) -> bool:

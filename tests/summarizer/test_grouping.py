@@ -584,6 +584,14 @@ def test_a_strangers_post_the_next_message_calls_spam_is_dropped_with_the_warnin
             ),
             ("Hi all, I'm Bo: #2418 makes the loader stream shards", "Bo Li"),
         ),
+        (  # ... as does one saying who they are and what they would like to take up
+            (
+                "hey all :wave: I'm Lena, Android dev from Zagreb. found the app on F-Droid and "
+                "I'd love to pick up something small to start, maybe #1377?",
+                "Lena Kovač",
+            ),
+            ("I'm Lena and #1380 fixes the widget crash on Android 15", "Lena Kovač"),
+        ),
         (  # a greeting in any language opens an introduction; a status by name is none
             (
                 "Moin! Felix here, sysadmin at the computing centre of Leipzig University. We'd "
