@@ -33,8 +33,12 @@ _NOT_RE = re.compile(
 )
 # "the OLD was ...", "the OLD figure was ...": the value a correction says was wrong.
 _WAS_RE = re.compile(rf"\bthe\s(?P<old>{_VALUE})(?:\s[a-z]+)?\swas\b")
+# (opening any line: "**Postmortem** <url>\n\ncorrection to what I posted yesterday: ..."; after
+# a word saying what it corrects: "coverage correction: the +6.3% ... is wrong")
 _OPENS_CORRECTING_RE = re.compile(
-    r"^\W*(?:(?:small|quick|one|a)\s+)?(?:correction|corrected|erratum|typo)\b", re.IGNORECASE
+    r"^\W*(?:(?:small|quick|one|a)\s+|\w+\s(?=correction:))?"
+    r"(?:correction|corrected|erratum|typo)\b",
+    re.IGNORECASE | re.MULTILINE,
 )
 # What a correction says: a word of correcting anywhere in it, or, opening a reply, "you're
 # right" ("ugh you're right, it's 8 bytes per 4 KiB page, so ~0.2%"; later in a reply it
@@ -96,8 +100,8 @@ def _targets(
     """The posts message `i` may correct, nearest first (it corrects the first it changes),
     each with whether only the values it says were "not" may be changed: the post it
     replies to (its author's own, or another's where the correction is vouched for); for a
-    correction posted on its own, its author's earlier posts in the channel, then others'
-    (only what it says they were not)."""
+    correction posted on its own, its author's earlier posts in the channel, then in other
+    channels and others' in the channel (only what it says they were not)."""
     message = messages[i]
     target = _replies(message)
     if target is not None:
@@ -109,9 +113,17 @@ def _targets(
             return [(j, False)]
         opens = _OPENS_CORRECTING_RE.match(message.text) is not None
         return [(j, False)] if opens and _vouched(messages, i, post) else []
-    if _OPENS_CORRECTING_RE.match(message.text) is None:
+    if _OPENS_CORRECTING_RE.search(message.text) is None:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
-    own = [(j, False) for j in posts.before(i, message.channel, message.author_id)[:EARLIER]]
+    # (one whose correction opens a later line, after news of its own, says what was "not")
+    explicit = _OPENS_CORRECTING_RE.match(message.text) is None
+    own = [(j, explicit) for j in posts.before(i, message.channel, message.author_id)[:EARLIER]]
+    # (its author's posts in other channels: only what it says they were not)
+    own += [
+        (j, True)
+        for j in posts.before(i, None, message.author_id)[:EARLIER]
+        if messages[j].channel != message.channel
+    ]
     if not message.reactions:
         return own
     recent = posts.before(i, message.channel)[:EARLIER]
@@ -124,16 +136,18 @@ class _Posts:
 
     def __init__(self, messages: Sequence[SourceMessage]) -> None:
         self._messages = messages
-        self._index: dict[tuple[str, ...], list[int]] | None = None
+        self._index: dict[tuple[str | None, str | None], list[int]] | None = None
 
-    def before(self, i: int, channel: str, author_id: str | None = None) -> list[int]:
-        """The positions of the posts before `i` in `channel` (by `author_id`), nearest first."""
+    def before(self, i: int, channel: str | None, author_id: str | None = None) -> list[int]:
+        """The positions of the posts before `i` in `channel` (any channel: None), by
+        `author_id` (anyone's: None), nearest first."""
         if self._index is None:
             self._index = {}
             for j, m in enumerate(self._messages):
-                self._index.setdefault((m.channel,), []).append(j)
+                self._index.setdefault((m.channel, None), []).append(j)
                 self._index.setdefault((m.channel, m.author_id), []).append(j)
-        key = (channel,) if author_id is None else (channel, author_id)
+                self._index.setdefault((None, m.author_id), []).append(j)
+        key = (channel, author_id)
         found = self._index.get(key, [])
         return found[: bisect_left(found, i)][::-1]
 
@@ -195,7 +209,8 @@ def _with_corrections(text: str, correction: str, emphasised: set[str], explicit
         after = end + (unit.end() if unit else 0)
         if not annotated and (after == len(text) or text[after] in _CLAUSE_ENDS):
             annotated = True
-            first = f"{old}{unit[0] if unit else ''}".strip()
+            sign = text[start - 1] if start and text[start - 1] in "+-−" else ""  # ("+6.3%")
+            first = f"{sign}{old}{unit[0] if unit else ''}".strip()
             text = (
                 f"{text[:start]}{value}{text[end:after]} ({FIRST_REPORTED} {first}){text[after:]}"
             )
@@ -229,10 +244,10 @@ def _unit(figure: str) -> str:
 def _same_unit(
     text: str, figure: str, given: list[str], emphasised: set[str], named: set[str]
 ) -> str | None:
-    """The one figure of `text` with the unit of `figure` and another value (of several,
-    the one the correction says was wrong, `named`), where the correction's figures
-    (`given`) have that unit once (or once in bold or italics, `emphasised`); None where
-    there is none or several."""
+    """The one figure of `text` with the unit of `figure` and another value (one the
+    correction names too, where it names others; of several, the one it says was wrong,
+    `named`), where the correction's figures (`given`) have that unit once (or once in
+    bold or italics, `emphasised`); None where there is none or several."""
     unit = _unit(figure)
     if not unit:
         return None
@@ -242,6 +257,11 @@ def _same_unit(
     if alike != [figure]:
         return None
     found = {f for f in _counted(text) if _unit(f) == unit and _number(f) != _number(figure)}
+    # (a correction naming the value it replaces, "the +6.3% ... is wrong ... *+4.1%*",
+    # replaces that one, not another post's "2.1%")
+    said = {_number(f) for f in given if _unit(f) == unit} - {_number(figure)}
+    if said:
+        found = {f for f in found if _number(f) in said}
     if len(found) > 1:
         found = {f for f in found if _number(f) in named}
     return found.pop() if len(found) == 1 else None

@@ -157,3 +157,38 @@ def test_a_correction_saying_which_value_was_wrong_fixes_that_one_of_several() -
     )
     [text] = [m.text for m in corrected([post, fixed])]
     assert "*95.2% (first reported as 91.4%) of runs pass* (rc1 was 96.0%)" in text
+
+
+def test_a_correction_naming_the_wrong_value_fixes_the_post_that_said_it() -> None:
+    """Between the result and its correction the author posted another percentage: the
+    correction names the value it replaces, so that post is left alone."""
+    result = msg("bench for #88, 24h: median edge coverage *+6.3%*", id="r1", author="Piet")
+    between = msg("the 3 runs per target were within 2.1% of each other", author="Piet")
+    fixed = msg(
+        "coverage correction: the +6.3% median edge coverage for #88 is wrong, one harness "
+        "is flaky (+31% in one run). without it the median is *+4.1%*",
+        author="Piet",
+    )
+    texts = [m.text for m in corrected([result, between, fixed])]
+    assert texts[:2] == [
+        "bench for #88, 24h: median edge coverage *+4.1% (first reported as +6.3%)*",
+        between.text,
+    ]
+
+
+def test_a_correction_after_news_of_its_own_fixes_only_what_it_says_was_not() -> None:
+    """A postmortem's second paragraph corrects its author's incident post in another
+    channel ("14:07, not 14:12"); its own figures ("1M rows") change nothing else."""
+    incident = msg(
+        "publishing was down from 14:12 to 14:59 UTC", channel="news", id="i1", author="Anjali"
+    )
+    migration = msg("running the counter migration this week, ~40M rows", author="Anjali")
+    postmortem = msg(
+        "**Postmortem: publish outage** https://example.org/pm\n\n"
+        "correction to what I posted yesterday: the outage started at **14:07**, not 14:12.\n"
+        "• cause: migration chunk size was 1M rows instead of 10k",
+        author="Anjali",
+    )
+    texts = [m.text for m in corrected([incident, migration, postmortem])]
+    assert texts[0] == "publishing was down from 14:07 (first reported as 14:12) to 14:59 UTC"
+    assert texts[1] == migration.text
