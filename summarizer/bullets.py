@@ -8,6 +8,7 @@ newer one from the same person gives way to it.
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -230,6 +231,53 @@ def _showcased_apart(item: list[SourceMessage]) -> list[list[SourceMessage]]:
     if not apart:
         return [item]
     return [[m for m in item if m not in apart], *([m] for m in apart)]
+
+
+def settled(bullets: list[Bullet]) -> list[Bullet]:
+    """The week's bullets, of every topic, without those later ones replace: a release's
+    bot post or plan (`without_announced_releases`), and an announcement its author moved
+    in a post another topic took (`_moved_elsewhere`)."""
+    return _moved_elsewhere(without_announced_releases(bullets))
+
+
+def _moved_elsewhere(bullets: list[Bullet]) -> list[Bullet]:
+    """The bullets without an announcement its author moved in a later post placed under
+    another topic ("Deadline: Sunday October 11" in the contest's topic, "The deadline is
+    now Sunday October 18 (was Oct 11)" in the announcements'): the move takes the
+    announcement's place, topic, PRs and sources."""
+    moving = [b for b in bullets if _moves_something(b)]
+    if not moving:
+        return bullets  # (most weeks)
+    dropped: list[Bullet] = []
+    for later in moving:
+        earlier = next(
+            (
+                b
+                for b in bullets
+                if b.topic != later.topic
+                and b.author == later.author
+                and not any(b is d for d in dropped)
+                and _moved(later, b)
+                # (another topic's: two words of its own in common, not only "group")
+                and len(_long_words(later) & _long_words(b)) >= 2
+            ),
+            None,
+        )
+        if earlier is not None:
+            later.topic = earlier.topic
+            _keep_on(later, earlier)
+            dropped.append(earlier)
+    return [b for b in bullets if not any(b is d for d in dropped)] if dropped else bullets
+
+
+_CALENDAR_WORDS = frozenset(
+    name.lower() for name in [*calendar.day_name, *calendar.month_name] if name
+)
+
+
+def _long_words(bullet: Bullet) -> set[str]:
+    """The long words the bullet says, days and months aside."""
+    return {w for w in bullet.words if len(w) >= 5 and w.isalpha() and w not in _CALENDAR_WORDS}
 
 
 def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
@@ -1215,11 +1263,11 @@ def _index(bullets: list[Bullet], bullet: Bullet) -> int:
 # A later message moving what was announced: "the meetup moves to Saturday 28 November",
 # "postponed to 11/7", "now starts at 20:00".
 _MOVED_RE = re.compile(
-    r"\b(?:moves?|moved|moving|postponed?|rescheduled?|pushed back|now (?:starts?|begins?|at|on))"
-    r"\b",
+    r"\b(?:moves?|moved|moving|postponed?|rescheduled?|pushed back|now (?:starts?|begins?|at|on)"
+    r"|is now)\b|\(was\b",
     re.IGNORECASE,
 )
-_MOVED_PARTS = ("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ")  # (one is in each)
+_MOVED_PARTS = ("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ", "(was")  # (one in each)
 # A time of day: "16:00", "7pm", "9:30 am".
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)
 

@@ -24,7 +24,7 @@ from summarizer.bullets import (
     pr_title,
     says_little,
     says_something,
-    without_announced_releases,
+    settled,
 )
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
 from summarizer.grouping import introductions_topic, is_self_introduction
@@ -86,7 +86,7 @@ def draft_sections(
                 remaining -= visible_length(welcomed.markdown)
                 messages = [m for m in messages if m not in newcomers]
         candidates += bullets(topic.id, messages, members)
-    candidates = without_announced_releases(candidates)
+    candidates = settled(candidates)
     # Full bullets take most of the room; the PRs they leave out get a short line each.
     needed = _news_budget(candidates)
     # (the room for told news is not room for filler: `FILLER_SHARE` is of the rest)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from summarizer.bullets import bullets, members_by_login, without_announced_releases
+from summarizer.bullets import bullets, members_by_login, settled
 from summarizer.grouping import introductions_topic
 from summarizer.introductions import introduction, is_welcome, self_description, welcome
 from summarizer.text import defuse_pings
@@ -55,7 +55,7 @@ def work_items(
     that have messages. `grouped` is `summarizer.grouping.group_by_topic`'s answer."""
     intro = introductions_topic(topics)
     members = members_by_login(m for messages in grouped.values() for m in messages)
-    written = without_announced_releases(
+    written = settled(
         [
             b
             for t in topics

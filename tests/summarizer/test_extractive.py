@@ -3620,3 +3620,31 @@ def test_a_welcome_after_a_greeting_is_news_where_no_topic_is_for_newcomers() ->
     text = section(draft([welcome, quip], topics=no_introductions), "data").markdown
     assert text.startswith("- Ines Duarte starts her PhD with the team on ")
     assert "fleece" not in text
+
+
+def test_an_announcement_moved_in_another_topic_s_channel_gives_way_to_the_move() -> None:
+    """The contest is announced in its own channel and extended in the announcements one:
+    the draft says the new deadline once, under the contest, not the old one."""
+    contest = replace(
+        msg(
+            "**Print contest deadline: Sunday October 11, 23:59 UTC.** Judging by a panel of "
+            "three, Oct 12-14. Prizes: two spools and a board",
+            channel="data",
+            author="Alex Wren",
+        ),
+        reactions=8,
+    )
+    extended = replace(
+        msg(
+            "The print contest deadline is now **Sunday October 18, 23:59 UTC** (was Oct 11). "
+            "Judging moves to Oct 19-21",
+            channel="iris",
+            author="Alex Wren",
+            minutes=3000,
+        ),
+        reactions=6,
+    )
+    d = draft([contest, extended])
+    assert "October 18" in section(d, "data").markdown
+    assert all("October 11" not in s.markdown for s in d.sections)
+    assert all(s.topic != "iris" for s in d.sections)
