@@ -418,7 +418,11 @@ def _item_bullets(
         # that fixes it) is news of its own (`without_announced_releases` drops it where a
         # person's bullet announces it).
         released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
-        return [said] if released is None else [said, released]
+        return [
+            *_root_apart(topic, item, said, signals[0], members),
+            said,
+            *([released] if released is not None else []),
+        ]
     groups = [g for g in _by_paragraph(item[0], facts) if any(_says(f) for f in g)]
     headline = groups[0][0] if len(groups) > 2 and len(groups[0]) == 1 else None
     if headline is not None and headline.n_words <= TITLE_WORDS and not headline.prs:
@@ -524,6 +528,25 @@ def _says(fact: Fact) -> bool:
     """Whether a fact says something of its own: a PR, a figure, something done, or a link,
     a day or a release (`shows_something`)."""
     return bool(fact.prs or fact.figures or fact.decision) or shows_something(fact.text)
+
+
+def _root_apart(
+    topic: str,
+    item: Sequence[SourceMessage],
+    said: Bullet,
+    signal: float,
+    members: Mapping[str, str],
+) -> list[Bullet]:
+    """The conversation's opening post as news of its own, where many people took it up,
+    more than what the conversation's bullet says, which says none of it (an incident's
+    write-up, 12 reactions, over the docs fix its replies led to): else nothing."""
+    if (
+        len(item) == 1
+        or signal < max(STRONG_SIGNAL, said.signal)
+        or any(f.message is item[0] or f.message.thread_id == item[0].id for f in said.picked)
+    ):
+        return []  # (most items; a thread says how its opening post went on)
+    return _item_bullets(topic, item[:1], members)
 
 
 def _item_bullet(

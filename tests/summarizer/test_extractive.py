@@ -3648,3 +3648,35 @@ def test_an_announcement_moved_in_another_topic_s_channel_gives_way_to_the_move(
     assert "October 18" in section(d, "data").markdown
     assert all("October 11" not in s.markdown for s in d.sections)
     assert all(s.topic != "iris" for s in d.sections)
+
+
+def test_a_write_up_many_took_up_stays_news_beside_the_fix_its_replies_led_to() -> None:
+    """An incident's write-up (12 reactions) draws replies, one opening a docs issue that a
+    later post says is fixed: the docs fix leads that conversation's bullet, and the
+    write-up is said on its own."""
+    write_up = replace(
+        msg(
+            "Follow-up on last night's /data slowdown (6:10 PM – 8:20 PM): an array of 1,200 "
+            "tasks wrote ~40,000 small files each into one directory and the metadata server "
+            "couldn't keep up. Use node-local $TMPDIR for small temporary files",
+            channel="data",
+            author="Grace Odum",
+            id="w1",
+        ),
+        reactions=12,
+    )
+    question = msg("is $TMPDIR wiped when the job ends?", channel="data", reply_to_id="w1")
+    issue = msg(
+        "the docs page still says 30 days, opened an issue: #57",
+        channel="data",
+        author="Layla Haddad",
+        reply_to_id="w1",
+    )
+    fixed = msg(
+        "Docs fix for the purge policy is merged (#61), the page now says 45 days. Closes #57",
+        channel="data",
+        author="Grace Odum",
+        minutes=3000,
+    )
+    text = section(draft([write_up, question, issue, fixed]), "data").markdown
+    assert "1,200 tasks" in text and "#61" in text
