@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -244,18 +245,25 @@ def _moved_elsewhere(bullets: list[Bullet]) -> list[Bullet]:
     """The bullets without an announcement its author moved in a later post placed under
     another topic ("Deadline: Sunday October 11" in the contest's topic, "The deadline is
     now Sunday October 18 (was Oct 11)" in the announcements'): the move takes the
-    announcement's place, topic, PRs and sources."""
+    announcement's place, topic, PRs and sources. Only the author's `STALE_WINDOW` bullets
+    before the move are looked at."""
     moving = [b for b in bullets if _moves_something(b)]
     if not moving:
         return bullets  # (most weeks)
+    by_author: dict[str, list[Bullet]] = {}
+    for bullet in sorted(bullets, key=lambda b: b.time):
+        if bullet.author:
+            by_author.setdefault(bullet.author, []).append(bullet)
     dropped: list[Bullet] = []
+    times = {author: [b.time for b in said] for author, said in by_author.items()}
     for later in moving:
+        said = by_author.get(later.author or "", [])
+        end = bisect_left(times.get(later.author or "", []), later.time)
         earlier = next(
             (
                 b
-                for b in bullets
+                for b in reversed(said[max(0, end - STALE_WINDOW) : end])
                 if b.topic != later.topic
-                and b.author == later.author
                 and not any(b is d for d in dropped)
                 and _moved(later, b)
                 # (another topic's: two words of its own in common, not only "group")
