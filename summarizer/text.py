@@ -26,11 +26,11 @@ _SENTENCE_END_RE = re.compile(
     r"(?<!\bvs\.\s)(?<!\bincl\.\s)(?<!\bapprox\.\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))"
     r"\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
 )
-# Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the" is
-# one sentence).
+# Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the",
+# "19th c. newspapers" are one sentence).
 LOWER_START_RE = re.compile(
     r"\s(?:(?<=[A-Za-z0-9)\]`][.!?]\s)|(?<=[A-Za-z0-9)\]][!?][!?]\s))"  # ("today!! thank")
-    r"(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?=[a-z])"
+    r"(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?<!\b[a-z]\.\s)(?=[a-z])"
 )
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")

@@ -3680,3 +3680,16 @@ def test_a_write_up_many_took_up_stays_news_beside_the_fix_its_replies_led_to() 
     )
     text = section(draft([write_up, question, issue, fixed]), "data").markdown
     assert "1,200 tasks" in text and "#61" in text
+
+
+def test_a_one_letter_abbreviation_does_not_end_an_introduction_s_sentence() -> None:
+    """ "19th c. newspapers" is one sentence: the line does not stop at "c." nor say
+    "C. Newspapers"."""
+    hello = msg(
+        "hello! Mia here, 3rd year PhD in history. I'm doing NLP on old corpora (mostly 19th "
+        "c. newspapers, OCR cleanup). nice to meet everyone",
+        channel="introductions",
+        author="Mia Lund",
+    )
+    text = section(draft([hello]), "introductions").markdown
+    assert "(mostly 19th c. newspapers, OCR cleanup)" in text
