@@ -352,11 +352,11 @@ def is_self_introduction(
     """A newcomer saying who they are: in an introductions channel (`intro_channels`, as
     `channel_key` writes them), any statement about themselves that does not open by
     calling another member (`first_names`, lower-case) by name ("Lucía!! yes please, we're
-    doing a docs sprint"); elsewhere, enough signs of one (a greeting, "I'm a ...", their
-    own name, "new here", what they work on) and no PR (that is work talk) unless it is
-    their first. A reply (in a thread too) is one only to a welcome (`answered`: the
-    message it replies to, a bot's greeting or a member's "Welcome Ana! Tell us about
-    yourself")."""
+    doing a docs sprint", "bienvenue Élodie!"); elsewhere, enough signs of one (a greeting,
+    "I'm a ...", their own name, "new here", what they work on) and no PR (that is work
+    talk) unless it is their first. A reply (in a thread too) is one only to a welcome
+    (`answered`: the message it replies to, a bot's greeting or a member's "Welcome Ana!
+    Tell us about yourself")."""
     if message.is_bot:
         return False
     if _answered_id(message) and not (
@@ -368,11 +368,12 @@ def is_self_introduction(
         # Newcomers introduce themselves in many ways ("Ximena here. I run ..."); what is a
         # statement about oneself, not a reply, a welcome or a question, counts.
         names_self = bool(_SELF_RE.search(head)) or _names_self(message.author, head)
-        called = head.split(maxsplit=1)[0].strip(",.!:;@").casefold() if head.strip() else ""
+        # (by its first word or the one after it: "bienvenue Élodie! (that's all my French)")
+        called = {word.strip(",.!:;@").casefold() for word in head.split(maxsplit=2)[:2]}
         return (
             len(head) >= 40
             and not welcomes(head)
-            and (called not in first_names or called == _first_name(message.author))
+            and not called.intersection(first_names) - {_first_name(message.author)}
             # (a newcomer asks what they came to ask after saying who they are)
             and (names_self or not head.rstrip().endswith("?"))
             and bool(

@@ -63,7 +63,7 @@ _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 # title's ("Dr. Irene Castellanos", "St. Louis"), nor an abbreviation's ("incl. Hartwell's").
 _SENTENCE_RE = re.compile(
     r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)"
-    r"(?<!\bProf\.)(?<!\b[SM]t\.)(?<!\bincl\.)(?<!\bapprox\.)(?<!\b[a-z]\.)\s+"
+    r"(?<!\bProf\.)(?<!\b[SM]t\.)(?<!\bincl\.)(?<!\bapprox\.)(?<!\s[a-z]\.)\s+"
 )
 _SPACES_RE = re.compile(r"\s{2,}")
 _LOOSE_BOLD_END_RE = re.compile(r"\s+\*\*(?=[\s.,;:!?)]|$)")

@@ -30,7 +30,7 @@ _SENTENCE_END_RE = re.compile(
 # "19th c. newspapers" are one sentence).
 LOWER_START_RE = re.compile(
     r"\s(?:(?<=[A-Za-z0-9)\]`][.!?]\s)|(?<=[A-Za-z0-9)\]][!?][!?]\s))"  # ("today!! thank")
-    r"(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?<!\b[a-z]\.\s)(?=[a-z])"
+    r"(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?<!\s[a-z]\.\s)(?=[a-z])"
 )
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")

@@ -177,6 +177,11 @@ def test_an_answer_in_the_introductions_channel_is_no_introduction() -> None:
                 channel="introductions",
                 author="Devi Rao",
             ),
+            msg(
+                "bienvenue Priya! (that's all my French, I'm afraid)",
+                channel="introductions",
+                author="Tomasz Nowak",
+            ),
         ]
     )
     assert section(d, "introductions").people == ["Priya Raman"]
