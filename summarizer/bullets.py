@@ -702,9 +702,9 @@ def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
         f
         for f in facts
         if f.time > lead.time
-        and not _reminds(f, lead)
         and (_replies_about(f, lead, announced, asks) or _moves_it(f, said))
         and similarity(f.words, lead.words) < NEAR_DUPLICATE
+        and not _reminds(f, lead)
     ]
     if not later:
         return None  # (most leads)
@@ -740,6 +740,7 @@ def _moves_it(fact: Fact, said: SourceMessage) -> bool:
     return (
         fact.message.author == said.author
         and fact.message is not said
+        and holds_any(fact.text, _MOVED_PARTS)  # (most facts: the pattern's words are not there)
         and _MOVED_RE.search(fact.text) is not None
         and _when(fact.text)
     )

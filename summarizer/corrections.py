@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 
 from summarizer.figures import find_figures
 from summarizer.text import holds_any
@@ -70,10 +70,9 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     for i, message in enumerate(messages):
         if not _may_correct(message):
             continue  # (most messages)
-        correction = _MARKUP_RE.sub("", message.text)
-        emphasised = _emphasised(message.text)
+        correction = _Correction.read(message.text)
         for j, explicit_only in _targets(messages, by_id, posts, i):
-            text = _with_corrections(found[j].text, correction, emphasised, explicit_only)
+            text = _with_corrections(found[j].text, correction, explicit_only)
             if text != found[j].text:
                 # (another's correction says who found what; one citing a PR, what was done)
                 if found[j].author_id == message.author_id and not message.prs:
@@ -180,18 +179,38 @@ def _emphasised(text: str) -> set[str]:
     return {n for span in _EMPHASIS_RE.finditer(text) for n in re.findall(r"\d[\d,.]*", span[2])}
 
 
-def _with_corrections(text: str, correction: str, emphasised: set[str], explicit_only: bool) -> str:
-    """`text` with each "NEW, not OLD" of `correction` applied where OLD is in it once, and
-    (unless `explicit_only`) each other figure of `correction` in place of the one figure of
-    `text` with the same unit."""
-    pairs = [(_value(m["new"]), _value(m["old"])) for m in _NOT_RE.finditer(correction)]
+@dataclass(frozen=True)
+class _Correction:
+    """What a correction says, read once for every post it may fix."""
+
+    pairs: tuple[tuple[str, str], ...]  # its "NEW, not OLD" values
+    given: tuple[str, ...]  # its figures and counts ("9 people")
+    emphasised: frozenset[str]  # the numbers it sets in bold or italics
+    named: frozenset[str]  # the numbers it says were wrong ("the 97.1% was ...")
+
+    @classmethod
+    def read(cls, text: str) -> _Correction:
+        plain = _MARKUP_RE.sub("", text)
+        return cls(
+            pairs=tuple((_value(m["new"]), _value(m["old"])) for m in _NOT_RE.finditer(plain)),
+            given=tuple(_counted(plain)),
+            emphasised=frozenset(_emphasised(text)),
+            named=frozenset(_number(_value(m["old"])) for m in _WAS_RE.finditer(plain)),
+        )
+
+
+def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -> str:
+    """`text` with each "NEW, not OLD" of the correction applied where OLD is in it once, and
+    (unless `explicit_only`) each other figure of the correction in place of the one figure
+    of `text` with the same unit."""
+    pairs = list(correction.pairs)
     said = {old for _, old in pairs} | {new for new, _ in pairs}
-    given = [] if explicit_only else _counted(correction)
-    named = {_number(_value(m["old"])) for m in _WAS_RE.finditer(correction)}
+    given = () if explicit_only else correction.given
+    emphasised = correction.emphasised
     pairs += [
         (new, old)
         for new in given
-        if new not in said and (old := _same_unit(text, new, given, emphasised, named))
+        if new not in said and (old := _same_unit(text, new, given, emphasised, correction.named))
     ]
     # The value the correction stresses first: the newsletter says what it was first reported
     # as, once ("83% (first reported as 87%)"), as editors do; the others are replaced.
@@ -242,7 +261,11 @@ def _unit(figure: str) -> str:
 
 
 def _same_unit(
-    text: str, figure: str, given: list[str], emphasised: set[str], named: set[str]
+    text: str,
+    figure: str,
+    given: Sequence[str],
+    emphasised: Collection[str],
+    named: Collection[str],
 ) -> str | None:
     """The one figure of `text` with the unit of `figure` and another value (one the
     correction names too, where it names others; of several, the one it says was wrong,
