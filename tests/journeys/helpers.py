@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time
 from bot.drafting.week import week_start
 from tests.ops.test_health import free_port
 
-STARTED = datetime.now(UTC)
+STARTED = datetime.now(UTC)  # (each journey's own start: tests/journeys/conftest.py)
 
 
 def this_week() -> date:
