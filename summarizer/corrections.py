@@ -20,34 +20,52 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from summarizer.figures import find_figures
-from summarizer.text import holds_any
+from summarizer.text import holds_any, words
 from summarizer.types import SourceMessage
 
 # A value a correction gives: a number with what is written onto it ("4h41m", "6pm", "38%",
-# "19:30", "$1,200", "2.3 GB").
-_VALUE = r"[~≈$€£]?\d[\w.,:/]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
+# "19:30", "$1,200", "2.3 GB"), or a day of a month ("Dec 14").
+_MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s"
+_VALUE = rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
 # "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW (was OLD)" (markup taken out
 # first).
 _NOT_RE = re.compile(
     rf"(?P<new>{_VALUE})(?:\s[a-z]+)?(?:,?\s+(?:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
 )
-# "the OLD was ...", "the OLD figure was ...": the value a correction says was wrong.
-_WAS_RE = re.compile(rf"\bthe\s(?P<old>{_VALUE})(?:\s[a-z]+)?\swas\b")
+# "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
+# "edit: +1.3 was with ...": the value a correction says was wrong.
+_WAS_RE = re.compile(
+    rf"(?:\bthe\s|^|(?<=\()|(?<=[:.;,]\s))[+−-]?(?P<old>{_VALUE})(?:\s[a-z]+)?\swas\b",
+    re.MULTILINE,
+)
+# "the "memory usage down 40%" line in the notes is wrong": a clause saying its values are
+# wrong (the clause, up to the saying).
+_WRONG_RE = re.compile(
+    r"(?:[^.!?\n]|[.!?](?=\S))*?\b(?:is|was|are|were)\s+(?:wrong|incorrect)\b", re.IGNORECASE
+)
 # (opening any line: "**Postmortem** <url>\n\ncorrection to what I posted yesterday: ..."; after
 # a word saying what it corrects: "coverage correction: the +6.3% ... is wrong")
 _OPENS_CORRECTING_RE = re.compile(
-    r"^\W*(?:(?:small|quick|one|a)\s+|\w+\s(?=correction:))?"
-    r"(?:correction|corrected|erratum|typo)\b",
+    r"^\W*(?:(?:small|quick|one|a|two)\s+|\w+\s(?=correction:))?"
+    r"(?:(?:corrections?|corrected|erratum|typo)\b|edit\s*:)",
     re.IGNORECASE | re.MULTILINE,
 )
-# What a correction says: a word of correcting anywhere in it, or, opening a reply, "you're
+# What a correction says: a word or phrase of correcting anywhere in it ("I swapped the
+# digits", "the 40% line is wrong"), or, opening it, "edit:" or, opening a reply, "you're
 # right" ("ugh you're right, it's 8 bytes per 4 KiB page, so ~0.2%"; later in a reply it
 # agrees with what someone else said).
 _CORRECTING_WORD_RE = re.compile(
-    r"\b(?:correction|corrected|erratum|typo)\b|^\W*(?:\w+\W+)?you'?re right\b", re.IGNORECASE
+    r"\b(?:corrections?|corrected|erratum|typo|misread|miscounted|mistyped)\b"
+    r"|\bswapped (?:the )?digits\b|\bmy (?:bad|mistake)\b"
+    r"|^\W*edit\s*:|^\W*(?:\w+\W+)?you'?re right\b"
+    r"|\b(?:is|was|are|were)\s+(?:wrong|incorrect)\b",
+    re.IGNORECASE,
 )
 # (in each word `_CORRECTING_WORD_RE` finds, in any case: most text holds none)
-_CORRECTION_HINTS = ("orrect", "ORRECT", "rratum", "RRATUM", "ypo", "YPO", "ight", "IGHT")
+_CORRECTION_HINTS = (
+    *("orrect", "ORRECT", "rratum", "RRATUM", "ypo", "YPO", "ight", "IGHT", "rong", "RONG"),
+    *("misread", "miscount", "mistyp", "digits", "my bad", "mistake", "dit", "DIT"),
+)
 _MARKUP_RE = re.compile(r"[*_`~]")
 _EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
 # A count a correction may give with what it counts ("9 people", "61 responses").
@@ -57,6 +75,8 @@ _UNIT_RE = re.compile(r"^[~≈$€£]?[\d.,]+\s?")
 FIRST_REPORTED = "first reported as"
 _CLAUSE_ENDS = " \n.,;:!?)*_"  # (a value in a range, "7–10pm", is replaced without a word)
 EARLIER = 30  # how many earlier posts in its channel (its author's, others') a correction reaches
+MIN_SHARED_WORDS = 2  # a post a "... is wrong" clause means says this many of its long words
+MIN_WORD = 4  # (letters of a long word)
 
 
 def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
@@ -71,7 +91,7 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
         if not _may_correct(message):
             continue  # (most messages)
         correction = _Correction.read(message.text)
-        for j, explicit_only in _targets(messages, by_id, posts, i):
+        for j, explicit_only in _targets(messages, by_id, posts, i, correction.says_wrong):
             text = _with_corrections(found[j].text, correction, explicit_only)
             if text != found[j].text:
                 # (another's correction says who found what; one citing a PR, what was done)
@@ -94,13 +114,18 @@ def _may_correct(message: SourceMessage) -> bool:
 
 
 def _targets(
-    messages: Sequence[SourceMessage], by_id: dict[str, int], posts: _Posts, i: int
+    messages: Sequence[SourceMessage],
+    by_id: dict[str, int],
+    posts: _Posts,
+    i: int,
+    says_wrong: bool,
 ) -> list[tuple[int, bool]]:
     """The posts message `i` may correct, nearest first (it corrects the first it changes),
-    each with whether only the values it says were "not" may be changed: the post it
-    replies to (its author's own, or another's where the correction is vouched for); for a
-    correction posted on its own, its author's earlier posts in the channel, then in other
-    channels and others' in the channel (only what it says they were not)."""
+    each with whether only the values it says were "not" (or wrong) may be changed: the
+    post it replies to (its author's own, or another's where the correction is vouched
+    for); for a correction posted on its own (opening as one, or `says_wrong`: saying which
+    values were wrong), its author's earlier posts in the channel, then in other channels
+    and others' in the channel (only what it says they were not)."""
     message = messages[i]
     target = _replies(message)
     if target is not None:
@@ -112,7 +137,7 @@ def _targets(
             return [(j, False)]
         opens = _OPENS_CORRECTING_RE.match(message.text) is not None
         return [(j, False)] if opens and _vouched(messages, i, post) else []
-    if _OPENS_CORRECTING_RE.search(message.text) is None:
+    if _OPENS_CORRECTING_RE.search(message.text) is None and not says_wrong:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
     # (one whose correction opens a later line, after news of its own, says what was "not")
     explicit = _OPENS_CORRECTING_RE.match(message.text) is None
@@ -125,7 +150,10 @@ def _targets(
     ]
     if not message.reactions:
         return own
-    recent = posts.before(i, message.channel)[:EARLIER]
+    # (others' posts: in its channel, then in any: "correction to the announcement: ...")
+    recent = dict.fromkeys(
+        posts.before(i, message.channel)[:EARLIER] + posts.before(i, None)[:EARLIER]
+    )
     return own + [(j, True) for j in recent if messages[j].author_id != message.author_id]
 
 
@@ -143,6 +171,7 @@ class _Posts:
         if self._index is None:
             self._index = {}
             for j, m in enumerate(self._messages):
+                self._index.setdefault((None, None), []).append(j)
                 self._index.setdefault((m.channel, None), []).append(j)
                 self._index.setdefault((m.channel, m.author_id), []).append(j)
                 self._index.setdefault((None, m.author_id), []).append(j)
@@ -187,23 +216,57 @@ class _Correction:
     given: tuple[str, ...]  # its figures and counts ("9 people")
     emphasised: frozenset[str]  # the numbers it sets in bold or italics
     named: frozenset[str]  # the numbers it says were wrong ("the 97.1% was ...")
+    # the values it says were wrong, each with the long words of the clause saying so where
+    # that clause is all that says which post it means ('the "memory usage down 40%" line is
+    # wrong': "40%", {"memory", "usage", ...}); "the 97.1% was": "97.1%", None
+    wrong: tuple[tuple[str, frozenset[str] | None], ...]
 
     @classmethod
     def read(cls, text: str) -> _Correction:
         plain = _MARKUP_RE.sub("", text)
+        wrong: list[tuple[str, frozenset[str] | None]] = [
+            (_value(m["old"]), None) for m in _WAS_RE.finditer(plain)
+        ]
+        wrong += [
+            (value, frozenset(w for w in words(clause[0]) if len(w) >= MIN_WORD))
+            for clause in _WRONG_RE.finditer(plain)
+            for value in find_figures(clause[0])
+        ]
         return cls(
-            pairs=tuple((_value(m["new"]), _value(m["old"])) for m in _NOT_RE.finditer(plain)),
+            pairs=tuple(_pair(m["new"], m["old"]) for m in _NOT_RE.finditer(plain)),
             given=tuple(_counted(plain)),
             emphasised=frozenset(_emphasised(text)),
-            named=frozenset(_number(_value(m["old"])) for m in _WAS_RE.finditer(plain)),
+            named=frozenset(_number(value) for value, _ in wrong),
+            wrong=tuple(wrong),
         )
+
+    @property
+    def says_wrong(self) -> bool:
+        """Whether a clause of it says a value is wrong ("the 40% line is wrong")."""
+        return any(said is not None for _, said in self.wrong)
+
+    def replacing_wrong(self, text: str) -> list[tuple[str, str]]:
+        """(NEW, OLD) for each value it says was wrong (that `text` says in the words of the
+        clause saying so, where one does), where it gives one other value of its unit (of
+        several, the one it stresses)."""
+        found = []
+        for old, said in self.wrong:
+            if said is not None and len(said & words(text)) < MIN_SHARED_WORDS:
+                continue  # (another post with that value: "40% longer on ARM")
+            unit = _unit(old)
+            others = [f for f in self.given if _unit(f) == unit and _number(f) != _number(old)]
+            if len(others) > 1:
+                others = [f for f in others if _number(f) in self.emphasised]
+            if len(others) == 1:
+                found.append((others[0], old))
+        return found
 
 
 def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -> str:
     """`text` with each "NEW, not OLD" of the correction applied where OLD is in it once, and
     (unless `explicit_only`) each other figure of the correction in place of the one figure
     of `text` with the same unit."""
-    pairs = list(correction.pairs)
+    pairs = list(dict.fromkeys([*correction.pairs, *correction.replacing_wrong(text)]))
     said = {old for _, old in pairs} | {new for new, _ in pairs}
     given = () if explicit_only else correction.given
     emphasised = correction.emphasised
@@ -212,14 +275,19 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
         for new in given
         if new not in said and (old := _same_unit(text, new, given, emphasised, correction.named))
     ]
-    # The value the correction stresses first: the newsletter says what it was first reported
-    # as, once ("83% (first reported as 87%)"), as editors do; the others are replaced.
-    pairs.sort(key=lambda pair: _number(pair[0]) not in emphasised)
+    # The value the correction stresses first (of those, the first in the post): the
+    # newsletter says what it was first reported as, once ("83% (first reported as 87%)"), as
+    # editors do; the others are replaced.
+    pairs.sort(
+        key=lambda pair: (_number(pair[0]) not in emphasised, text.find(pair[1]), len(pair[1]))
+    )
     annotated = False
+    fixed: set[str] = set()  # (the value "1,340", fixed, is not fixed again as "1,340 viewers")
     for new, old in pairs:
         found = list(re.finditer(rf"(?<![\w.,]){re.escape(old)}(?![\w]|[.,]\d)", text))
-        if len(found) != 1:
+        if len(found) != 1 or _number(old) in fixed:
             continue
+        fixed.add(_number(old))
         start, end = found[0].span()
         # ("118 fps, not 131" over "131 fps": the unit is there already)
         said_unit = not _unit(old) and _unit(new)
@@ -248,9 +316,19 @@ def _value(said: str) -> str:
     return said.strip().rstrip(".,:")
 
 
+def _pair(new: str, old: str) -> tuple[str, str]:
+    """(NEW, OLD) of "NEW, not OLD"; OLD in NEW's month where it names none ("Dec 14, not
+    4")."""
+    month = re.match(_MONTH, new)
+    if month and not re.match(_MONTH, old):
+        old = month[0] + old
+    return _value(new), _value(old)
+
+
 def _number(figure: str) -> str:
     unit = _unit(figure)
-    return figure[: len(figure) - len(unit)].strip() if unit else figure
+    # (a bare count's "," unit is in its number: "1,340")
+    return figure[: len(figure) - len(unit)].strip() if unit and unit != "," else figure
 
 
 def _unit(figure: str) -> str:
@@ -275,6 +353,10 @@ def _same_unit(
     if not unit:
         return None
     alike = [f for f in given if _unit(f) == unit]
+    # (the values the post says already are not what it corrects: "31 ms → 9 ms" over "84
+    # ms ... 9 ms")
+    own = {_number(f) for f in _counted(text) if _unit(f) == unit}
+    alike = [f for f in alike if _number(f) not in own] or alike
     if len(alike) > 1:
         alike = [f for f in alike if _number(f) in emphasised]
     if alike != [figure]:

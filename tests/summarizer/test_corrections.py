@@ -192,3 +192,116 @@ def test_a_correction_after_news_of_its_own_fixes_only_what_it_says_was_not() ->
     texts = [m.text for m in corrected([incident, migration, postmortem])]
     assert texts[0] == "publishing was down from 14:07 (first reported as 14:12) to 14:59 UTC"
     assert texts[1] == migration.text
+
+
+def test_a_correction_giving_a_before_and_after_replaces_only_the_value_that_changed() -> None:
+    """ "31 ms → 9 ms" corrects "84 ms ... 9 ms": the 9 ms the post already says stays, and
+    the 84 ms it says was wrong becomes 31 ms."""
+    post = msg(
+        "benchmarks for #1497 on the 10k-line file: full reparse per keystroke was **84 ms**, "
+        "incremental is **9 ms**. so about 9x",
+        id="b1",
+        author="Hiro",
+    )
+    fixed = msg(
+        "correction on yesterday's numbers: the 84 ms was from a debug build. release build: "
+        "full reparse **31 ms → 9 ms** incremental. so ~3.4x, not 9x",
+        reply_to_id="b1",
+        author="Hiro",
+    )
+    [text] = [m.text for m in corrected([post, fixed])]
+    assert "full reparse per keystroke was **31 ms (first reported as 84 ms)**" in text
+    assert "incremental is **9 ms**. so about 3.4x" in text
+
+
+def test_a_post_saying_which_figure_is_wrong_fixes_its_author_s_post_in_another_channel() -> None:
+    """A release note's figure, said to be wrong later in another channel by its author,
+    reads corrected; the correction, said, is left out."""
+    notes = msg(
+        "## widget 0.14.0\n- Incremental parsing (#1497)\n- Memory usage down 40% on large "
+        "workspaces",
+        channel="releases",
+        author="Priya",
+    )
+    other = msg("the nightly job takes 40% longer on ARM, looking into it", author="Priya")
+    wrong = msg(
+        'heads up: the "memory usage down 40%" line in the 0.14.0 notes is wrong, it was '
+        "measured with the cache disabled. with default settings it's **24%** (1.9 GB → "
+        "1.45 GB)",
+        author="Priya",
+    )
+    texts = [m.text for m in corrected([notes, other, wrong])]
+    assert "Memory usage down 24% (first reported as 40%) on large workspaces" in texts[0]
+    assert texts[1:] == [other.text]
+
+
+def test_a_figure_said_to_be_wrong_without_its_replacement_changes_nothing() -> None:
+    post = msg("the import now takes 12 s for 1M rows", author="Ana", id="x1")
+    doubt = msg("hmm, the 12 s is wrong I think, my laptop says 14 s or 15 s", author="Ana")
+    assert [m.text for m in corrected([post, doubt])] == [post.text, doubt.text]
+
+
+def test_an_edit_naming_the_value_it_replaces_fixes_a_figure_without_a_unit() -> None:
+    run = msg("weekend run: 7b model + 1,200 synthetic pairs -> +1.3 BLEU on the ES dev set")
+    edit = msg("edit: +1.3 was with the old dev refs again. on the new refs it's **+0.8** BLEU")
+    assert [m.text for m in corrected([run, edit])] == [
+        "weekend run: 7b model + 1,200 synthetic pairs -> +0.8 (first reported as +1.3) BLEU "
+        "on the ES dev set"
+    ]
+
+
+def test_corrections_to_a_release_post_fix_each_value_they_name() -> None:
+    notes = msg(
+        "*Widget 2.6.0 is out*\n• mosaic is *3.1x faster* and peak memory drops from *14 GB "
+        "to 5 GB*\n• Python 3.9 is dropped",
+        channel="releases",
+        author="Ingrid",
+    )
+    fixed = msg(
+        "Two corrections to the 2.6.0 highlights: the speedup is *2.4x* on a cold cache (3.1x "
+        "was a warm-cache run), and peak memory goes from 14 GB to *5.8 GB*, not 5 GB.",
+        channel="releases",
+        author="Ingrid",
+    )
+    [text] = [m.text for m in corrected([notes, fixed])]
+    assert "mosaic is *2.4x (first reported as 3.1x) faster*" in text
+    assert "from *14 GB to 5.8 GB*" in text
+
+
+def test_a_date_corrected_as_not_the_earlier_one_reads_corrected() -> None:
+    post = msg("JCP decision: *minor revision*! Resubmission due *Dec 4*.", id="j1")
+    fixed = msg(
+        "Correction on the deadline: I misread the letter, resubmission is due *Dec 14*, not Dec 4",
+        thread_id="j1",
+    )
+    assert [m.text for m in corrected([post, fixed])] == [
+        "JCP decision: *minor revision*! Resubmission due *Dec 14 (first reported as Dec 4)*."
+    ]
+
+
+def test_a_reacted_to_correction_of_another_s_announcement_in_another_channel_stands() -> None:
+    announced = msg(
+        "**Dev set v2.1 is out!**\n- dev set: 1,250 document pairs (EN 640 / ES 610)",
+        channel="announcements",
+        author="Lucia",
+    )
+    fixed = msg(
+        "Small correction to the announcement: the dev set is **1,205** pairs, not 1,250.",
+        channel="data",
+        author="Marta",
+        reactions=12,
+    )
+    texts = [m.text for m in corrected([announced, fixed])]
+    assert "dev set: 1,205 (first reported as 1,250) document pairs" in texts[0]
+    assert texts[1] == fixed.text  # (it says who found it)
+
+
+def test_a_reply_saying_its_author_swapped_the_digits_fixes_the_post() -> None:
+    post = msg("thanks all for coming! peak was 1,340 viewers, never had that many", id="k1")
+    fixed = msg(
+        "ok I swapped the digits, the dashboard says peak **1,430** viewers", reply_to_id="k1"
+    )
+    assert [m.text for m in corrected([post, fixed])] == [
+        "thanks all for coming! peak was 1,430 (first reported as 1,340) viewers, never had "
+        "that many"
+    ]
