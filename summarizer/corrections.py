@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from summarizer.figures import find_figures
@@ -73,6 +73,8 @@ _COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)\s([a-z]+)")
 # The unit of a figure: what follows its number.
 _UNIT_RE = re.compile(r"^[~≈$€£]?[\d.,]+\s?")
 FIRST_REPORTED = "first reported as"
+# What says a value is not what it is, just before it ("..., not 3.1x", "(was 3.1x")
+_NOT_BEFORE_RE = re.compile(r"(?:\bnot|\binstead of|\(was)\s+[~≈*_]*\Z")
 _CLAUSE_ENDS = " \n.,;:!?)*_"  # (a value in a range, "7–10pm", is replaced without a word)
 EARLIER = 30  # how many earlier posts in its channel (its author's, others') a correction reaches
 MIN_SHARED_WORDS = 2  # a post a "... is wrong" clause means says this many of its long words
@@ -91,24 +93,29 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
         if not _may_correct(message):
             continue  # (most messages)
         correction = _Correction.read(message.text)
-        for j, explicit_only in _targets(messages, by_id, posts, i, correction.says_wrong):
-            text = _with_corrections(found[j].text, correction, explicit_only)
+        says = correction.says_wrong or bool(message.reactions and correction.measured_pairs)
+        fixed = False
+        for j, explicit_only in _targets(messages, by_id, posts, i, says):
+            # (after the post it fixes, others saying what it says was "not": meeting notes)
+            text = _with_corrections(found[j].text, correction, explicit_only or fixed)
             if text != found[j].text:
                 # (another's correction says who found what; one citing a PR, what was done)
                 if found[j].author_id == message.author_id and not message.prs:
                     dropped.add(i)
                 found[j] = replace(found[j], text=text)
-                break
+                fixed = True
     return [m for i, m in enumerate(found) if i not in dropped]
 
 
 def _may_correct(message: SourceMessage) -> bool:
-    """A cheap look: a correction says so, or, replying, says what a value was "not" (or
-    "was")."""
+    """A cheap look: a correction says so, or, replying or taken up, says what a value was
+    "not" (or "was")."""
     text = message.text
     if holds_any(text, _CORRECTION_HINTS) and _CORRECTING_WORD_RE.search(text) is not None:
         return True
-    if _replies(message) is None or not holds_any(text, ("not ", "instead of", "(was ")):
+    if not holds_any(text, ("not ", "instead of", "(was ")):
+        return False
+    if _replies(message) is None and not message.reactions:
         return False
     return _NOT_RE.search(_MARKUP_RE.sub("", text)) is not None
 
@@ -118,14 +125,15 @@ def _targets(
     by_id: dict[str, int],
     posts: _Posts,
     i: int,
-    says_wrong: bool,
+    says_which: bool,
 ) -> list[tuple[int, bool]]:
-    """The posts message `i` may correct, nearest first (it corrects the first it changes),
-    each with whether only the values it says were "not" (or wrong) may be changed: the
-    post it replies to (its author's own, or another's where the correction is vouched
-    for); for a correction posted on its own (opening as one, or `says_wrong`: saying which
-    values were wrong), its author's earlier posts in the channel, then in other channels
-    and others' in the channel (only what it says they were not)."""
+    """The posts message `i` may correct, nearest first (it corrects the first it changes,
+    and then what it says was "not" in the others), each with whether only the values it
+    says were "not" (or wrong) may be changed: the post it replies to (its author's own, or
+    another's where the correction is vouched for); for a correction posted on its own
+    (opening as one, or `says_which` values were wrong: "the 40% line is wrong", or, taken
+    up, "71%, not 78%"), its author's earlier posts in the channel, then in other channels
+    and others' in the channel and then in any (only what it says they were not)."""
     message = messages[i]
     target = _replies(message)
     if target is not None:
@@ -137,7 +145,7 @@ def _targets(
             return [(j, False)]
         opens = _OPENS_CORRECTING_RE.match(message.text) is not None
         return [(j, False)] if opens and _vouched(messages, i, post) else []
-    if _OPENS_CORRECTING_RE.search(message.text) is None and not says_wrong:
+    if _OPENS_CORRECTING_RE.search(message.text) is None and not says_which:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
     # (one whose correction opens a later line, after news of its own, says what was "not")
     explicit = _OPENS_CORRECTING_RE.match(message.text) is None
@@ -241,6 +249,12 @@ class _Correction:
         )
 
     @property
+    def measured_pairs(self) -> bool:
+        """Whether one of its "NEW, not OLD" says what OLD measures ("71%, not 78%"; "use 4,
+        not 8" may be advice)."""
+        return any(_unit(old) not in ("", ",") for _, old in self.pairs)
+
+    @property
     def says_wrong(self) -> bool:
         """Whether a clause of it says a value is wrong ("the 40% line is wrong")."""
         return any(said is not None for _, said in self.wrong)
@@ -284,9 +298,11 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     annotated = False
     fixed: set[str] = set()  # (the value "1,340", fixed, is not fixed again as "1,340 viewers")
     for new, old in pairs:
-        found = list(re.finditer(rf"(?<![\w.,]){re.escape(old)}(?![\w]|[.,]\d)", text))
+        found = list(_said(old, text))
         if len(found) != 1 or _number(old) in fixed:
             continue
+        if _NOT_BEFORE_RE.search(text, 0, found[0].start()):
+            continue  # (a post saying what it was not: "so *2.4x*, not 3.1x")
         fixed.add(_number(old))
         start, end = found[0].span()
         # ("118 fps, not 131" over "131 fps": the unit is there already)
@@ -304,6 +320,11 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
         else:
             text = f"{text[:start]}{value}{text[end:]}"
     return text
+
+
+def _said(value: str, text: str) -> Iterator[re.Match[str]]:
+    """Where `text` says `value` (not as part of a longer number)."""
+    return re.finditer(rf"(?<![\w.,]){re.escape(value)}(?![\w]|[.,]\d)", text)
 
 
 def _counted(text: str) -> list[str]:

@@ -305,3 +305,43 @@ def test_a_reply_saying_its_author_swapped_the_digits_fixes_the_post() -> None:
         "thanks all for coming! peak was 1,430 (first reported as 1,340) viewers, never had "
         "that many"
     ]
+
+
+def test_a_reacted_to_post_saying_a_figure_is_not_what_was_posted_corrects_it() -> None:
+    """Meeting notes give a result; its author, in a post of his own that people reacted to,
+    says it is 71%, not 78%."""
+    notes = msg(
+        "Lab meeting notes:\n• Kevin: decoding from V1 data, 78% held-out accuracy (chance "
+        "12.5%)\n• Ruth: spikeflow 2.3 is ready",
+        author="Sophie",
+    )
+    update = msg(
+        "update on the decoding number: with a proper split it's *71%*, not 78% (chance still "
+        "12.5%)",
+        author="Kevin",
+        reactions=9,
+    )
+    texts = [m.text for m in corrected([notes, update])]
+    assert "71% (first reported as 78%) held-out accuracy" in texts[0]
+
+
+def test_advice_saying_a_bare_number_is_not_another_corrects_nothing() -> None:
+    asked = msg("I set 8 workers and it still crawls", author="Bo")
+    advice = msg("use 4, not 8, the box has 4 cores", author="Ana", reactions=3)
+    assert [m.text for m in corrected([asked, advice])] == [asked.text, advice.text]
+
+
+def test_a_post_saying_the_corrected_value_already_is_left_as_it_is() -> None:
+    notes = msg("*Widget 2.6.0 is out*: the mosaic is *3.1x faster*", author="Ingrid")
+    rerun = msg("reran it with a cold cache: 412 s -> 172 s, so *2.4x*, not 3.1x", author="Kenji")
+    fixed = msg(
+        "Correction to the 2.6.0 notes: the speedup is *2.4x* on a cold cache (3.1x was a "
+        "warm-cache run)",
+        author="Ingrid",
+        reactions=4,
+    )
+    texts = [m.text for m in corrected([notes, rerun, fixed])]
+    assert texts == [
+        "*Widget 2.6.0 is out*: the mosaic is *2.4x (first reported as 3.1x) faster*",
+        rerun.text,
+    ]
