@@ -171,12 +171,16 @@ _SERIES_RE = re.compile(
     r"(?i:\b(?:devlog|episode|ep|meetup|sprint|week|day|part|round|season|chapter|vol"
     r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
     r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow|priority"
-    r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip)"
+    r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip|rule)"
     r"|\b\w+(?:jam|fest)) $"
 )  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5")
 SERIES_CHARS = 16  # the longest of those words, its space and a character before it
-# ... and what says first place ("is #1", "the #1 request").
-_FIRST_RE = re.compile(r"(?i:\b(?:is|are|was|were|the|'re|'s|’re|’s)) $")
+# ... and what says first place ("is #1", "the #1 request"), or a place on a board ("we're
+# #2 on EN", "I'm #3 in the league").
+_FIRST_RE = re.compile(r"(?i:\b(?:is|are|was|were|the|'re|'s|'m|’re|’s|’m)) $")
+_PLACE_RE = re.compile(r"(?i:\b(?:am|are|'re|'m|’re|’m)) $")
+_ON_A_BOARD_RE = re.compile(r"\s+(?:on|in)\b")
+PODIUM = 3  # the places a rank says ("#2 on EN"); higher numbers are PRs
 
 # A repository whose PRs have reached this number has few single-digit ones left to cite.
 MATURE_NUMBER = 100
@@ -384,6 +388,9 @@ def _numbers_a_series(text: str, at: int, number: int) -> bool:
         return False
     if number == 1 and _FIRST_RE.search(before):
         return True  # ("we're #1 on the leaderboard", "the #1 request")
+    if number <= PODIUM and _PLACE_RE.search(before):
+        after = at + len(str(number)) + 1
+        return _ON_A_BOARD_RE.match(text, after) is not None  # ("we're #2 on EN")
     return _SERIES_RE.search(before) is not None
 
 

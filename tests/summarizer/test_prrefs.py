@@ -593,6 +593,9 @@ def test_a_numbered_list_is_not_a_list_of_prs() -> None:
         "Modjam #4 starts Friday, and Hacktoberfest #5 after it",
         "Paper submitted! Submission #318, and Table #3 has the ablation",
         "Priority #1 target on Friday is the comet; step #2 is the darks",
+        "first time ever I'm #1 on anything",
+        "we're #2 on EN constrained now, with a 3B model",
+        "It's rule #1 in the pinned laser rules",
     ],
 )
 def test_a_number_in_a_series_or_a_rank_is_not_a_pr(text: str) -> None:
@@ -602,6 +605,7 @@ def test_a_number_in_a_series_or_a_rank_is_not_a_pr(text: str) -> None:
 def test_a_number_after_a_verb_or_an_issue_is_still_a_pr() -> None:
     text = "Merged #830, see #12, issue #5, the fix is #14 and let's run #15 on the cluster"
     assert [r.number for r in parse_pr_refs(text)] == [830, 12, 5, 14, 15]
+    assert [r.number for r in parse_pr_refs("the fix is #2 in lab/main")] == [2]
 
 
 def test_a_lone_small_number_is_still_a_pr() -> None:
