@@ -855,6 +855,7 @@ def _fact(
         or not strong
         and _is_of_the_moment(text)
         and not _TOOK_EFFECT_RE.search(text)
+        and not names_day(text)  # ("today's office hours are postponed to Tuesday 27 Oct")
     ):
         return None
     gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal

@@ -28,8 +28,10 @@ _OPENER_RE = re.compile(
     r"|(?:come )?join us for)\b[\s,:!.—–-]*"
     # a vocative: "Folks, the slides are up", "Hi all — first PR here", "Good news,
     # everyone: ..." (with its comma, colon or dash: "All 704 GPUs" is no vocative)
-    r"|(?:hey |hi )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"
+    r"|(?:hey |hi |sorry )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"
     r"(?:[,:]|\s+[—–-])\s*"
+    # an apology before the news: "Sorry all, today's office hours are postponed"
+    r"|(?:sorry|apologies)[,!]\s*"
     # a welcome before the news: "Welcome Amy! The export path needs eyes"; a greeting:
     # "Hi Riders! Memberships are open"
     r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+"

@@ -702,6 +702,20 @@ def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
     assert "cake" not in section(d, "data").markdown
 
 
+def test_today_s_event_moved_to_another_day_is_news() -> None:
+    moved = replace(
+        msg(
+            "Sorry all, today's office hours are *postponed to Tuesday 27 Oct, 16:00 UTC* "
+            "(same link). The outage ate my week",
+            channel="data",
+            author="Claire Dubois",
+        ),
+        reactions=3,
+    )
+    text = section(draft([moved]), "data").markdown
+    assert text.startswith("- Today's office hours are *postponed to Tuesday 27 Oct, 16:00 UTC*")
+
+
 def test_a_question_mark_in_a_link_does_not_make_a_share_a_question() -> None:
     # Reactions to a question are answers; reactions to a share whose link holds "?q=" are
     # a sign of news, and the share people reacted to leads its section.

@@ -115,6 +115,11 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         ("FYI: ok so the run finished 🎉", "The run finished"),
         ("Separately, the fused backend works", "The fused backend works"),
         ("Folks, the slides are up", "The slides are up"),
+        (
+            "Sorry all, today's office hours are postponed to Tuesday",
+            "Today's office hours are postponed to Tuesday",
+        ),
+        ("Sorry I missed it", "Sorry I missed it"),
         ("Good news, everyone: the grant was approved", "The grant was approved"),
         ("Welcome Amy! The export path needs review (#71)", "The export path needs review (#71)"),
         ("Welcome to the team, Amy", "Welcome to the team, Amy"),
