@@ -1296,21 +1296,30 @@ def _index(bullets: list[Bullet], bullet: Bullet) -> int:
 # "postponed to 11/7", "now starts at 20:00".
 _MOVED_RE = re.compile(
     r"\b(?:moves?|moved|moving|postponed?|rescheduled?|pushed back|now (?:starts?|begins?|at|on)"
-    r"|is now)\b|\(was\b",
+    r"|is now|(?:has|have) a new (?:venue|date|time|location|room|place))\b|\(was\b",
     re.IGNORECASE,
 )
-_MOVED_PARTS = ("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ", "(was")  # (one in each)
+_MOVED_PARTS = ("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ", "(was", "a new ")
 # A time of day: "16:00", "7pm", "9:30 am".
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)
 
 
 def _moves_something(bullet: Bullet) -> bool:
-    """Whether the bullet's lead says something moves (`_MOVED_RE`), and the bullet when
-    ("Tomorrow's maintenance is postponed. New date: Tuesday Oct 27")."""
-    lead = bullet.picked[0] if bullet.picked else None
-    if lead is None or not holds_any(lead.text, _MOVED_PARTS):
+    """Whether the bullet's lead (or the headline over it) says something moves
+    (`_MOVED_RE`), and the bullet when ("Tomorrow's maintenance is postponed. New date:
+    Tuesday Oct 27"; "*Meetup #4 has a new venue*. Same date and time, Thursday 29 October,
+    ...")."""
+    if not bullet.picked:
+        return False
+    message = bullet.picked[0].message
+    said = [f.text for f in bullet.picked[:2] if f.message is message]
+    if not any(holds_any(text, _MOVED_PARTS) for text in said):
         return False  # (most bullets: the pattern's words are not in them)
-    return _MOVED_RE.search(lead.text) is not None and any(_when(f.text) for f in bullet.picked)
+    moving = any(_MOVED_RE.search(text) is not None for text in said)
+    # (when: in what the bullet says, or elsewhere in the message moving it)
+    return moving and any(
+        _when(f.text) for f in (*bullet.picked, *(f for f in bullet.said if f.message is message))
+    )
 
 
 def _moved(later: Bullet, earlier: Bullet) -> bool:
@@ -1323,7 +1332,8 @@ def _moved(later: Bullet, earlier: Bullet) -> bool:
     return (
         lead.time > announced.time
         and any(len(w) >= 5 and w.isalpha() for w in lead.words & announced.words)
-        and _when(announced.text)
+        # (an announcement's headline says what, the sentence after it when)
+        and any(_when(f.text) for f in earlier.picked)
     )
 
 

@@ -3493,6 +3493,30 @@ def test_an_event_moved_later_is_drafted_at_its_new_time_only() -> None:
     assert "02:00 on Sunday" in text
 
 
+def test_an_announcement_given_a_new_venue_under_a_headline_gives_way_to_it() -> None:
+    """The move's headline says it moves, and its lead is not the sentence saying when."""
+    meetup = msg(
+        "*Widget Meetup #4*\n:calendar: Thursday 29 October, 18:30\n:round_pushpin: Spaces "
+        "Oudegracht, Oudegracht 68, Utrecht\nTalks:\n• crop monitoring across 3 countries\n"
+        "• inside the streaming mosaic\nPizza sponsored by Geodelta. RSVP: "
+        "[meetup.com/widget](https://www.meetup.com/widget/events/1/)",
+        channel="data",
+        author="Elif Demir",
+        reactions=14,
+    )
+    moved = msg(
+        "@channel *Meetup #4 has a new venue* :round_pushpin:\nSame date and time, *Thursday "
+        "29 October, 18:30*, but now at *Utrecht Science Park, Startup Village, Building C* "
+        "(Science Park 608). 10 min walk from Science Park station. The old Oudegracht "
+        "location is cancelled. Meetup.com page is updated, your RSVP carries over.",
+        channel="data",
+        author="Elif Demir",
+        reactions=13,
+    )
+    text = section(draft([meetup, moved]), "data").markdown
+    assert "Meetup #4 has a new venue" in text and "Oudegracht 68" not in text
+
+
 def test_a_release_s_headline_is_said_once_over_the_item_it_heads() -> None:
     post = msg(
         "🚀 **skiff-operator v0.14.0 is out!**\n"
