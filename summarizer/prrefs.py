@@ -172,9 +172,10 @@ _SERIES_RE = re.compile(
     r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
     r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow|priority"
     r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip|rule)"
-    r"|\b\w+(?:jam|fest)) $"
-)  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5")
-SERIES_CHARS = 16  # the longest of those words, its space and a character before it
+    r"|\b\w+(?:jam|fest))(?: (?-i:[A-Z][a-z]+))? $"
+)  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5"; with the place or
+# name of the series: "Meetup Amsterdam #4")
+SERIES_CHARS = 32  # the longest of those words, a name, their spaces and a character before
 # ... and what says first place ("is #1", "the #1 request"), or a place on a board ("we're
 # #2 on EN", "I'm #3 in the league").
 _FIRST_RE = re.compile(r"(?i:\b(?:is|are|was|were|the|'re|'s|'m|’re|’s|’m)) $")

@@ -596,6 +596,7 @@ def test_a_numbered_list_is_not_a_list_of_prs() -> None:
         "first time ever I'm #1 on anything",
         "we're #2 on EN constrained now, with a 3B model",
         "It's rule #1 in the pinned laser rules",
+        "*Widget Meetup Utrecht #4*: Thursday 29 October, 18:30",
     ],
 )
 def test_a_number_in_a_series_or_a_rank_is_not_a_pr(text: str) -> None:
