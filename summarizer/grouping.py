@@ -96,7 +96,8 @@ SPAM_WINDOW = timedelta(hours=1)  # ... and this soon
 
 _GREETING_RE = re.compile(
     rf"^\W*(?:{GREETING})\b"
-    r"|^\W*[^\W\d_]{2,8}!+\s",  # (a greeting in any language: "Moin! Felix here, ...")
+    # (a greeting in any language: "Moin! Felix here, ...", "Olá pessoal! Sou o Bruno")
+    r"|^\W*[^\W\d_]{2,8}(?:\s[^\W\d_]{1,10}){0,3}!+\s",
     re.IGNORECASE,
 )
 _SELF_RE = re.compile(  # "I'm Mei" names oneself; "I'm starting", "my name is missing" do not

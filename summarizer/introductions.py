@@ -359,10 +359,11 @@ def _without_emoji(text: str) -> str:
 
 
 # A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here"; and
-# "I'm" may be said in any language: "Sou a Ana", "Je suis Ana" (two short words at most).
+# "I'm" may be said in any language: "Sou a Ana", "Je m'appelle Ana" (two short words at
+# most).
 _SELF_NAME_RE = (
     r"^(?:[^,.!?]{{1,20}}[,!]\s+)?"
-    r"(?:(?:i'?m|i am|my name is|this is|it'?s)?\s*{name}|(?:\w{{1,6}}\s+){{1,2}}(?-i:{name}))"
+    r"(?:(?:i'?m|i am|my name is|this is|it'?s)?\s*{name}|(?:[\w'’]{{1,9}}\s+){{1,2}}(?-i:{name}))"
     r"(?:\s+here)?\s*[,.:;!—–-]*\s*"
 )
 _CAPITALISED_WORD_RE = re.compile(r"[A-Z][a-z]+\b")

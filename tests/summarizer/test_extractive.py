@@ -262,6 +262,11 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "Olá! Sou a Lucia, estudante de engenharia em Porto Alegre.",
             "- Lucia Ferreira, estudante de engenharia em Porto Alegre.",
         ),
+        (  # "I'm" in two words, one with an apostrophe
+            "Camille Roy",
+            "Bonjour! Je m'appelle Camille, je suis étudiante en design industriel.",
+            "- Camille Roy, je suis étudiante en design industriel.",
+        ),
         (  # what they work on, not what they plan: the sentence ends at "and I'd"
             "Dara Okoye",
             "Hi! I'm Dara, a backend engineer at a clinic network in Abuja. Our scheduling "

@@ -600,6 +600,14 @@ def test_a_strangers_post_the_next_message_calls_spam_is_dropped_with_the_warnin
             ),
             ("Ana here, the build is green again after the cache fix, rerun your jobs", "Ana Ruiz"),
         ),
+        (  # ... of several words ("Olá pessoal!", "Bonjour tout le monde!")
+            (
+                "Bonjour tout le monde! Je m'appelle Camille, je suis étudiante en design "
+                "industriel. Je viens surtout pour l'impression 3D",
+                "Camille Roy",
+            ),
+            ("Great work everyone! The laser cutter is back, new pump in today", "Camille Roy"),
+        ),
         (  # a newcomer's first result is work news
             ("Hi all, I'm Tobias, a PhD student visiting from ETH until February", "Tobias Weber"),
             (
