@@ -357,11 +357,17 @@ def is_self_introduction(
     "I'm a ...", their own name, "new here", what they work on) and no PR (that is work
     talk) unless it is their first. A reply (in a thread too) is one only to a welcome
     (`answered`: the message it replies to, a bot's greeting or a member's "Welcome Ana!
-    Tell us about yourself")."""
+    Tell us about yourself", or one naming them: "new students start today: @Omar")."""
     if message.is_bot:
         return False
     if _answered_id(message) and not (
-        answered is not None and (answered.is_bot or welcomes(answered.text))
+        answered is not None
+        and (
+            answered.is_bot
+            or welcomes(answered.text)
+            # ("Two new students start today, please say hi: @Omar Farouk and @Mei Lin")
+            or _names_self(message.author, answered.text.replace("@", " "))
+        )
     ):
         return False
     head = message.text[:400]

@@ -206,6 +206,31 @@ def test_a_reply_to_a_welcome_can_introduce_but_a_reply_to_an_introduction_does_
     assert grouped["introductions"] == [intro]
 
 
+def test_a_reply_to_a_post_naming_the_newcomer_introduces_them() -> None:
+    """A thread under "new students start today, please say hi: @Omar Farouk": Omar's
+    reply says who he is; a reply to a post naming nobody new does not introduce."""
+    named = msg(
+        "Two new students start today, please say hi: @Omar Farouk and @Mei Lin",
+        author="Ingrid Solberg",
+        id="new",
+        thread_id="new",
+    )
+    intro = msg(
+        "Hi everyone! I'm Omar, first-year PhD with Ingrid, coming from a BSc in physics at "
+        "Cairo University",
+        author="Omar Farouk",
+        thread_id="new",
+    )
+    asked = msg("who broke the nightly build?", author="Ingrid Solberg", id="q", thread_id="q")
+    answer = msg(
+        "Hi everyone! I'm Tomas, the one who merged the CMake change, my bad, reverting",
+        author="Tomas Weber",
+        thread_id="q",
+    )
+    grouped = group_by_topic([named, intro, asked, answer], TOPICS)
+    assert grouped["introductions"] == [intro]
+
+
 def test_a_reply_in_an_introduction_s_thread_introduces_nobody() -> None:
     # (a Slack thread's replies name no message they reply to: the thread's first is it)
     intro = msg(
