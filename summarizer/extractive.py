@@ -27,7 +27,7 @@ from summarizer.bullets import (
     settled,
 )
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
-from summarizer.grouping import introductions_topic, is_self_introduction
+from summarizer.grouping import answered_id, introductions_topic, is_self_introduction
 from summarizer.introductions import introductions, is_welcome
 from summarizer.newsletter import capitalised, clean_sentences, dated, voiced
 from summarizer.prlinks import label, link, link_prs
@@ -71,6 +71,7 @@ def draft_sections(
     intro = introductions_topic(topics)
     welcomed: Section | None = None  # the newcomers' lines, where no topic is theirs
     members = members_by_login(m for messages in grouped.values() for m in messages)
+    by_id = {m.id: m for messages in grouped.values() for m in messages}
     for topic in topics:
         messages = grouped.get(topic.id) or []
         if not messages:
@@ -80,7 +81,12 @@ def draft_sections(
             remaining -= visible_length(sections[topic.id].markdown)
             continue
         if intro is None and topic is topics[-1]:
-            newcomers = [m for m in messages if is_self_introduction(m)]
+            # (a reply introduces where it answers a welcome, wherever that was placed)
+            newcomers = [
+                m
+                for m in messages
+                if is_self_introduction(m, answered=by_id.get(answered_id(m) or ""))
+            ]
             if newcomers:
                 welcomed = introductions(topic, newcomers)
                 remaining -= visible_length(welcomed.markdown)

@@ -360,7 +360,7 @@ def is_self_introduction(
     Tell us about yourself", or one naming them: "new students start today: @Omar")."""
     if message.is_bot:
         return False
-    if _answered_id(message) and not (
+    if answered_id(message) and not (
         answered is not None
         and (
             answered.is_bot
@@ -415,7 +415,7 @@ def is_self_introduction(
     return score >= INTRO_SCORE
 
 
-def _answered_id(message: SourceMessage) -> str | None:
+def answered_id(message: SourceMessage) -> str | None:
     """The id of the message `message` replies to: the one it names, or else its thread's
     first (a Slack thread's replies name none)."""
     if message.reply_to_id:
@@ -514,7 +514,7 @@ def group_by_topic(
     for message in kept:
         if message.id in spam:
             continue  # (a scam's "hey guys im giving away my steam gift" greets, too)
-        answered = by_id.get(_answered_id(message) or "")
+        answered = by_id.get(answered_id(message) or "")
         if is_self_introduction(message, intro_channels, answered, first_names) or (
             intro_topic is not None and is_welcome(message)
         ):

@@ -203,6 +203,9 @@ def introduction(message: SourceMessage) -> str:
     about = self_description(message)
     if not about:
         return ""
+    # (the sentence naming them leads: "Signed up today! I'm Yusra, I build synth modules")
+    named = next((i for i, s in enumerate(about) if _self_named(s, name) is not None), 0)
+    about.insert(0, about.pop(named))
     lead = _self_named(about[0], name)
     named_alone = lead == name and len(about) > 1
     if named_alone:

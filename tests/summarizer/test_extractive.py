@@ -262,6 +262,11 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "Olá! Sou a Lucia, estudante de engenharia em Porto Alegre.",
             "- Lucia Ferreira, estudante de engenharia em Porto Alegre.",
         ),
+        (  # the sentence naming them leads, what they said before it follows
+            "Yusra Haddad",
+            "hi all, signed up at the open house today! I'm Yusra, I build synth modules.",
+            "- Yusra Haddad builds synth modules. They signed up at the open house on Tuesday!",
+        ),
         (  # "I'm" in two words, one with an apostrophe
             "Camille Roy",
             "Bonjour! Je m'appelle Camille, je suis étudiante en design industriel.",
@@ -719,6 +724,30 @@ def test_today_s_event_moved_to_another_day_is_news() -> None:
     )
     text = section(draft([moved]), "data").markdown
     assert text.startswith("- Today's office hours are *postponed to Tuesday 27 Oct, 16:00 UTC*")
+
+
+def test_a_newcomer_answering_a_welcome_is_introduced_where_no_topic_is_theirs() -> None:
+    topics = [t for t in TOPICS if t.id != "introductions"]
+    welcome = replace(
+        msg(
+            "Good morning everyone! Please welcome @Friederike Albrecht, who joins us today as "
+            "a postdoc from Tübingen",
+            author="Sophie Marchetti",
+            id="w",
+            thread_id="w",
+        ),
+        reactions=12,
+    )
+    intro = msg(
+        "Hallo zusammen! Danke für den netten Empfang. Ich bin Friederike, habe in Tübingen "
+        "über dendritische Integration promoviert",
+        author="Friederike Albrecht",
+        thread_id="w",
+    )
+    text = section(draft([welcome, intro], topics=topics), "other").markdown
+    assert "- Friederike Albrecht, habe in Tübingen über dendritische Integration promoviert" in (
+        text
+    )
 
 
 def test_a_question_mark_in_a_link_does_not_make_a_share_a_question() -> None:
