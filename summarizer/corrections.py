@@ -67,6 +67,9 @@ _CORRECTION_HINTS = (
     *("misread", "miscount", "mistyp", "digits", "my bad", "mistake", "dit", "DIT"),
 )
 _MARKUP_RE = re.compile(r"[*_`~]")
+_EMOJI_CODE_RE = re.compile(r":[a-z][a-z0-9_+-]*:")  # (":sweat_smile:" between the values)
+# "19k" is "19,000" and "19000"
+_THOUSANDS_RE = re.compile(r"(\d+)[kK]")
 _EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
 # A count a correction may give with what it counts ("9 people", "61 responses").
 _COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)\s([a-z]+)")
@@ -107,6 +110,11 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     return [m for i, m in enumerate(found) if i not in dropped]
 
 
+def _plain(text: str) -> str:
+    """`text` without markup and emoji codes: how its values are read."""
+    return _MARKUP_RE.sub("", _EMOJI_CODE_RE.sub("", text) if ":" in text else text)
+
+
 def _may_correct(message: SourceMessage) -> bool:
     """A cheap look: a correction says so, or, replying or taken up, says what a value was
     "not" (or "was")."""
@@ -117,7 +125,7 @@ def _may_correct(message: SourceMessage) -> bool:
         return False
     if _replies(message) is None and not message.reactions:
         return False
-    return _NOT_RE.search(_MARKUP_RE.sub("", text)) is not None
+    return _NOT_RE.search(_plain(text)) is not None
 
 
 def _targets(
@@ -143,7 +151,11 @@ def _targets(
         post = messages[j]
         if post.author_id == message.author_id:
             return [(j, False)]
-        opens = _OPENS_CORRECTING_RE.match(message.text) is not None
+        # (or opens with the right value: "1,900 :sweat_smile: not 19k")
+        opens = (
+            _OPENS_CORRECTING_RE.match(message.text) is not None
+            or _NOT_RE.match(_plain(message.text).lstrip()) is not None
+        )
         return [(j, False)] if opens and _vouched(messages, i, post) else []
     if _OPENS_CORRECTING_RE.search(message.text) is None and not says_which:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
@@ -200,7 +212,7 @@ def _vouched(messages: Sequence[SourceMessage], i: int, post: SourceMessage) -> 
     if messages[i].reactions:
         return True
     thread = messages[i].thread_id or messages[i].reply_to_id
-    values = {_number(f) for f in _counted(_MARKUP_RE.sub("", messages[i].text))}
+    values = {_number(f) for f in _counted(_plain(messages[i].text))}
     return any(
         later.author_id == post.author_id
         and (later.thread_id or later.reply_to_id) == thread
@@ -231,7 +243,7 @@ class _Correction:
 
     @classmethod
     def read(cls, text: str) -> _Correction:
-        plain = _MARKUP_RE.sub("", text)
+        plain = _plain(text)
         wrong: list[tuple[str, frozenset[str] | None]] = [
             (_value(m["old"]), None) for m in _WAS_RE.finditer(plain)
         ]
@@ -298,6 +310,7 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     annotated = False
     fixed: set[str] = set()  # (the value "1,340", fixed, is not fixed again as "1,340 viewers")
     for new, old in pairs:
+        old = next((form for form in _forms(old) if any(_said(form, text))), old)
         found = list(_said(old, text))
         if len(found) != 1 or _number(old) in fixed:
             continue
@@ -320,6 +333,15 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
         else:
             text = f"{text[:start]}{value}{text[end:]}"
     return text
+
+
+def _forms(value: str) -> list[str]:
+    """How `value` may be written: "19k" as "19k", "19,000" and "19000"."""
+    short = _THOUSANDS_RE.fullmatch(value)
+    if short is None:
+        return [value]
+    thousands = int(short[1]) * 1000
+    return [value, f"{thousands:,}", str(thousands)]
 
 
 def _said(value: str, text: str) -> Iterator[re.Match[str]]:

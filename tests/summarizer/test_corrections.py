@@ -345,3 +345,21 @@ def test_a_post_saying_the_corrected_value_already_is_left_as_it_is() -> None:
         "*Widget 2.6.0 is out*: the mosaic is *2.4x (first reported as 3.1x) faster*",
         rerun.text,
     ]
+
+
+def test_a_reply_opening_with_the_right_count_fixes_another_s_post_the_author_agrees() -> None:
+    post = msg(
+        "fyi Oskar ran 19,000 jobs on rc.1 overnight with zero runner failures",
+        author="Tomasz",
+        id="t1",
+        thread_id="t1",
+    )
+    fixed = msg(
+        "1,900 :sweat_smile: not 19k. we're big but not that big", author="Oskar", thread_id="t1"
+    )
+    agreed = msg("oops, 1,900. still great", author="Tomasz", thread_id="t1")
+    texts = [m.text for m in corrected([post, fixed, agreed])]
+    assert texts[0] == (
+        "fyi Oskar ran 1,900 (first reported as 19,000) jobs on rc.1 overnight with zero "
+        "runner failures"
+    )
