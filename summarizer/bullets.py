@@ -210,7 +210,41 @@ def bullets(
         )
         for digest in commit_digests(messages)
     ]
-    return _drop_stale(written) + digests
+    return _counted_on(_drop_stale(written)) + digests
+
+
+# A count said to be running: "sign-up count so far: 46 teams", "currently at 12 speakers".
+_RUNNING_RE = re.compile(r"\b(?:so far|currently at|as of now|for now)\b", re.IGNORECASE)
+
+
+def _counted_on(bullets: list[Bullet]) -> list[Bullet]:
+    """`bullets` (in time order) without a running count that one of the `STALE_WINDOW`
+    bullets after it counts on, whoever posts it ("sign-up count so far: 46 teams" before
+    "sign-ups after the reveal: 58 teams"); its PRs and sources are kept on the later one."""
+    gone: set[int] = set()
+    for i, count in enumerate(bullets):
+        if not (count.figures and count.picked and _RUNNING_RE.search(count.picked[0].text)):
+            continue  # (most bullets)
+        units = {_unit_of(f) for f in count.figures} - {""}
+        later = next(
+            (
+                b
+                for b in bullets[i + 1 : i + 1 + STALE_WINDOW]
+                if b.time > count.time
+                and any(_unit_of(f) in units and f not in count.figures for f in b.figures)
+            ),
+            None,
+        )
+        if later is not None:
+            gone.add(id(count))
+            later.prs.update((r, m) for r, m in count.prs.items() if r not in later.prs)
+            later.sources += [s for s in count.sources if s not in later.sources]
+    return [b for b in bullets if id(b) not in gone]
+
+
+def _unit_of(figure: str) -> str:
+    """What a figure counts: "teams" of "46 teams"; "" for a bare number."""
+    return figure.rpartition(" ")[2].lower() if " " in figure else ""
 
 
 def _showcased_apart(item: list[SourceMessage]) -> list[list[SourceMessage]]:

@@ -3770,3 +3770,24 @@ def test_a_one_letter_abbreviation_does_not_end_an_introduction_s_sentence() -> 
     )
     text = section(draft([hello]), "introductions").markdown
     assert "(mostly 19th c. newspapers, OCR cleanup)" in text
+
+
+def test_a_running_count_gives_way_to_a_later_count_of_the_same_things() -> None:
+    so_far = replace(
+        msg("sign-up count so far: **46 teams**, more than the whole summer jam", channel="data"),
+        reactions=8,
+    )
+    final = replace(
+        msg(
+            "and sign-ups after the reveal: **58 teams, 91 people**. see you in the jam channel",
+            channel="data",
+            author="Vesna Horvat",
+        ),
+        reactions=7,
+    )
+    other = replace(
+        msg("Dedup pass finished: it kept 46 shards of the crawl, 1.2B tokens", channel="data"),
+        reactions=5,
+    )
+    text = section(draft([so_far, final, other]), "data").markdown
+    assert "46 teams" not in text and "58 teams, 91 people" in text and "46 shards" in text
