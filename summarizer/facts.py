@@ -38,6 +38,7 @@ from summarizer.text import (
     says_to_the_reader,
     sentences,
     strip_code_blocks,
+    without_hidden,
     without_list_mark,
     without_mass_mentions,
     words,
@@ -288,7 +289,9 @@ def find_facts(
             if message.preview
             else message.text
         )
-        headings, listed = _news_lines(message.text, message.prs, shows)
+        # (a list's struck-out words are no longer so: "~~Friday 20 Nov~~ moved to ...")
+        lined = without_hidden(message.text)
+        headings, listed = _news_lines(lined, message.prs, shows)
         found = [
             fact
             # (a list people took up as news, whose items are not news one by one, is said
@@ -315,7 +318,7 @@ def find_facts(
                 fact.answers = True
         said = " ".join(f.text for f in found) if message.prs else ""  # (most cite none)
         missing = [p for p in message.prs if p.raw not in said]
-        for line, cited in _pr_lines(message.text, missing).items():
+        for line, cited in _pr_lines(lined, missing).items():
             fact = _fact(line, message, time, signal=signal, shows=shows, cited=cited)
             if fact is not None:
                 found.append(fact)

@@ -136,16 +136,20 @@ def _block_as_prose(block: re.Match[str]) -> str:
     return f"{broken}\n{line}\n"
 
 
+def without_hidden(text: str) -> str:
+    """`text` without what it strikes out, hides or puts in small print (`_HIDDEN_RE`)."""
+    if "~" in text or "||" in text or "-# " in text:
+        return _HIDDEN_RE.sub("", text)
+    return text
+
+
 def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
     """The prose lines of a chat message, ready to split into sentences: code blocks, list
     items, quotes and file-upload notices left out; HTML entities decoded; emoji codes,
     struck-out and spoiler text and mass mentions ("@here", "<!channel>") removed. A short
     list under a heading is a line (`_short_lists_inline`; with `whole_lists`, any list
     citing no PR that fits one sentence)."""
-    text = html.unescape(strip_code_blocks(text))
-    if "~" in text or "||" in text or "-# " in text:
-        text = _HIDDEN_RE.sub("", text)
-    text = without_mass_mentions(text)
+    text = without_mass_mentions(without_hidden(html.unescape(strip_code_blocks(text))))
     if ":" in text and _EMOJI_CODE_RE.search(text):  # (the gap's pattern is the slower)
         text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(_emoji_code_gap, text))
     if not text.isascii():  # ("tonight! 🎉 18 people": a new sentence)

@@ -3791,3 +3791,16 @@ def test_a_running_count_gives_way_to_a_later_count_of_the_same_things() -> None
     )
     text = section(draft([so_far, final, other]), "data").markdown
     assert "46 teams" not in text and "58 teams, 91 people" in text and "46 shards" in text
+
+
+def test_a_list_item_s_struck_out_words_are_not_drafted() -> None:
+    post = replace(
+        msg(
+            "@everyone **Winter Jam 2026 is ON**\n\n• Kickoff: ~~Friday 20 Nov, 19:00 CET~~ "
+            "**moved to Saturday 21 Nov, 18:00 CET**, live on stream\n• Rules + FAQ in #events",
+            channel="data",
+        ),
+        reactions=20,
+    )
+    text = section(draft([post]), "data").markdown
+    assert "Saturday 21 Nov" in text and "Friday 20 Nov" not in text and "~~" not in text
