@@ -86,7 +86,7 @@ _EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")
 # "thanks to our sponsors :heart: *Acme* bought ..."; or a dash: "#12 merged :tada: the cache
 # now has a quota" (as `summarizer.newsletter` reads an emoji).
 _EMOJI_CODE_GAP_RE = re.compile(
-    rf"(?<=\w) ?(?:{_EMOJI_CODE_RE.pattern} ?)+ "
+    rf"(?<=[\w*_]) ?(?:{_EMOJI_CODE_RE.pattern} ?)+ "
     r"(?:(?=[A-Z`]|[*_]+[A-Z])|(?P<dash>(?=[a-z0-9])(?!https?:)))"
 )
 _EMOJI_AFTER_STOP_RE = re.compile(rf"([.!?]) ?(?:{EMOJI_RE.pattern})+(?= )")

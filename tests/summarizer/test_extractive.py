@@ -543,6 +543,16 @@ def test_an_emoji_code_where_a_stop_was_left_out_ends_the_sentence() -> None:
     )
 
 
+def test_an_emoji_code_after_bold_ends_the_sentence_too() -> None:
+    release = replace(
+        msg("*Widget 2.6.0 is out* :satellite: `pip install -U widget`", channel="data"),
+        reactions=20,
+    )
+    assert section(draft([release]), "data").markdown.startswith(
+        "- *Widget 2.6.0 is out*. `pip install -U widget`"
+    )
+
+
 def test_an_emoji_code_between_two_clauses_parts_them() -> None:
     """As an emoji does: the clause after it is not run into the one before."""
     merged = msg("#12 merged :tada: the cache now has a default quota of 500 MB", channel="data")
