@@ -1333,7 +1333,17 @@ _MOVED_RE = re.compile(
     r"|is now|(?:has|have) a new (?:venue|date|time|location|room|place))\b|\(was\b",
     re.IGNORECASE,
 )
-_MOVED_PARTS = ("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ", "(was", "a new ")
+_MOVED_PARTS = (
+    "mov",
+    "Mov",
+    "ostpon",
+    "eschedul",
+    "ushed back",
+    "ow ",
+    "(was",
+    "s a new ",
+    "e a new ",
+)
 # A time of day: "16:00", "7pm", "9:30 am".
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)
 
@@ -1343,16 +1353,17 @@ def _moves_something(bullet: Bullet) -> bool:
     (`_MOVED_RE`), and the bullet when ("Tomorrow's maintenance is postponed. New date:
     Tuesday Oct 27"; "*Meetup #4 has a new venue*. Same date and time, Thursday 29 October,
     ...")."""
-    if not bullet.picked:
+    picked = bullet.picked
+    if not picked:
         return False
-    message = bullet.picked[0].message
-    said = [f.text for f in bullet.picked[:2] if f.message is message]
-    if not any(holds_any(text, _MOVED_PARTS) for text in said):
+    message = picked[0].message
+    said = (picked[0].text, picked[1].text if picked[1:] and picked[1].message is message else "")
+    if not (holds_any(said[0], _MOVED_PARTS) or holds_any(said[1], _MOVED_PARTS)):
         return False  # (most bullets: the pattern's words are not in them)
     moving = any(_MOVED_RE.search(text) is not None for text in said)
     # (when: in what the bullet says, or elsewhere in the message moving it)
     return moving and any(
-        _when(f.text) for f in (*bullet.picked, *(f for f in bullet.said if f.message is message))
+        _when(f.text) for f in (*picked, *(f for f in bullet.said if f.message is message))
     )
 
 

@@ -40,6 +40,7 @@ _WAS_RE = re.compile(
 )
 # "the "memory usage down 40%" line in the notes is wrong": a clause saying its values are
 # wrong (the clause, up to the saying).
+_WRONG_HINTS = ("wrong", "Wrong", "WRONG", "ncorrect", "NCORRECT")
 _WRONG_RE = re.compile(
     r"(?:[^.!?\n]|[.!?](?=\S))*?\b(?:is|was|are|were)\s+(?:wrong|incorrect)\b", re.IGNORECASE
 )
@@ -63,8 +64,8 @@ _CORRECTING_WORD_RE = re.compile(
 )
 # (in each word `_CORRECTING_WORD_RE` finds, in any case: most text holds none)
 _CORRECTION_HINTS = (
-    *("orrect", "ORRECT", "rratum", "RRATUM", "ypo", "YPO", "ight", "IGHT", "rong", "RONG"),
-    *("misread", "miscount", "mistyp", "digits", "my bad", "mistake", "dit", "DIT"),
+    *("orrect", "ORRECT", "rratum", "RRATUM", "ypo", "YPO", "ight", "IGHT", "wrong", "Wrong"),
+    *("misread", "miscount", "mistyp", "digits", "my bad", "mistake", "dit:", "DIT:", "dit :"),
 )
 _MARKUP_RE = re.compile(r"[*_`~]")
 _EMOJI_CODE_RE = re.compile(r":[a-z][a-z0-9_+-]*:")  # (":sweat_smile:" between the values)
@@ -100,7 +101,10 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
         fixed = False
         for j, explicit_only in _targets(messages, by_id, posts, i, says):
             # (after the post it fixes, others saying what it says was "not": meeting notes)
-            text = _with_corrections(found[j].text, correction, explicit_only or fixed)
+            explicit = explicit_only or fixed
+            if explicit and not correction.names_any_in(found[j].text):
+                continue  # (most posts it reaches say none of the values it names)
+            text = _with_corrections(found[j].text, correction, explicit)
             if text != found[j].text:
                 # (another's correction says who found what; one citing a PR, what was done)
                 if found[j].author_id == message.author_id and not message.prs:
@@ -121,9 +125,9 @@ def _may_correct(message: SourceMessage) -> bool:
     text = message.text
     if holds_any(text, _CORRECTION_HINTS) and _CORRECTING_WORD_RE.search(text) is not None:
         return True
-    if not holds_any(text, ("not ", "instead of", "(was ")):
-        return False
     if _replies(message) is None and not message.reactions:
+        return False
+    if not holds_any(text, ("not ", "instead of", "(was ")):
         return False
     return _NOT_RE.search(_plain(text)) is not None
 
@@ -244,14 +248,16 @@ class _Correction:
     @classmethod
     def read(cls, text: str) -> _Correction:
         plain = _plain(text)
-        wrong: list[tuple[str, frozenset[str] | None]] = [
-            (_value(m["old"]), None) for m in _WAS_RE.finditer(plain)
-        ]
-        wrong += [
-            (value, frozenset(w for w in words(clause[0]) if len(w) >= MIN_WORD))
-            for clause in _WRONG_RE.finditer(plain)
-            for value in find_figures(clause[0])
-        ]
+        # (each pattern only where its words are: most corrections say neither)
+        wrong: list[tuple[str, frozenset[str] | None]] = (
+            [(_value(m["old"]), None) for m in _WAS_RE.finditer(plain)] if " was" in plain else []
+        )
+        if holds_any(plain, _WRONG_HINTS):
+            wrong += [
+                (value, frozenset(w for w in words(clause[0]) if len(w) >= MIN_WORD))
+                for clause in _WRONG_RE.finditer(plain)
+                for value in find_figures(clause[0])
+            ]
         return cls(
             pairs=tuple(_pair(m["new"], m["old"]) for m in _NOT_RE.finditer(plain)),
             given=tuple(_counted(plain)),
@@ -265,6 +271,12 @@ class _Correction:
         """Whether one of its "NEW, not OLD" says what OLD measures ("71%, not 78%"; "use 4,
         not 8" may be advice)."""
         return any(_unit(old) not in ("", ",") for _, old in self.pairs)
+
+    def names_any_in(self, text: str) -> bool:
+        """Whether `text` holds one of the values it says were not, or were wrong, as
+        written (a cheap look before `_with_corrections`)."""
+        olds = [old for _, old in self.pairs] + [old for old, _ in self.wrong]
+        return any(form in text for old in olds for form in _forms(old))
 
     @property
     def says_wrong(self) -> bool:

@@ -366,7 +366,9 @@ def is_self_introduction(
             answered.is_bot
             or welcomes(answered.text)
             # ("Two new students start today, please say hi: @Omar Farouk and @Mei Lin")
-            or _names_self(message.author, answered.text.replace("@", " "))
+            # (the name as written first: a cheap look at most replies)
+            or message.author.partition(" ")[0] in answered.text
+            and _names_self(message.author, answered.text.replace("@", " "))
         )
     ):
         return False
