@@ -62,12 +62,13 @@ _CORRECTING_WORD_RE = re.compile(
     r"|\b(?:is|was|are|were)\s+(?:wrong|incorrect)\b",
     re.IGNORECASE,
 )
-# (in each word `_CORRECTING_WORD_RE` finds, in any case: most text holds none)
+# (in each word `_CORRECTING_WORD_RE` finds, lower-cased: most text holds none)
 _CORRECTION_HINTS = (
-    *("orrect", "ORRECT", "rratum", "RRATUM", "ypo", "YPO", "ight", "IGHT", "wrong", "Wrong"),
-    *("misread", "miscount", "mistyp", "digits", "my bad", "mistake", "dit:", "DIT:", "dit :"),
+    *("correct", "erratum", "typo", "right", "wrong", "misread", "miscount", "mistyp"),
+    *("digits", "my bad", "mistake", "dit:", "dit :"),
 )
 _MARKUP_RE = re.compile(r"[*_`~]")
+_DIGIT_RE = re.compile(r"\d")
 _EMOJI_CODE_RE = re.compile(r":[a-z][a-z0-9_+-]*:")  # (":sweat_smile:" between the values)
 # "19k" is "19,000" and "19000"
 _THOUSANDS_RE = re.compile(r"(\d+)[kK]")
@@ -123,7 +124,9 @@ def _may_correct(message: SourceMessage) -> bool:
     """A cheap look: a correction says so, or, replying or taken up, says what a value was
     "not" (or "was")."""
     text = message.text
-    if holds_any(text, _CORRECTION_HINTS) and _CORRECTING_WORD_RE.search(text) is not None:
+    if _DIGIT_RE.search(text) is None:
+        return False  # (a correction gives a value)
+    if holds_any(text.lower(), _CORRECTION_HINTS) and _CORRECTING_WORD_RE.search(text):
         return True
     if _replies(message) is None and not message.reactions:
         return False
@@ -165,19 +168,17 @@ def _targets(
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
     # (one whose correction opens a later line, after news of its own, says what was "not")
     explicit = _OPENS_CORRECTING_RE.match(message.text) is None
-    own = [(j, explicit) for j in posts.before(i, message.channel, message.author_id)[:EARLIER]]
+    own = [(j, explicit) for j in posts.before(i, message.channel, message.author_id)]
     # (its author's posts in other channels: only what it says they were not)
     own += [
         (j, True)
-        for j in posts.before(i, None, message.author_id)[:EARLIER]
+        for j in posts.before(i, None, message.author_id)
         if messages[j].channel != message.channel
     ]
     if not message.reactions:
         return own
     # (others' posts: in its channel, then in any: "correction to the announcement: ...")
-    recent = dict.fromkeys(
-        posts.before(i, message.channel)[:EARLIER] + posts.before(i, None)[:EARLIER]
-    )
+    recent = dict.fromkeys(posts.before(i, message.channel) + posts.before(i, None))
     return own + [(j, True) for j in recent if messages[j].author_id != message.author_id]
 
 
@@ -190,7 +191,7 @@ class _Posts:
         self._index: dict[tuple[str | None, str | None], list[int]] | None = None
 
     def before(self, i: int, channel: str | None, author_id: str | None = None) -> list[int]:
-        """The positions of the posts before `i` in `channel` (any channel: None), by
+        """The positions of the `EARLIER` posts before `i` in `channel` (any channel: None), by
         `author_id` (anyone's: None), nearest first."""
         if self._index is None:
             self._index = {}
@@ -201,7 +202,8 @@ class _Posts:
                 self._index.setdefault((None, m.author_id), []).append(j)
         key = (channel, author_id)
         found = self._index.get(key, [])
-        return found[: bisect_left(found, i)][::-1]
+        end = bisect_left(found, i)
+        return found[max(0, end - EARLIER) : end][::-1]
 
 
 def _replies(message: SourceMessage) -> str | None:
