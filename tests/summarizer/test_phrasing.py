@@ -120,6 +120,8 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
             "Today's office hours are postponed to Tuesday",
         ),
         ("Sorry I missed it", "Sorry I missed it"),
+        ("Small nit: 12k is total installs since launch", "12k is total installs since launch"),
+        ("Fun stat: the docs had 4,100 visits", "The docs had 4,100 visits"),
         ("Good news, everyone: the grant was approved", "The grant was approved"),
         ("Welcome Amy! The export path needs review (#71)", "The export path needs review (#71)"),
         ("Welcome to the team, Amy", "Welcome to the team, Amy"),
