@@ -145,6 +145,7 @@ _REQUEST_TAIL_RE = re.compile(
     r"|reach out|dm me|ping me|shout if)\b[^,;.!?]*(?:[.!]*$|(?=[.!]))",
     re.IGNORECASE,
 )
+_CALLED_RE = re.compile(r"@?[A-Z][\w'’-]*[.,!]?")  # a name alone, left by a request
 _REQUEST_TAIL_HINTS = (
     *("please", "pls", "plz", "kindly", "know", "free"),
     *("reach out", "dm me", "ping me", "shout if"),
@@ -885,6 +886,8 @@ def _without_request_tail(text: str) -> str:
         return text  # (most sentences)
     told, n = _REQUEST_TAIL_RE.subn("", text)
     said = [part for sentence in sentences(told) for part in LOWER_START_RE.split(sentence)]
+    # (what called someone to the request: "Arjun, please pin the policy" leaves "Arjun.")
+    said = [part for part in said if not (n and _CALLED_RE.fullmatch(part))] or said
     while len(said) > 1 and _is_request(said[-1]):
         said.pop()
         n += 1

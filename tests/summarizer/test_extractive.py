@@ -3814,3 +3814,16 @@ def test_a_list_item_s_struck_out_words_are_not_drafted() -> None:
     )
     text = section(draft([post]), "data").markdown
     assert "Saturday 21 Nov" in text and "Friday 20 Nov" not in text and "~~" not in text
+
+
+def test_a_request_to_someone_named_leaves_no_name_behind() -> None:
+    decided = replace(
+        msg(
+            "OK, decision: *10 TB soft quota per user on /scratch*, starting Monday Nov 23. "
+            "Raw data lives on /archive. Arjun, please pin the policy.",
+            channel="data",
+        ),
+        reactions=12,
+    )
+    text = section(draft([decided]), "data").markdown
+    assert "Arjun" not in text and "starting Monday Nov 23" in text
