@@ -20,7 +20,7 @@ from summarizer.phrasing import (
     plural_pronouns,
     third_person,
 )
-from summarizer.text import PHRASE_OPENERS, holds_any
+from summarizer.text import PHRASE_OPENERS, holds_any, quotes_whole
 from summarizer.voice import CODE_SPAN_RE, EMOJI_RE, QUOTE_RE, markers
 
 _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
@@ -238,13 +238,19 @@ def _sentences(text: str) -> list[str]:
     text = _without_mentions(_EMOJI_RUN_RE.sub(_emoji_gone, text))
     cleaned = (
         _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", _welcomed(clean_sentence(s))))
-        for s in _labels_plain(_SENTENCE_RE.split(text))
+        for s in _labels_plain(_split(text))
     )
     return [
         s
         for s in (c.strip(" ,;:—–-") for c in cleaned)
         if len(s.rstrip(".!?")) >= 2 and not _GREETING_RE.fullmatch(s)
     ]
+
+
+def _split(text: str) -> list[str]:
+    """`text`'s sentences, a quotation's kept whole (`quotes_whole`)."""
+    parts = _SENTENCE_RE.split(text)
+    return quotes_whole(parts) if '"' in text or "“" in text else parts
 
 
 def _without_mentions(text: str) -> str:
@@ -306,7 +312,7 @@ def capitalised(text: str) -> str:
 def clean_sentences(text: str) -> list[str]:
     """The sentences of `text` that carry no chat marker and ask nothing (a thanks that
     opens one is left out: "Thanks @Ben: the connector shipped" says the connector shipped)."""
-    said = _labels_plain(_SENTENCE_RE.split(text))
+    said = _labels_plain(_split(text))
     if holds_any(text, _THANKS_HINTS):
         said = [_without_thanks(s) for s in said]
     return [s for s in said if s and not s.endswith("?") and not markers(s)]

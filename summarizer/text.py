@@ -286,8 +286,37 @@ def visible_length(markdown: str) -> int:
 def sentences(text: str) -> list[str]:
     """Sentences and lines of chat text, list markers removed, code blocks left out."""
     parts = _SENTENCE_END_RE.split(strip_code_blocks(text))
+    if '"' in text or "“" in text:
+        parts = quotes_whole(parts)
     cleaned = (_single_spaced(_LIST_MARK_RE.sub("", part)).strip() for part in parts)
     return [part for part in cleaned if part]
+
+
+QUOTED_SENTENCES = 3  # a quotation runs on over at most this many sentences
+
+
+def quotes_whole(parts: list[str]) -> list[str]:
+    """`parts` with a quotation's sentences kept in the sentence quoting them ('VS Code says
+    "the server crashed 5 times. It will not be restarted."'), where its quote closes."""
+    whole: list[str] = []
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        ends = i + 1
+        if _open_quote(part):
+            for j in range(i + 1, min(len(parts), i + 1 + QUOTED_SENTENCES)):
+                if "\n" in parts[j] or not _open_quote(" ".join(parts[i : j + 1])):
+                    if "\n" not in parts[j]:
+                        part, ends = " ".join(parts[i : j + 1]), j + 1
+                    break
+        whole.append(part)
+        i = ends
+    return whole
+
+
+def _open_quote(text: str) -> bool:
+    """Whether `text` opens a quotation it does not close."""
+    return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
 
 
 def holds_word(text: str, word: str) -> bool:

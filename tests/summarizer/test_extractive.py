@@ -3827,3 +3827,18 @@ def test_a_request_to_someone_named_leaves_no_name_behind() -> None:
     )
     text = section(draft([decided]), "data").markdown
     assert "Arjun" not in text and "starting Monday Nov 23" in text
+
+
+def test_a_quotation_of_several_sentences_is_not_cut_inside() -> None:
+    report = replace(
+        msg(
+            'after updating to 0.14.0 VS Code says "Widget server crashed 5 times in the last 3 '
+            'minutes. The server will not be restarted." Windows 11, repo is on a network drive',
+            channel="data",
+            author="Beatriz Nunes",
+        ),
+        reactions=6,
+    )
+    text = section(draft([report]), "data").markdown
+    assert 'The server will not be restarted."' in text
+    assert text.count('"') % 2 == 0
