@@ -125,6 +125,10 @@ def _block_as_prose(block: re.Match[str]) -> str:
     introduced = text.endswith(":", 0, start)
     broken = "\n" if block[0][:1] in " \t\n" and not introduced else ""  # (the break it took)
     if line is None:
+        code = _one_line_code(block[0])
+        # (a command the sentence runs into: "repack with\n```\nhmpak repack ...\n```")
+        if code and not introduced and text[:start].rstrip()[-1:].isalpha():
+            return f" `{code}`\n"
         return f"{broken} "
     # (said with the words that introduce it: "numbers from the bench rig: p50: 61 ms ...",
     # or the title over it: "**Weekly numbers** (Mon-Sun): Loader: 2.7.1 ...")
@@ -134,6 +138,15 @@ def _block_as_prose(block: re.Match[str]) -> str:
     if broken and title and len(title.split()) <= TABLE_TITLE_WORDS:
         return f": {line}\n"
     return f"{broken}\n{line}\n"
+
+
+def _one_line_code(block: str) -> str:
+    """The one line of code a fenced block holds ("" for none or several), without its
+    fences and language tag."""
+    lines = [line.strip() for line in block.strip().splitlines()[1:] if line.strip()]
+    if len(lines) == 2 and lines[1] in ("```", "~~~") and "`" not in lines[0]:
+        return lines[0]
+    return ""
 
 
 def without_hidden(text: str) -> str:

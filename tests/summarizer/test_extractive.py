@@ -3842,3 +3842,17 @@ def test_a_quotation_of_several_sentences_is_not_cut_inside() -> None:
     text = section(draft([report]), "data").markdown
     assert 'The server will not be restarted."' in text
     assert text.count('"') % 2 == 0
+
+
+def test_a_one_line_command_a_sentence_runs_into_is_said_inline() -> None:
+    answer = replace(
+        msg(
+            "1.4.2 dropped DXT1 support, textures need BC7 now. repack with\n```\n"
+            "packer repack mymod/ --format bc7\n```\nneeds packer 2.3.0",
+            channel="data",
+        ),
+        reactions=4,
+    )
+    text = section(draft([answer]), "data").markdown
+    assert "Repack with `packer repack mymod/ --format bc7`." in text
+    assert "Repack with." not in text
