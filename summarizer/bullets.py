@@ -1333,16 +1333,8 @@ _MOVED_RE = re.compile(
     r"|is now|(?:has|have) a new (?:venue|date|time|location|room|place))\b|\(was\b",
     re.IGNORECASE,
 )
-_MOVED_PARTS = (
-    "mov",
-    "Mov",
-    "ostpon",
-    "eschedul",
-    "ushed back",
-    "ow ",
-    "(was",
-    "s a new ",
-    "e a new ",
+_MOVED_PARTS = (  # (one in each)
+    *("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ", "(was", "s a new ", "e a new "),
 )
 # A time of day: "16:00", "7pm", "9:30 am".
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)

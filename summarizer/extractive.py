@@ -71,7 +71,8 @@ def draft_sections(
     intro = introductions_topic(topics)
     welcomed: Section | None = None  # the newcomers' lines, where no topic is theirs
     members = members_by_login(m for messages in grouped.values() for m in messages)
-    by_id = {m.id: m for messages in grouped.values() for m in messages}
+    # (where no topic is the newcomers', a reply's welcome may be in any)
+    by_id = {m.id: m for ms in grouped.values() for m in ms} if intro is None else {}
     for topic in topics:
         messages = grouped.get(topic.id) or []
         if not messages:

@@ -318,9 +318,10 @@ def quotes_whole(parts: list[str]) -> list[str]:
         ends = i + 1
         if _open_quote(part):
             for j in range(i + 1, min(len(parts), i + 1 + QUOTED_SENTENCES)):
-                if "\n" in parts[j] or not _open_quote(" ".join(parts[i : j + 1])):
-                    if "\n" not in parts[j]:
-                        part, ends = " ".join(parts[i : j + 1]), j + 1
+                if "\n" in parts[j]:
+                    break  # (a quotation does not run over a line)
+                if not _open_quote(" ".join(parts[i : j + 1])):
+                    part, ends = " ".join(parts[i : j + 1]), j + 1
                     break
         whole.append(part)
         i = ends
