@@ -776,23 +776,31 @@ def _asks_only(sentence: str) -> bool:
 
 def _with_links(kept: list[str], links: list[str]) -> list[str]:
     """The statements with the message's bare links after the last; a short message's
-    statements as one, after the exclamations it opens with ("Sorry for the radio
-    silence!", "Thank you all for tonight!"), which stay apart."""
+    statements as one, after what it opens with that says nothing ("Sorry for the radio
+    silence!", "Thank you all for tonight!", or "agreed, let's do it." before a day), which
+    stays apart."""
     if links and kept:
         # A PR's link is cited as a PR is: in brackets, where the credit joins it.
         said = (f"({link})" if _PR_LINK_RE.search(link) else link for link in links)
         kept[-1] = f"{kept[-1].rstrip('.')} {' '.join(said)}"
     opening = 0
-    while (
-        opening < len(kept) - 1
-        and kept[opening].endswith("!")
-        and (_WEAK_OPENER_RE.match(kept[opening]) or _BARE_THANKS_RE.match(kept[opening]))
+    while opening < len(kept) - 1 and (
+        _WEAK_OPENER_RE.match(kept[opening])
+        and (kept[opening].endswith("!") or _dated(kept[opening + 1 :]))
+        or kept[opening].endswith("!")
+        and _BARE_THANKS_RE.match(kept[opening])
     ):
         opening += 1
     rest = kept[opening:]
     if len(rest) > 1 and sum(len(k.split()) for k in rest) <= BULLET_WORDS:
         return [*kept[:opening], " ".join(full_stop(k) for k in rest)]
     return kept
+
+
+def _dated(said: Sequence[str]) -> bool:
+    """Whether what follows an assent ("agreed, let's do it.") names a day: what was agreed
+    ("4-week cadence starting with 0.15.0 on Dec 8"), not more of the same hedge."""
+    return any(names_day(s) for s in said)
 
 
 def _fact(

@@ -3856,3 +3856,29 @@ def test_a_one_line_command_a_sentence_runs_into_is_said_inline() -> None:
     text = section(draft([answer]), "data").markdown
     assert "Repack with `packer repack mymod/ --format bc7`." in text
     assert "Repack with." not in text
+
+
+def test_an_assent_that_says_what_was_agreed_is_news_without_its_assent() -> None:
+    proposal = replace(
+        msg(
+            "proposal: move from release-when-ready to a fixed 4-week cadence. 0.15.0 would "
+            "be Tue Dec 8. thoughts?",
+            channel="data",
+            author="Priya Raman",
+            id="p",
+        ),
+        reactions=8,
+    )
+    agreed = replace(
+        msg(
+            "agreed, let's do it. 4-week cadence starting with 0.15.0 on Dec 8, pre-release "
+            "channel gets builds a week earlier",
+            channel="data",
+            author="Teodora Vasic",
+            reply_to_id="p",
+        ),
+        reactions=6,
+    )
+    text = section(draft([proposal, agreed]), "data").markdown
+    assert "pre-release channel gets builds a week earlier" in text
+    assert "Agreed" not in text and "agreed" not in text
