@@ -69,6 +69,7 @@ from summarizer.text import (
     holds_word,
     listed,
     says_to_the_reader,
+    sentences,
     similarity,
     visible_length,
     without_list_mark,
@@ -1270,7 +1271,13 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             stays, goes = bullet, newer
             kept[_index(kept, newer)] = recent[_index(recent, newer)] = bullet
         elif moves(newer, bullet):
-            pass  # (however many took up the announcement, its time is no longer right)
+            # (however many took up the announcement, its time is no longer right; a release
+            # it says is out still is: "rc.1 is out ... Final release planned for Friday")
+            released = _released_apart(bullet)
+            if released is not None:
+                kept.append(released)
+                recent.append(released)
+                continue
         elif (
             _announced(bullet)
             and bullet.signal > newer.signal
@@ -1286,6 +1293,21 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             stays.prs.update((m.ref, m) for m in lost)
         stays.sources += [s for s in goes.sources if s not in stays.sources]
     return sorted(kept, key=lambda b: b.time)
+
+
+def _released_apart(bullet: Bullet) -> Bullet | None:
+    """The bullet without the sentences of its lead that say when, where its lead says a
+    release is out and something moved the plan it gives; None for any other."""
+    lead = bullet.picked[0] if bullet.picked else None
+    if lead is None or not names_release(lead.text):
+        return None
+    said = sentences(lead.text)
+    told = [s for s in said if not _when(s)]
+    if not told or len(told) == len(said) or not names_release(" ".join(told)):
+        return None
+    text = " ".join(told)
+    fact = replace(lead, text=text, words=words(text), n_words=len(text.split()))
+    return replace(bullet, text=None, picked=(fact,), said=(fact,), words=fact.words)
 
 
 def _announced(bullet: Bullet) -> bool:

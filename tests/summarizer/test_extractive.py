@@ -3882,3 +3882,27 @@ def test_an_assent_that_says_what_was_agreed_is_news_without_its_assent() -> Non
     text = section(draft([proposal, agreed]), "data").markdown
     assert "pre-release channel gets builds a week earlier" in text
     assert "Agreed" not in text and "agreed" not in text
+
+
+def test_a_release_whose_planned_final_moved_is_still_said_without_the_old_date() -> None:
+    rc = replace(
+        msg(
+            "*v0.19.0-rc.1 is out* :tada: How to test: see the RC guide. Final release "
+            "planned for *Friday Nov 6*.",
+            channel="data",
+            author="Tomasz W",
+        ),
+        reactions=12,
+    )
+    moved = replace(
+        msg(
+            "*Final v0.19.0 moves to Tuesday Nov 10* (was Friday), to give the cache fix a few "
+            "days on real fleets",
+            channel="data",
+            author="Tomasz W",
+        ),
+        reactions=9,
+    )
+    text = section(draft([rc, moved]), "data").markdown
+    assert "v0.19.0-rc.1 is out" in text and "Tuesday Nov 10" in text
+    assert "Friday Nov 6" not in text
