@@ -691,6 +691,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
             or f is body
         )
         and similarity(f.words, lead.words) < NEAR_DUPLICATE
+        and f.text.rstrip(".") not in lead.text  # (a list's item, the list said whole)
         and _joins(f, lead)
     ]
     if body is not None and body in extra:

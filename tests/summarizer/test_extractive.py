@@ -3906,3 +3906,23 @@ def test_a_release_whose_planned_final_moved_is_still_said_without_the_old_date(
     text = section(draft([rc, moved]), "data").markdown
     assert "v0.19.0-rc.1 is out" in text and "Tuesday Nov 10" in text
     assert "Friday Nov 6" not in text
+
+
+def test_a_list_said_whole_does_not_say_one_of_its_items_again() -> None:
+    post = replace(
+        msg(
+            ":lock: *Security advisory GHSA-1234 (CVE-2026-1111), moderate, CVSS 6.5*\n\n"
+            '*Impact*: with `log_level = "debug"`, secrets whose value spans several lines (SSH '
+            "keys, PEM certificates) were masked on the first line only; the other lines were "
+            "written to job logs.\n*Affected*: 0.17.0 to 0.18.3\n*Fixed*: 0.18.4 and "
+            "0.19.0-rc.2\n*Workaround*: don't run runners with debug logging; if you did, "
+            "rotate multiline secrets.\n*Credit*: Sven Aarts\n\n*Timeline*\n• Oct 19: report "
+            "received\n• Oct 21: confirmed, fix developed in a private fork\n• Oct 28: CVE "
+            "requested\n• Nov 5 15:00 UTC: advisory and releases published",
+            channel="data",
+        ),
+        reactions=15,
+        pinned=True,
+    )
+    text = section(draft([post]), "data").markdown
+    assert text.count("fix developed in a private fork") == 1
