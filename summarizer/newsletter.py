@@ -97,10 +97,26 @@ _DAYS_AFTER = {"tonight": 0, "tomorrow": 1, "yesterday": -1, "last night": -1}
 def dated(text: str, said_at: datetime) -> str:
     """`text`, said at `said_at` (in the community's time zone), with "today", "tonight",
     "tomorrow", "yesterday", "this morning" and "last night" as the weekday they were: a
-    newsletter is read days later ("as of today" is "as of Monday")."""
+    newsletter is read days later ("as of today" is "as of Monday"); a weekday chat wrote in
+    lower case is capitalised."""
+    if "day" in text and _LOWER_WEEKDAY_RE.search(text):  # ("public release tuesday 24 nov")
+        text = _LOWER_WEEKDAY_RE.sub(lambda day: day[0].capitalize(), text)
+        text = _LOWER_MONTH_RE.sub(lambda month: month[0].capitalize(), text)
     if not holds_any(text.lower(), _RELATIVE_DAY_HINTS):
         return text  # (most sentences)
     return _RELATIVE_DAY_RE.sub(lambda said: _weekday(said, said_at), text)
+
+
+# A weekday chat wrote in lower case, not in code, a link or a name ("#friday-demos") ...
+_LOWER_WEEKDAY_RE = re.compile(
+    r"(?<![\w/.@#`-])(?:mon|tues|wednes|thurs|fri|satur|sun)day(?![\w/.`-])"
+)
+# ... and the month of its date ("tuesday 24 nov", "sunday nov 1"; "may" may be a verb).
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|apr(?:il)?|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b"
+)
+_LOWER_MONTH_RE = re.compile(rf"(?<=[a-z] ){_MONTH}(?= \d{{1,2}}\b)|(?<=\d ){_MONTH}")
 
 
 # A sentence in the present tense of "be": its "today" is these days.

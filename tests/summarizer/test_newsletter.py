@@ -354,3 +354,14 @@ def test_me_among_a_list_of_names_is_the_author() -> None:
     said = voiced("Our paper (Leila Haddad, Yuxin Chen, me) is accepted to RSS!", "Martin Okafor")
     assert "(Leila Haddad, Yuxin Chen, Martin Okafor)" in said[0]
     assert voiced("Bo reviewed it for me.", "Martin Okafor")[0] == "Bo reviewed it for them."
+
+
+def test_a_weekday_and_its_month_written_in_lower_case_are_capitalised() -> None:
+    said = datetime(2026, 11, 18, tzinfo=UTC)
+    assert dated("public release tuesday 24 nov on the forum", said) == (
+        "public release Tuesday 24 Nov on the forum"
+    )
+    assert dated("dues are due sunday nov 1, see #friday-demos", said) == (
+        "dues are due Sunday Nov 1, see #friday-demos"
+    )
+    assert dated("version 1 decoder ships monday", said) == "version 1 decoder ships Monday"
