@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from summarizer.figures import find_figures
-from summarizer.text import holds_any, words
+from summarizer.text import EMOJI_CODE_RE, holds_any, words
 from summarizer.types import SourceMessage
 
 # A value a correction gives: a number with what is written onto it ("4h41m", "6pm", "38%",
@@ -69,7 +69,6 @@ _CORRECTION_HINTS = (
 )
 _MARKUP_RE = re.compile(r"[*_`~]")
 _DIGIT_RE = re.compile(r"\d")
-_EMOJI_CODE_RE = re.compile(r":[a-z][a-z0-9_+-]*:")  # (":sweat_smile:" between the values)
 # "19k" is "19,000" and "19000"
 _THOUSANDS_RE = re.compile(r"(\d+)[kK]")
 _EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
@@ -117,7 +116,8 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
 
 def _plain(text: str) -> str:
     """`text` without markup and emoji codes: how its values are read."""
-    return _MARKUP_RE.sub("", _EMOJI_CODE_RE.sub("", text) if ":" in text else text)
+    # (":sweat_smile:" between the values)
+    return _MARKUP_RE.sub("", EMOJI_CODE_RE.sub("", text) if ":" in text else text)
 
 
 def _may_correct(message: SourceMessage) -> bool:

@@ -81,12 +81,12 @@ _HIDDEN_RE = re.compile(
     re.MULTILINE,
 )
 # Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00").
-_EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")
+EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:")
 # Emoji codes where chat left out a stop: "4.2.0 is released :tada: Exactly-once sinks ...",
 # "thanks to our sponsors :heart: *Acme* bought ..."; or a dash: "#12 merged :tada: the cache
 # now has a quota" (as `summarizer.newsletter` reads an emoji).
 _EMOJI_CODE_GAP_RE = re.compile(
-    rf"(?<=[\w*_]) ?(?:{_EMOJI_CODE_RE.pattern} ?)+ "
+    rf"(?<=[\w*_]) ?(?:{EMOJI_CODE_RE.pattern} ?)+ "
     r"(?:(?=[A-Z`]|[*_]+[A-Z])|(?P<dash>(?=[a-z0-9])(?!https?:)))"
 )
 _EMOJI_AFTER_STOP_RE = re.compile(rf"([.!?]) ?(?:{EMOJI_RE.pattern})+(?= )")
@@ -163,8 +163,8 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
     list under a heading is a line (`_short_lists_inline`; with `whole_lists`, any list
     citing no PR that fits one sentence)."""
     text = without_mass_mentions(without_hidden(html.unescape(strip_code_blocks(text))))
-    if ":" in text and _EMOJI_CODE_RE.search(text):  # (the gap's pattern is the slower)
-        text = _EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(_emoji_code_gap, text))
+    if ":" in text and EMOJI_CODE_RE.search(text):  # (the gap's pattern is the slower)
+        text = EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(_emoji_code_gap, text))
     if not text.isascii():  # ("tonight! 🎉 18 people": a new sentence)
         text = _EMOJI_AFTER_STOP_RE.sub(r"\1", text)
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
