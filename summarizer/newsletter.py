@@ -80,6 +80,11 @@ def tidy(text: str) -> str:
     return " ".join(_tidy_sentence(s, third=True) for s in _sentences(text)).strip()
 
 
+# A date after a weekday: "25 March", "Feb 14th".
+_DAY_OF_MONTH = r"\d{1,2}(?:st|nd|rd|th)?"
+_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE = rf"(?:{_DAY_OF_MONTH}(?: (?:of )?{_MONTH_NAME})?|{_MONTH_NAME} {_DAY_OF_MONTH})\b"
+
 # A day said relative to when it was said: a newsletter is read days later ("the venue
 # changes for tomorrow" -> "for Wednesday", "shipping tomorrow (Thursday)" -> "on Thursday").
 _RELATIVE_DAY_RE = re.compile(
@@ -87,8 +92,11 @@ _RELATIVE_DAY_RE = re.compile(
     r"(?P<day>today|tonight|tomorrow|yesterday|this (?P<part>morning|afternoon|evening)"
     r"|last night)\b(?P<possessive>['’]s)?"
     r"(?P<named> \((?:mon|tues|wednes|thurs|fri|satur|sun)day\))?"
-    # ("tomorrow (Fri 25 Sep)": the date its author gave, after the weekday said once)
-    r"(?P<date> \((?P<short>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,? (?P<rest>\d[^()]{0,16})\))?",
+    # ("tomorrow (Fri 25 Sep)", "tomorrow (Sat Feb 14)", "tomorrow (Wed)", "tomorrow, Wed 25
+    # March": the day its author gave, the weekday said once)
+    r"(?: \((?P<short>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?:,? (?P<rest>[^()]{1,16}))?\)"
+    r"|, (?P<listed_short>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,? "
+    rf"(?P<listed_rest>{_DATE}))?",
     re.IGNORECASE,
 )
 _DAYS_AFTER = {"tonight": 0, "tomorrow": 1, "yesterday": -1, "last night": -1}
@@ -132,16 +140,20 @@ def _weekday(said: re.Match[str], said_at: datetime) -> str:
         weekday = said["named"].strip(" ()").capitalize()
     else:
         weekday = (said_at + timedelta(days=_DAYS_AFTER.get(day, 0))).strftime("%A")
-    if said["date"]:
-        if weekday[:3].lower() != said["short"].lower():
+    short = said["short"] or said["listed_short"]
+    if short:
+        if weekday[:3].lower() != short.lower():
             return said[0]  # (a date that is not the day it says: left as written)
-        weekday += f" {said['rest']}"
+        if rest := said["rest"] or said["listed_rest"]:
+            weekday += f" {rest}"
     if said["part"]:
         weekday += f" {said['part'].lower()}"
     elif day in ("tonight", "last night"):
         weekday += " night"
     if said["possessive"]:
         return f"{said['before'] or ''}{weekday}{said['possessive']}"
+    if said.string[said.start() - 1 : said.start()] == "/":
+        return weekday  # (the second of two: "merged today/tomorrow")
     opening = said["before"] or "on "
     at_start = said.start() == 0 or said.string[: said.start()].rstrip().endswith((".", "!", "?"))
     return (opening[0].upper() + opening[1:] if at_start else opening) + weekday
@@ -318,11 +330,12 @@ def _tidy_sentence(sentence: str, *, third: bool) -> str:
 def capitalised(text: str) -> str:
     """`text` with its first letter in upper case, when it starts with a plain word such as
     "replica-aware" (a ref such as "quill-orm#90", a path or a name such as "iOS" stays as
-    it is)."""
-    first = text.split(" ", 1)[0].rstrip(",;:.!?")
+    it is), in bold too ("**tessel v0.9 is out**")."""
+    at = 2 if text.startswith("**") else 0
+    first = text[at:].split(" ", 1)[0].rstrip(",;:.!?*")
     if not _PLAIN_WORD_RE.fullmatch(first):
         return text
-    return text[:1].upper() + text[1:]
+    return text[:at] + text[at].upper() + text[at + 1 :]
 
 
 def clean_sentences(text: str) -> list[str]:
