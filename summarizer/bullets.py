@@ -1031,6 +1031,10 @@ def _credit_name(name: str) -> str:
     return name[: name.index(" (")] or name
 
 
+# A sentence that is a short bold headline, maybe with its link.
+_BOLD_HEADLINE_RE = re.compile(r"\*\*[^*]{1,60}\*\*(?: <[^>\s]+>)?[.!]?$")
+
+
 def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
     """The sentences of `text` worth their words: the first, then those adding a PR, a
     figure or a day while the bullet stays short, and any other while it is very short and says
@@ -1044,7 +1048,8 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
             # "... down to 244 ms. PR 8526.": a PR said alone cites what came before it.
             kept[-1] = f"{kept[-1].rstrip('.!')} ({sentence.rstrip('.!')})."
             continue
-        size = len(sentence.split())
+        # (a headline in bold is the title of what follows: "**Tessel v0.9 is out** <url>.")
+        size = 0 if not kept and _BOLD_HEADLINE_RE.match(sentence) else len(sentence.split())
         news = _cites_or_measures(sentence, prs) or names_day(sentence)
         if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
             continue

@@ -3577,7 +3577,7 @@ def test_a_release_s_headline_is_said_once_over_the_item_it_heads() -> None:
         reactions=17,
     )
     text = section(draft([post]), "data").markdown
-    assert text.startswith("- **skiff-operator v0.14.0 is out!**")
+    assert text.startswith("- **Skiff-operator v0.14.0 is out!**")
     assert text.count("v0.14.0 is out") == 1
     assert "Fix for the failover split brain" in text
 
@@ -3926,3 +3926,16 @@ def test_a_list_said_whole_does_not_say_one_of_its_items_again() -> None:
     )
     text = section(draft([post]), "data").markdown
     assert text.count("fix developed in a private fork") == 1
+
+
+def test_a_release_headline_in_bold_naming_a_lower_case_project_is_said() -> None:
+    text = drafted_with(
+        "**loomkit v2.4.0 is out** :rocket: https://example.org/loomkit/releases/v2.4.0\n"
+        "Wheels for Linux, macOS and 3 more platforms.\n"
+        "- lazy tile cache (#142)\n- streaming decoder (#149)\n- smaller images (#151)\n\n"
+        "this is the version the hosted service will run until v2.5 is ready in February",
+        reactions=9,
+    )
+    assert text.startswith("- **Loomkit v2.4.0 is out** <https://example.org/loomkit/")
+    # (the headline takes nothing from what the bullet says after it)
+    assert "This is the version the hosted service will run until v2.5" in text
