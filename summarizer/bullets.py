@@ -815,7 +815,9 @@ def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
         any(f is headline for f in picked)
         or len(headline.words.difference(*(f.words for f in picked))) < enough
         or points_back(headline.text)
-        or says_to_the_reader(headline.text)
+        # (its first sentence: "**v2.1b2 is out** with two fixes. If you used the workaround,
+        # you can ..." heads with the first, the second left out as any sentence to the reader)
+        or says_to_the_reader(sentences(headline.text)[0])
         or only_points(headline.text)
     ):
         return picked

@@ -696,7 +696,11 @@ def statements(text: str, *, list_intros: bool = False, whole_lists: bool = Fals
                 # "<url> here is the thread on force layouts": the link shows what follows.
                 links.append(leading.group(1))
                 sentence = capitalised(sentence[leading.end() :])
-            if list_intros and sentence.endswith(":"):
+            # (a release that goes on to introduce what it brings is news: "**v2.1b2 is out**
+            # with two fixes found by beta testers:"; a heading, "*v2.1 is out!*", is not)
+            if sentence.endswith(":") and (
+                list_intros or sentence[-2:-1].isalnum() and names_release(sentence)
+            ):
                 sentence = full_stop(sentence[:-1].rstrip())
             if (
                 sentence.endswith((":", "?"))

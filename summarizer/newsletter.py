@@ -62,7 +62,8 @@ _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 # A stop ends a sentence, but not the "vs." or "e.g." of one ("full vs. save-dots"), nor a
 # title's ("Dr. Irene Castellanos", "St. Louis"), nor an abbreviation's ("incl. Hartwell's").
 _SENTENCE_RE = re.compile(
-    r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)"
+    r"(?:(?<=[.!?])|(?<=[.!?]\*\*))(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[DM]r\.)"
+    r"(?<!\bMrs\.)(?<!\bMs\.)"
     r"(?<!\bProf\.)(?<!\b[SM]t\.)(?<!\bincl\.)(?<!\bapprox\.)(?<!\s[a-z]\.)\s+"
 )
 _SPACES_RE = re.compile(r"\s{2,}")

@@ -192,6 +192,8 @@ def _said_before_list(line: str) -> str:
     we lose our room."); the line as it is where nothing is said before them."""
     intro = _LIST_INTRO_RE.search(line, max(0, len(line) - LIST_INTRO_CHARS))
     said = line[: intro.start()] if intro else ""
+    if said.count("(") > said.count(")"):  # ("... boxes (thanks all 🙏):": an aside's end)
+        said = said[: said.rindex("(")].rstrip()
     return f"{said}." if len(said.split()) >= LIST_LEAD_WORDS else line
 
 

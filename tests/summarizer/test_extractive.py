@@ -2598,7 +2598,9 @@ def test_a_list_many_people_reacted_to_is_said_whole() -> None:
     assert "and from January, the club night moves to the 2nd and 4th Wednesday" in text
 
 
-@pytest.mark.parametrize("closing", [", options:", " 😩 options:", " - two choices:"])
+@pytest.mark.parametrize(
+    "closing", [", options:", " 😩 options:", " - two choices:", " (sorry all 😩):"]
+)
 def test_what_a_line_says_before_the_words_introducing_its_list_is_news(closing: str) -> None:
     text = (
         f"Room 101 is closed Dec 1-8, so we lose our main hacking space{closing}\n"
@@ -2606,9 +2608,9 @@ def test_what_a_line_says_before_the_words_introducing_its_list_is_news(closing:
         "room fee for student groups\n"
         "2. Library commons: free, but only about 220 seats and the building closes at 2am"
     )
-    assert "Room 101 is closed Dec 1-8, so they lose their main hacking space" in (
-        drafted_alone(text)
-    )
+    said = drafted_alone(text)
+    assert "Room 101 is closed Dec 1-8, so they lose their main hacking space" in said
+    assert said.count("(") == said.count(")")
 
 
 def test_the_words_introducing_a_list_are_not_sought_across_a_sentence_s_end() -> None:
@@ -3939,3 +3941,31 @@ def test_a_release_headline_in_bold_naming_a_lower_case_project_is_said() -> Non
     assert text.startswith("- **Loomkit v2.4.0 is out** <https://example.org/loomkit/")
     # (the headline takes nothing from what the bullet says after it)
     assert "This is the version the hosted service will run until v2.5" in text
+
+
+def test_a_beta_release_is_said_over_the_fixes_it_lists() -> None:
+    first = replace(
+        msg(
+            "@everyone 🧪 **3.1.0b1 is out!**\n\n"
+            "• new event bus: automations react up to 2.5x faster\n"
+            "• recorder batching: ~70% fewer disk writes\n\n"
+            "⚠️ Breaking: 32-bit ARM is no longer supported, read the notice before you update.\n\n"
+            "Switch to the beta channel in Settings and report problems in #beta-testing.",
+            channel="data",
+        ),
+        reactions=30,
+    )
+    second = replace(
+        msg(
+            "🧪 **3.1.0b2 is out** with two fixes found by beta testers:\n"
+            "• USB sticks failing with 'serial port busy' after updating (#8152). Thanks Lukas!\n"
+            "• thermostat setpoints jumping in whole degrees (#8151), found by Ines\n"
+            "If you used the discovery workaround, you can switch discovery back on.",
+            channel="data",
+            author="Tom Weber",
+        ),
+        reactions=15,
+    )
+    text = section(draft([first, second]), "data").markdown
+    assert "**3.1.0b1 is out!**" in text
+    assert "**3.1.0b2 is out** with two fixes found by beta testers." in text
