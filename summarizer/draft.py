@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from summarizer.extractive import add_merged, draft_sections
 from summarizer.grouping import TopicPriors, group_by_topic, place_merged
-from summarizer.news import add_news, place_news
+from summarizer.news import add_news, by_message, place_news
 from summarizer.types import DraftSummary, NewsItem, PRMention, SourceMessage, Topic
 
 
@@ -43,13 +43,14 @@ def make_draft(
     """The extractive draft of one week's `messages` (already limited to that week), with
     `merged`: PRs merged that week that chat never cited, `notes` for the editor,
     `priors`: where earlier weeks' drafts placed PRs and people, and `news`: what members
-    sent in that week, each as a line of its own whatever the budget."""
+    sent in that week, each as a line of its own whatever the budget (one a message that
+    several members marked)."""
     grouped = group_by_topic(messages, topics, priors)
     sections = draft_sections(grouped, topics, max_chars)
     if merged:
         sections = add_merged(sections, place_merged(merged, topics), topics)
     if news:
-        sections = add_news(sections, place_news(news, grouped, topics), topics)
+        sections = add_news(sections, place_news(by_message(news), grouped, topics), topics)
     return DraftSummary(
         workspace=workspace,
         week_start=week_start,

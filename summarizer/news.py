@@ -10,10 +10,49 @@ from dataclasses import replace
 
 from summarizer.grouping import TopicScorer
 from summarizer.newsletter import voiced
-from summarizer.text import defuse_pings
+from summarizer.text import defuse_pings, listed
 from summarizer.types import NewsItem, Section, SourceMessage, Topic
 
 _SENT_IN_RE = re.compile(r" \(sent in by [^()]+\)$")
+NAMED_SENDERS = 3  # a message more members marked credits the first two and counts the rest
+
+
+def by_message(items: Sequence[NewsItem]) -> list[NewsItem]:
+    """The items, those marking one message made one, sent in by everyone who marked it (in
+    the order they did): nine members' news reactions on a story are one line, not nine."""
+    senders: dict[str, list[str]] = {}
+    first: dict[str, NewsItem] = {}
+    merged: list[NewsItem] = []
+    for item in items:
+        key = item.message_id
+        if key is None:
+            merged.append(item)
+        elif key not in first:
+            first[key] = item
+            senders[key] = [item.sender]
+            merged.append(item)
+        elif item.sender not in senders[key]:
+            senders[key].append(item.sender)
+    return [
+        item
+        if item.message_id is None or len(senders[item.message_id]) == 1
+        else replace(item, sender=_senders(senders[item.message_id]))
+        for item in merged
+    ]
+
+
+def _senders(names: Sequence[str]) -> str:
+    if len(names) <= NAMED_SENDERS:
+        return listed(names)
+    return f"{names[0]}, {names[1]} and {len(names) - 2} others"
+
+
+def merged_with(items: Sequence[NewsItem], item: NewsItem) -> NewsItem:
+    """What `by_message` makes of `item` among `items` (which hold it): the item its line is
+    written from."""
+    if item.message_id is None:
+        return item
+    return next(m for m in by_message(items) if m.message_id == item.message_id)
 
 
 def place_news(

@@ -20,7 +20,7 @@ from storage.drafts import add_revision
 from storage.models import DraftRow, DraftSection, Workspace
 from storage.news import drop_submission, get_submission, week_submissions
 from storage.privacy import forgotten_names, unnamer
-from summarizer.news import news_line
+from summarizer.news import merged_with, news_line
 from summarizer.types import NewsItem
 
 if TYPE_CHECKING:  # the review workflow shows the page this module feeds
@@ -47,9 +47,14 @@ def _week(session: Session, config: Config, draft: DraftRow) -> Week:
     return week_of(settings, draft.workspace_id, workspace.name, draft.week_start)
 
 
-def _holding(draft: DraftRow, item: NewsItem) -> DraftSection | None:
-    """The section whose text has the item's line as drafted (None: an editor changed it)."""
-    line = news_line(item)
+def _line(items: list[NewsItem], item: NewsItem) -> str:
+    """The line `item` is said in among the week's `items` (one for a message several
+    members marked)."""
+    return news_line(merged_with(items, item))
+
+
+def _holding(draft: DraftRow, line: str) -> DraftSection | None:
+    """The section whose text has `line` as drafted (None: an editor changed it)."""
     return next((s for s in draft.sections if line in s.markdown.splitlines()), None)
 
 
@@ -57,14 +62,15 @@ def week_news(session: Session, config: Config, draft: DraftRow) -> list[NewsEnt
     """Every news item sent in during the draft's week, dropped ones included (what a
     member who opted out sent is gone already)."""
     week = _week(session, config, draft)
-    items = {item.id: item for item in load_news(session, week)}
+    loaded = load_news(session, week)
+    items = {item.id: item for item in loaded}
     unnamed = unnamer(forgotten_names(session, draft.workspace_id))
     entries = []
     for news in week_submissions(session, draft.workspace_id, week.start, week.end):
         if news.sender_forgotten:
             continue
         item = items.get(str(news.id))
-        section = _holding(draft, item) if item is not None else None
+        section = _holding(draft, _line(loaded, item)) if item is not None else None
         entries.append(
             NewsEntry(
                 news.id,
@@ -92,27 +98,32 @@ async def drop_news(
         if isinstance(granted, Reply):
             return granted
         row = get_submission(session, workspace_id, news_id)
-        items = {i.id: i for i in load_news(session, _week(session, review.config, granted.draft))}
-        item = items.get(str(news_id))
+        loaded = load_news(session, _week(session, review.config, granted.draft))
+        item = next((i for i in loaded if i.id == str(news_id)), None)
         if row is None or (item is None and row.dropped_at is None):
             return Reply.refuse("That news item is not among this draft's; nothing changed.")
         if item is None:
             return Reply.refuse(f"That news item was already dropped by {row.dropped_by}.")
         drop_submission(session, row, by=caller.display_name, at=review.clock())
-        section = _holding(granted.draft, item)
+        line = _line(loaded, item)
+        section = _holding(granted.draft, line)
         if section is None:
             return Reply(
                 f"{item.sender}'s news was dropped. Its line is no longer in the draft as "
                 "drafted, so no section changed: take out what is left of it by hand."
             )
-        line = news_line(item)
+        # (a message others marked too keeps its line, sent in by them)
+        marked = item.message_id
+        others = [i for i in loaded if i is not item and i.message_id == marked] if marked else []
+        kept = [_line(others, others[0])] if others else []
+        lines = section.markdown.splitlines()
         add_revision(
             session,
             section,
             editor_id=caller.user_id,
             editor_name=caller.display_name,
             at=review.clock(),
-            markdown="\n".join(ln for ln in section.markdown.splitlines() if ln != line),
+            markdown="\n".join(new for ln in lines for new in (kept if ln == line else [ln])),
         )
         return Reply(
             f"{item.sender}'s news was dropped from {section.title} "

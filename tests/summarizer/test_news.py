@@ -83,3 +83,22 @@ def test_a_rewritten_section_keeps_its_news_lines() -> None:
     (kept,) = keep_news(rewritten, drafted)
     assert kept.markdown == f"Ana Ruiz rewrote the scheduler.\n{line}"
     assert keep_news(drafted, drafted) == drafted
+
+
+def test_a_message_many_members_marked_is_one_line_crediting_them() -> None:
+    story = msg("The Ledger story using our sensor data is out", channel="data", id="s1")
+    senders = ["Ben Ode", "Mia Park", "Li Wei", "Eva Sand", "Tom Hale"]
+    news = [
+        item(story.text, id=str(n), sender=name, message_id="s1", author="Ana Ruiz")
+        for n, name in enumerate([*senders, "Mia Park"])
+    ]
+    lines = [ln for s in draft([story], news).sections for ln in s.markdown.splitlines()]
+    marked = [ln for ln in lines if "(sent in by" in ln]
+    assert len(marked) == 1
+    assert marked[0].endswith("(sent in by Ben Ode, Mia Park and 3 others)")
+    two = draft([story], news[:2]).sections
+    assert any(
+        ln.endswith("(sent in by Ben Ode and Mia Park)")
+        for s in two
+        for ln in s.markdown.splitlines()
+    )

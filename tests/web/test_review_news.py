@@ -11,7 +11,7 @@ from aiohttp.test_utils import TestClient
 from sqlalchemy import select
 
 from bot.core.port import CommandEvent
-from storage.models import DraftSection, SectionRevision
+from storage.models import DraftSection, Message, SectionRevision
 from storage.news import add_submission, person_ids
 from storage.records import PersonRecord
 from tests.core.test_access import ADMIN_A, GUILD_A, MONDAY, command
@@ -64,5 +64,46 @@ def test_an_editor_sees_the_week_s_news_and_drops_an_item(sessions) -> None:
         event = CommandEvent(GUILD_A, ADMIN_A, f"regenerate {bot.draft}", "c-any")
         assert (await bot.core.on_command(event)).ok
         assert not any(LINE in t for t in texts(sessions))
+
+    scenario(bot, body)
+
+
+def mark(sessions, workspace_id: int, login: str, name: str) -> None:  # noqa: ANN001
+    """`name` marks the week's logged message with the news reaction."""
+    with sessions.begin() as session:
+        sender = person_ids(session, workspace_id, [PersonRecord(login, name)])[login]
+        message = session.scalars(select(Message).where(Message.workspace_id == workspace_id))
+        add_submission(
+            session,
+            workspace_id,
+            sender,
+            text="",
+            submitted_at=MONDAY + timedelta(days=1),
+            message_id=message.one().id,
+        )
+
+
+def test_a_message_several_members_marked_is_one_line_and_keeps_it_when_one_is_dropped(
+    sessions,
+) -> None:
+    bot = Bot(sessions)
+    for login, name in (("ben", "Ben Cho"), ("mia", "Mia Park"), ("li", "Li Wei")):
+        mark(sessions, bot.ws_a, login, name)
+    assert command(bot.core, GUILD_A, ADMIN_A, f"regenerate {bot.draft}").ok
+    (marked,) = [ln for t in texts(sessions) for ln in t.splitlines() if "(sent in by" in ln]
+    assert marked.endswith("(sent in by Ben Cho, Mia Park and Li Wei)")
+
+    async def body(client: TestClient) -> None:
+        status, html = await open_page(client, bot.link(EDITOR.user_id))
+        assert status == 200 and "Members' news (3)" in html
+        news_id = int(re.search(r'id="news-(\d+)"', html)[1])  # (Ben Cho's, the first)
+        dropped = await client.post(
+            f"/review/{bot.draft}/news/{news_id}/drop", data={"csrf": csrf_of(html)}
+        )
+        assert (
+            dropped.status == 200 and "Ben Cho&#39;s news was dropped from" in await dropped.text()
+        )
+        lines = [ln for t in texts(sessions) for ln in t.splitlines() if "(sent in by" in ln]
+        assert [ln.rpartition(" (sent in by ")[2] for ln in lines] == ["Mia Park and Li Wei)"]
 
     scenario(bot, body)
