@@ -133,8 +133,9 @@ _TOOK_EFFECT_RE = re.compile(r"\b(?:as of|from|since|starting) today\b", re.IGNO
 _is_request = any_phrase((
     "could (?:you|someone|somebody|anyone|we|i)", "should(?! be )", "would you",
     "please(?! welcome)",
-    # ("a recommendation for anyone learning Polish" offers; it asks nothing)
-    "can someone", "anyone(?<!for anyone)", "use your eyes", "let me know",
+    # ("a recommendation for anyone learning Polish" offers, "glasses on when anyone is
+    # cutting" says when: they ask nothing)
+    "can someone", "anyone(?<!for anyone)(?<!when anyone)", "use your eyes", "let me know",
     "if you (?:like|want|wish|are interested|.re interested)",
 ))  # fmt: skip
 # A request closing a statement or one of its sentences: "Maintenance Saturday 8-14h, jobs

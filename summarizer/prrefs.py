@@ -171,7 +171,8 @@ _SERIES_RE = re.compile(
     r"(?i:\b(?:devlog|episode|ep|meetup|sprint|week|day|part|round|season|chapter|vol"
     r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
     r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow|priority"
-    r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip|rule)"
+    r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip|rule|team"
+    r"|placed|finished|sensor)"
     r"|\b\w+(?:jam|fest))(?: (?-i:[A-Z][a-z]+))? $"
 )  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5"; with the place or
 # name of the series: "Meetup Amsterdam #4")
@@ -182,6 +183,12 @@ _FIRST_RE = re.compile(r"(?i:\b(?:is|are|was|were|the|'re|'s|'m|’re|’s|’m)
 _PLACE_RE = re.compile(r"(?i:\b(?:am|are|'re|'m|’re|’m)) $")
 _ON_A_BOARD_RE = re.compile(r"\s+(?:on|in)\b")
 PODIUM = 3  # the places a rank says ("#2 on EN"); higher numbers are PRs
+# ... and what a first place ranks, after it: "#1 rule: safety glasses on", "#2 favourite".
+_RANKS_RE = re.compile(
+    r"\s+(?i:rule|priority|favou?rite|pick|choice|spot|place|seed|reason|request|goal|fan)s?\b"
+)
+# One more of the numbers before it: "agenda item #9 or #11?", "tables #3, #4 and #7".
+_ONE_MORE_RE = re.compile(r"#(?P<number>\d+)(?:,? (?:or|and|&)|,|/) $")
 
 # A repository whose PRs have reached this number has few single-digit ones left to cite.
 MATURE_NUMBER = 100
@@ -384,13 +391,19 @@ def _scan(text: str) -> Iterator[PRRef]:
 def _numbers_a_series(text: str, at: int, number: int) -> bool:
     """Whether the bare "#N" at `at` numbers one of a series or a rank ("Devlog #12",
     "Meetup #34", "ranked #2"), not a PR."""
+    after = at + len(str(number)) + 1
+    if number <= PODIUM and _RANKS_RE.match(text, after):
+        return True
     before = text[max(0, at - SERIES_CHARS) : at]
     if not before.endswith(" "):
         return False
+    more = _ONE_MORE_RE.search(before)
+    if more is not None:
+        earlier = at - len(before) + more.start()
+        return _numbers_a_series(text, earlier, int(more["number"]))
     if number == 1 and _FIRST_RE.search(before):
         return True  # ("we're #1 on the leaderboard", "the #1 request")
     if number <= PODIUM and _PLACE_RE.search(before):
-        after = at + len(str(number)) + 1
         return _ON_A_BOARD_RE.match(text, after) is not None  # ("we're #2 on EN")
     return _SERIES_RE.search(before) is not None
 

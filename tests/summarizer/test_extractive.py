@@ -3969,3 +3969,13 @@ def test_a_beta_release_is_said_over_the_fixes_it_lists() -> None:
     text = section(draft([first, second]), "data").markdown
     assert "**3.1.0b1 is out!**" in text
     assert "**3.1.0b2 is out** with two fixes found by beta testers." in text
+
+
+def test_a_rule_saying_when_anyone_does_something_is_no_request() -> None:
+    text = drafted_with(
+        "📌 open lab this term: **Mondays + Wednesdays, 6-9pm, room B12**. newcomers welcome, "
+        "no experience needed. first rule: gloves on when anyone is handling the resin.",
+        reactions=10,
+        pinned=True,
+    )
+    assert "**Mondays + Wednesdays, 6-9pm, room B12**" in text

@@ -597,6 +597,9 @@ def test_a_numbered_list_is_not_a_list_of_prs() -> None:
         "we're #2 on EN constrained now, with a 3B model",
         "It's rule #1 in the pinned laser rules",
         "*Widget Meetup Utrecht #4*: Thursday 29 October, 18:30",
+        "#1 rule: safety glasses on when anyone is cutting",
+        "They're team #12 on the list, and we placed #3 last year",
+        "Is it agenda item #9 or #11? Sensor #17 is down again",
     ],
 )
 def test_a_number_in_a_series_or_a_rank_is_not_a_pr(text: str) -> None:
@@ -607,6 +610,8 @@ def test_a_number_after_a_verb_or_an_issue_is_still_a_pr() -> None:
     text = "Merged #830, see #12, issue #5, the fix is #14 and let's run #15 on the cluster"
     assert [r.number for r in parse_pr_refs(text)] == [830, 12, 5, 14, 15]
     assert [r.number for r in parse_pr_refs("the fix is #2 in lab/main")] == [2]
+    assert [r.number for r in parse_pr_refs("the fix is #12 or #13, item #4 or #14")] == [12, 13]
+    assert [r.number for r in parse_pr_refs("#2 fixes the rule parser")] == [2]
 
 
 def test_a_lone_small_number_is_still_a_pr() -> None:
