@@ -629,9 +629,11 @@ def _item_bullet(
     )
 
 
-# A PR said to be waiting: "is up", "is ready for review", "are in review".
+# A PR said to be waiting: "is up", "is ready for review", "is ready for final review", "are in
+# review".
 _PENDING_RE = re.compile(
-    r"\b(?P<be>is|are) (?:now )?(?:up(?: for review)?|ready for (?:a )?review|in review)\b"
+    r"\b(?P<be>is|are) (?:now )?(?:up(?: for review)?"
+    r"|ready for (?:a |final |another )?review|in review)\b"
 )
 
 

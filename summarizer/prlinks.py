@@ -63,7 +63,7 @@ def _after_its_label(mention: PRMention, link: str) -> str:
         return link
     number = mention.ref.rpartition("#")[2]
     ref = re.search(
-        rf"(?:\b(?:PR|pull request|issue)\s*)?[\w.-]{{0,40}}#?{number}\b", labelled[1], re.I
+        rf"(?:\b(?:PR|pull request|issue)\s*)?[\w./-]{{0,80}}#?{number}\b", labelled[1], re.I
     )
     said = labelled[1] if ref is None else labelled[1][: ref.start()] + labelled[1][ref.end() :]
     said = said.strip(" :-–—,")

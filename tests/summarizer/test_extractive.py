@@ -2891,14 +2891,19 @@ def test_a_thanked_answer_saying_what_to_expect_is_the_news() -> None:
 
 
 @pytest.mark.parametrize(
-    ("event", "state"), [("merged", "is merged"), ("closed", "is ready for review")]
+    ("event", "waits", "state"),
+    [
+        ("merged", "is ready for review", "is merged"),
+        ("merged", "is ready for final review", "is merged"),
+        ("closed", "is ready for review", "is ready for review"),
+    ],
 )
 def test_a_pr_said_to_wait_that_a_bot_later_reports_merged_is_merged(
-    event: str, state: str
+    event: str, waits: str, state: str
 ) -> None:
     waiting = msg(
-        "the build cache for incremental runs (#4412) is ready for review. no-op rebuilds "
-        "go from 9.6s to 1.9s",
+        f"the build cache for incremental runs (#4412) {waits}. no-op rebuilds go from 9.6s "
+        "to 1.9s",
         channel="data",
     )
     later = msg(

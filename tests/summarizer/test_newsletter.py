@@ -167,6 +167,9 @@ def test_a_pr_link_its_author_labelled_keeps_the_label_s_words() -> None:
     assert (
         linked == f"Stream restores from peers ([#5]({url})) is merged, [o/r#6]({url[:-1]}6) too."
     )
+    # (a label that is the full reference says nothing more: Slack's "<url|lab-team/rfcs#27>")
+    full = PRMention(f"[lab-team/rfcs#27]({url[:-1]}27)", "lab-team/rfcs#27", url[:-1] + "27")
+    assert link_prs(f"It entered FCP: {full.raw}.", [full]) == f"It entered FCP: {full.raw}."
 
 
 def test_a_ref_in_another_pr_s_title_is_not_linked_inside_that_link() -> None:
