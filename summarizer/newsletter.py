@@ -20,7 +20,7 @@ from summarizer.phrasing import (
     plural_pronouns,
     third_person,
 )
-from summarizer.text import PHRASE_OPENERS, holds_any, quotes_whole
+from summarizer.text import PHRASE_OPENERS, holds_any, quotes_whole, said_symbols
 from summarizer.voice import CODE_SPAN_RE, EMOJI_RE, QUOTE_RE, markers
 
 _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
@@ -264,7 +264,7 @@ def _sentences(text: str) -> list[str]:
     if "#" in text:  # ("#🏆・tournament": a channel by its name, as admins write it)
         text = _DECORATED_CHANNEL_RE.sub("#", text)
     # An emoji between two sentences ended the first: "We're live 🚀 The run is training".
-    text = _without_mentions(_EMOJI_RUN_RE.sub(_emoji_gone, text))
+    text = _without_mentions(_EMOJI_RUN_RE.sub(_emoji_gone, said_symbols(text)))
     cleaned = (
         _THANKS_TAIL_RE.sub("", REPLY_OPENER_RE.sub("", _welcomed(clean_sentence(s))))
         for s in _labels_plain(_split(text))

@@ -156,13 +156,37 @@ def without_hidden(text: str) -> str:
     return text
 
 
+# Emoji that stand for a letter or a number ("🅱️ wins 13-6", "1️⃣ The Old Mill", Slack's ":b:
+# wins"): a vote's options and results are said with them.
+_SYMBOLS = {
+    "\U0001f170": "A", "\U0001f171": "B", "\U0001f17e": "O", "\U0001f17f": "P",
+    "\U0001f51f": "10", ":a:": "A", ":b:": "B", ":o2:": "O", ":parking:": "P",
+    ":keycap_ten:": "10",
+    **{f":{name}:": str(n) for n, name in enumerate(
+        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+    )},
+}  # fmt: skip
+_SYMBOL_RE = re.compile(
+    "(?:" + "|".join(map(re.escape, _SYMBOLS)) + ")\ufe0f?|([0-9#*])\ufe0f?\u20e3"
+)
+
+
+def said_symbols(text: str) -> str:
+    """`text` with the emoji that stand for a letter or a number as that letter or number."""
+    if text.isascii() and ":" not in text:
+        return text  # (most chat)
+    return _SYMBOL_RE.sub(lambda m: m[1] or _SYMBOLS[m[0].rstrip("\ufe0f")], text)
+
+
 def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
     """The prose lines of a chat message, ready to split into sentences: code blocks, list
     items, quotes and file-upload notices left out; HTML entities decoded; emoji codes,
-    struck-out and spoiler text and mass mentions ("@here", "<!channel>") removed. A short
+    struck-out and spoiler text and mass mentions ("@here", "<!channel>") removed, those
+    standing for a letter or number said (`said_symbols`). A short
     list under a heading is a line (`_short_lists_inline`; with `whole_lists`, any list
     citing no PR that fits one sentence)."""
     text = without_mass_mentions(without_hidden(html.unescape(strip_code_blocks(text))))
+    text = said_symbols(text)
     if ":" in text and EMOJI_CODE_RE.search(text):  # (the gap's pattern is the slower)
         text = EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(_emoji_code_gap, text))
     if not text.isascii():  # ("tonight! 🎉 18 people": a new sentence)

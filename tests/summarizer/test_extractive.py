@@ -3984,3 +3984,10 @@ def test_a_rule_saying_when_anyone_does_something_is_no_request() -> None:
         pinned=True,
     )
     assert "**Mondays + Wednesdays, 6-9pm, room B12**" in text
+
+
+def test_a_slack_emoji_code_standing_for_a_letter_is_said_as_it() -> None:
+    text = drafted_with(
+        "Vote closed: :b: wins 13-6, so the chassis is the aluminium plate.", reactions=9
+    )
+    assert "Vote closed: B wins 13-6, so the chassis is the aluminium plate" in text

@@ -372,3 +372,12 @@ def test_a_weekday_and_its_month_written_in_lower_case_are_capitalised() -> None
         "dues are due Sunday Nov 1, see #friday-demos"
     )
     assert dated("version 1 decoder ships monday", said) == "version 1 decoder ships Monday"
+
+
+def test_an_emoji_standing_for_a_letter_or_a_number_is_said_as_it() -> None:
+    assert voiced("VOTE CLOSED: 🅱️ wins 13–6, the aluminium plate.", "Tyler Brandt")[0] == (
+        "VOTE CLOSED: B wins 13–6, the aluminium plate."
+    )
+    assert voiced("1️⃣ The Old Mill won the venue poll", "Tyler Brandt")[0] == (
+        "1 The Old Mill won the venue poll"
+    )
