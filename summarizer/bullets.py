@@ -1132,14 +1132,15 @@ def _bot_bullet(
 
 def members_by_login(messages: Iterable[SourceMessage]) -> dict[str, str]:
     """The people of `messages` by the GitHub logins they may go by, as `_login` writes
-    them: "Priya Sethi" as "priyasethi" and "psethi". A login two people could have is
-    nobody's."""
+    them: "Priya Sethi" as "priyasethi", "psethi" and "priyas". A login two people could
+    have is nobody's."""
     claims: dict[str, set[str]] = {}
     for name in {m.author for m in messages if not m.is_bot}:
         words = name.split()
         forms = {_login(name)}
         if len(words) > 1:
             forms.add(_login(words[0][:1] + words[-1]))
+            forms.add(_login(words[0] + words[-1][:1]))
         for form in forms:
             claims.setdefault(form, set()).add(name)
     return {form: next(iter(names)) for form, names in claims.items() if len(names) == 1}

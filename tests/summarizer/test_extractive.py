@@ -989,6 +989,12 @@ def test_a_login_a_bot_names_is_credited_as_the_member_who_goes_by_it() -> None:
                 "[lab/main] Pull request opened: #8501 Stream restores from peers (by bo-lee)"
             ),
             github_post("[lab/main] Pull request opened: #8503 Retry flaky uploads (by dkowalski)"),
+            github_post("[lab/main] Pull request opened: #8505 Offline SLURM guide (by meilingz)"),
+            msg(
+                "the offline install works on the login node, notes in the wiki",
+                channel="data",
+                author="Mei-Ling Zhou",
+            ),
             msg(
                 "the dedup audit found 2.1% duplicates in the web shard",
                 channel="data",
@@ -1003,6 +1009,7 @@ def test_a_login_a_bot_names_is_credited_as_the_member_who_goes_by_it() -> None:
     )
     hero = section(d, "hero-run").markdown
     assert "opened by Bo Lee)" in hero and "opened by Dana Kowalski)" in hero
+    assert "opened by Mei-Ling Zhou)" in hero
 
 
 def test_a_pr_a_bot_reports_only_opened_is_not_said_as_done() -> None:
