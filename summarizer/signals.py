@@ -163,14 +163,18 @@ def _says_it_worked(text: str) -> bool:
     )
 
 
+def _when(message: SourceMessage) -> bool:
+    return _names_day(message.text.lower())
+
+
 def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
     """The messages of a conversation that answered another person's question and that the
     asker then thanked, by id, each with the id of the question: a question answered in
     substance, by what it says (not "yes, ...": that needs the question to be read). A reply
     answers the message it replies to (where replies are unmarked, the one before it); in a
     thread, the one before it, and the thread's first message is what was asked (with or
-    without a question mark, "crashes with 40 mods, log attached", unless it cites a PR:
-    that is news of its own)."""
+    without a question mark, "crashes with 40 mods, log attached", unless it cites a PR or
+    names a day: that is news of its own)."""
     by_id = {m.id: m for m in item}
     first_in_thread: dict[str, SourceMessage] = {}
     last_in_thread: dict[str, SourceMessage] = {}
@@ -199,7 +203,9 @@ def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
         if (
             asked is not None
             and asked.author_id == message.author_id
-            and ("?" in asked.text or asked is opened and not asked.prs)
+            # (a thread's opener that names a day is a plan, whatever help it asks for: "Grant
+            # ... Submission deadline: Thursday, Nov 5. What I need from you all: ...")
+            and ("?" in asked.text or asked is opened and not asked.prs and not _when(asked))
             and not REPLY_OPENER_RE.match(answer.text)  # ("yes, filter for ..." needs its question)
         ):
             thanked[answer.id] = asked.id

@@ -3998,3 +3998,25 @@ def test_a_slack_emoji_code_standing_for_a_letter_is_said_as_it() -> None:
         "Vote closed: :b: wins 13-6, so the chassis is the aluminium plate.", reactions=9
     )
     assert "Vote closed: B wins 13-6, so the chassis is the aluminium plate" in text
+
+
+def test_a_plan_whose_author_thanks_the_helpers_in_its_thread_is_still_said() -> None:
+    def said(text: str, author: str, **kw) -> SourceMessage:
+        return msg(text, channel="data", author=author, thread_id="g1", **kw)
+
+    d = draft(
+        [
+            replace(
+                said(
+                    "*Community data grant*\nUp to $40,000 over 12 months. Submission deadline: "
+                    "Thursday, Nov 5, 5pm. What I need from you all: two letters of support",
+                    "Dana Whitfield",
+                    id="g1",
+                ),
+                reactions=15,
+            ),
+            said("I can get a letter from the Green Alliance, signed by Friday", "Jamal Carter"),
+            said("thank you! that's one of the two", "Dana Whitfield"),
+        ]
+    )
+    assert "Up to $40,000 over 12 months" in section(d, "data").markdown
