@@ -100,6 +100,7 @@ _RELATIVE_DAY_RE = re.compile(
     rf"(?P<listed_rest>{_DATE}))?",
     re.IGNORECASE,
 )
+_COMPARED_RE = re.compile(r"\b(?:vs\.?|versus|than) $", re.IGNORECASE)
 _DAYS_AFTER = {"tonight": 0, "tomorrow": 1, "yesterday": -1, "last night": -1}
 
 
@@ -153,8 +154,10 @@ def _weekday(said: re.Match[str], said_at: datetime) -> str:
         weekday += " night"
     if said["possessive"]:
         return f"{said['before'] or ''}{weekday}{said['possessive']}"
-    if said.string[said.start() - 1 : said.start()] == "/":
-        return weekday  # (the second of two: "merged today/tomorrow")
+    if said.string[said.start() - 1 : said.start()] == "/" or _COMPARED_RE.search(
+        said.string, max(0, said.start() - 8), said.start()
+    ):
+        return weekday  # (the second of two, "merged today/tomorrow"; "main vs today")
     opening = said["before"] or "on "
     at_start = said.start() == 0 or said.string[: said.start()].rstrip().endswith((".", "!", "?"))
     return (opening[0].upper() + opening[1:] if at_start else opening) + weekday

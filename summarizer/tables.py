@@ -24,6 +24,8 @@ MAX_LABEL_WORDS = 6
 MAX_VALUE_WORDS = 12
 _CELL_GAP_RE = re.compile(r"\s{2,}|\t")
 _FIGURE_START_RE = re.compile(r"[~≈<>±+−-]?\d")
+_UNIT_RE = re.compile(r"\d\s?[^\W\d_]")
+_DIFFERENCE_RE = re.compile(r"(?i:delta|diff|difference|change|Δ|%)")
 _FENCE_RE = re.compile(r"^(?:```|~~~)[\w+-]*[ \t]*\n?|\n?(?:```|~~~)\s*$")
 
 
@@ -34,7 +36,11 @@ def table_line(block: str) -> str | None:
     if len(rows) < 2:
         return None
     header: list[str] = []
-    if not any(_FIGURE_START_RE.match(cell) for cell in rows[0]):  # ("recall@10" names one)
+    # (a first row without figures names the columns, "recall@10" among them; so does one
+    # a cell shorter than the rows under it, whatever it says: "v2.3.2   2.4.0-rc1")
+    if not any(_FIGURE_START_RE.match(cell) for cell in rows[0]) or (
+        len(rows) > 2 and len(rows[0]) == len(rows[1]) - 1
+    ):
         header, rows = rows[0], rows[1:]
     width = len(rows[0])
     if width < 2 or header and len(header) not in (width - 1, width):
@@ -44,8 +50,18 @@ def table_line(block: str) -> str | None:
     names = header[-(width - 1) :] if header else []
     if len(header) == width:  # ("k8s  before  after" over "1.29  41m12s  17m40s")
         rows = [[_labelled(row[0], header[0]), *row[1:]] for row in rows]
+    if len(names) > 2 and _DIFFERENCE_RE.fullmatch(names[-1]) and _measured(rows):
+        # ("before  after  delta" over "41.2s  36.8s  -10.7%": the difference of two
+        # measurements is said by them, and a correction to one would leave it wrong; of
+        # two scores, "71.8  72.4  +0.6", it is what is read)
+        names, rows = names[:-1], [row[:-1] for row in rows]
     said = [_said(row, names) for row in rows[:MAX_ROWS]]
     return "; ".join(said) + "."
+
+
+def _measured(rows: list[list[str]]) -> bool:
+    """Whether every value but the last of each row has its unit ("41.2s", "2.31 GB")."""
+    return all(_UNIT_RE.search(value) for row in rows for value in row[1:-1])
 
 
 def _cells(line: str) -> list[str]:

@@ -331,6 +331,7 @@ def test_a_verb_sharing_the_subject_after_and_agrees_whatever_follows() -> None:
         ("Freeze reminder: tomorrow (Wed) 18:00 ET", "Freeze reminder: on Wednesday 18:00 ET"),
         ("Call tomorrow, Wed 18 November, 16:00 CET", "Call on Wednesday 18 November, 16:00"),
         ("Let's get #12 merged today/tomorrow", "Let's get #12 merged on Tuesday/Wednesday"),
+        ("Friday's main vs today with #12: 41 s", "Friday's main vs Tuesday with #12: 41 s"),
         ("Tomorrow we move to room 2", "On Wednesday we move to room 2"),
         ("It was merged yesterday and ships in 2.1", "It was merged on Monday and ships"),
         ("The lab told them this afternoon", "The lab told them on Tuesday afternoon"),

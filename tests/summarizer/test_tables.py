@@ -49,6 +49,12 @@ def test_a_table_is_said_after_the_sentence_its_message_opens_with() -> None:
             "```\nk8s    before   after\n1.29   41m12s   17m40s\n1.30   39m55s   16m58s\n```",
             "k8s 1.29: 41m12s before, 17m40s after; k8s 1.30: 39m55s before, 16m58s after.",
         ),
+        (  # columns named by versions, the header on the code fence's line as Slack has it
+            "```           v2.3.2     2.4.0-rc1\nwall clock   3h 12m     2h 21m\n"
+            "peak RSS     41.5 GB    23.8 GB\nSNV F1       0.9962     0.9968```",
+            "wall clock: 3h 12m v2.3.2, 2h 21m 2.4.0-rc1; peak RSS: 41.5 GB v2.3.2, "
+            "23.8 GB 2.4.0-rc1; SNV F1: 0.9962 v2.3.2, 0.9968 2.4.0-rc1.",
+        ),
         (  # ... or, with no name for it, they stand as they are
             "```\n            split brains   failover p50\n0.13.2       4/20           3.1s\n"
             "pr-1281      0/20           3.4s\n```",
@@ -100,3 +106,17 @@ def test_a_table_is_said_under_the_title_over_it() -> None:
     assert text.startswith(
         "- **Weekly numbers** (Mon Oct 26 – Sun Nov 1): Loader: 2.7.1 Version, 31,540 This week"
     )
+
+
+def test_a_table_under_a_long_opening_line_is_said_whatever_its_rows_add() -> None:
+    text = drafted_with(
+        "compile-time numbers, last Friday's main vs this morning with #1190 (interned module "
+        "paths in name resolution), ref box = M2 Pro, 10 cores, warm cache, three runs each:\n"
+        "```\nbenchmark              before    after    delta\n"
+        "self-host (stage2)     41.2s     36.8s    -10.7%\n"
+        "stdlib check           14.6s     12.9s    -11.6%\n"
+        "hello world            0.41s     0.40s     ~0\n"
+        "peak RSS (self-host)   2.31 GB   2.02 GB  -12.6%\n```\nnot merged yet, waiting on CI"
+    )
+    # (the difference of two measurements is said by them)
+    assert "self-host (stage2): 41.2s before, 36.8s after; stdlib check: 14.6s before" in text
