@@ -171,9 +171,16 @@ _SYMBOL_RE = re.compile(
 )
 
 
+# (the cheap looks first: characters in a set, then a code, which opens with a colon)
+_SYMBOL_CHARS = frozenset(k for k in _SYMBOLS if len(k) == 1) | {"\u20e3"}
+_SYMBOL_CODE_RE = re.compile("|".join(re.escape(k) for k in _SYMBOLS if len(k) > 1))
+
+
 def said_symbols(text: str) -> str:
     """`text` with the emoji that stand for a letter or a number as that letter or number."""
-    if text.isascii() and ":" not in text:
+    if (text.isascii() or _SYMBOL_CHARS.isdisjoint(text)) and not (
+        ":" in text and _SYMBOL_CODE_RE.search(text)
+    ):
         return text  # (most chat)
     return _SYMBOL_RE.sub(lambda m: m[1] or _SYMBOLS[m[0].rstrip("\ufe0f")], text)
 
