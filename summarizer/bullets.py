@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from summarizer.conversations import conversations
@@ -36,6 +36,7 @@ from summarizer.facts import (
 )
 from summarizer.figures import FIGURE_RE
 from summarizer.integrations import IntegrationItem, integration_items, post_repo, releases
+from summarizer.logins import login_key, member_named
 from summarizer.newsletter import capitalised, clean_sentences, dated, tidy, voiced
 from summarizer.phrasing import (
     ANAPHORA_RE,
@@ -209,7 +210,7 @@ def bullets(
             author=None,
             pushed=True,
         )
-        for digest in commit_digests(messages)
+        for digest in commit_digests(messages, members)
     ]
     return _counted_on(_drop_stale(written)) + digests
 
@@ -1096,7 +1097,7 @@ def _bot_bullet(
     reported = _bot_items(item)
     shared = {p.ref: m.author for m in reversed(item) if not m.is_bot for p in m.prs}
     # (a post names a GitHub login, "priya-sethi", whom the chat knows as "Priya Sethi")
-    by_login = {**members, **{_login(m.author): m.author for m in item if not m.is_bot}}
+    by_login = {**members, **{login_key(m.author): m.author for m in item if not m.is_bot}}
     lines = []
     shown: dict[str, PRMention] = {}  # (a PR without a title is left to another line)
     people: dict[str, None] = {}
@@ -1108,7 +1109,7 @@ def _bot_bullet(
             continue
         shown[ref] = mention
         person = known.person if known and known.person else shared.get(ref)
-        person = by_login.get(_login(person), person) if person else person
+        person = member_named(person, by_login) if person else person
         credit = f", {person}" if person else ""
         if known is not None and not known.done:  # ("Add X (#12, opened by ana)": not done)
             credit = f", opened by {person}" if person else ", opened"
@@ -1128,27 +1129,6 @@ def _bot_bullet(
         time=time,
         author=None,
     )
-
-
-def members_by_login(messages: Iterable[SourceMessage]) -> dict[str, str]:
-    """The people of `messages` by the GitHub logins they may go by, as `_login` writes
-    them: "Priya Sethi" as "priyasethi", "psethi" and "priyas". A login two people could
-    have is nobody's."""
-    claims: dict[str, set[str]] = {}
-    for name in {m.author for m in messages if not m.is_bot}:
-        words = name.split()
-        forms = {_login(name)}
-        if len(words) > 1:
-            forms.add(_login(words[0][:1] + words[-1]))
-            forms.add(_login(words[0] + words[-1][:1]))
-        for form in forms:
-            claims.setdefault(form, set()).add(name)
-    return {form: next(iter(names)) for form, names in claims.items() if len(names) == 1}
-
-
-def _login(name: str) -> str:
-    """A name as a login compares: "Priya Sethi" and "priya-sethi" are "priyasethi"."""
-    return "".join(c for c in name.lower() if c.isalnum())
 
 
 def _release_bullet(

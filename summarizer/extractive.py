@@ -20,7 +20,6 @@ from summarizer.bullets import (
     Bullet,
     bullets,
     credited,
-    members_by_login,
     pr_title,
     says_little,
     says_something,
@@ -29,6 +28,7 @@ from summarizer.bullets import (
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
 from summarizer.grouping import answered_id, introductions_topic, is_self_introduction
 from summarizer.introductions import introductions, is_welcome
+from summarizer.logins import members_by_login
 from summarizer.newsletter import capitalised, clean_sentences, dated, voiced
 from summarizer.prlinks import label, link, link_prs
 from summarizer.text import defuse_pings, full_stop, listed, visible_length

@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from summarizer.bullets import bullets, members_by_login, settled
+from summarizer.bullets import bullets, settled
 from summarizer.grouping import introductions_topic
 from summarizer.introductions import introduction, is_welcome, self_description, welcome
+from summarizer.logins import members_by_login
 from summarizer.text import defuse_pings
 from summarizer.types import PRMention, SourceMessage, Topic
 

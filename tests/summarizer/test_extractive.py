@@ -1927,9 +1927,12 @@ def test_commits_pushed_outside_any_pr_get_one_line_per_repository() -> None:
                 ("5d6e7f8", "Add a timeout test - Ben Cho"),
                 ("9a8b7c6", "Merge branch 'main' into retries - Ben Cho"),
                 ("0f1e2d3", "Bump the timeout to 30 s - Ana Ruiz"),
-                ("c0ffee1", "Log the retry count - Ana Ruiz"),
+                ("c0ffee1", "Log the retry count - bcho"),
                 minutes=3,
             ),
+            # (a squashed PR's commit names it: it is said with the PR)
+            _push("loader", ("aa11bb2", "dedup: skip empty shards (#9160) - Ana Ruiz"), minutes=4),
+            msg("the retry count is in the logs now", channel="data", author="Ben Cho"),
             # A PR's own commits are said with the PR, not again as pushed work.
             _push(
                 "loader",
@@ -1945,7 +1948,8 @@ def test_commits_pushed_outside_any_pr_get_one_line_per_repository() -> None:
         ' and "Log the retry count" (Ana Ruiz, Ben Cho).'
     ) in data.splitlines()
     assert "Merge branch" not in data and data.count("Stream shards") == 1
-    assert "GitHub" not in section(d, "data").people
+    assert "GitHub" not in section(d, "data").people and "bcho" not in data
+    assert "skip empty shards (#9160)" not in data
 
 
 def test_a_vs_or_e_g_inside_a_sentence_does_not_end_it() -> None:
