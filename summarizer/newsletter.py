@@ -94,10 +94,10 @@ _RELATIVE_DAY_RE = re.compile(
     r"|last night)\b(?P<possessive>['’]s)?"
     r"(?P<named> \((?:mon|tues|wednes|thurs|fri|satur|sun)day\))?"
     # ("tomorrow (Fri 25 Sep)", "tomorrow (Sat Feb 14)", "tomorrow (Wed)", "tomorrow, Wed 25
-    # March": the day its author gave, the weekday said once)
+    # March", "tomorrow, Friday": the day its author gave, the weekday said once)
     r"(?: \((?P<short>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?:,? (?P<rest>[^()]{1,16}))?\)"
-    r"|, (?P<listed_short>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,? "
-    rf"(?P<listed_rest>{_DATE}))?",
+    r"|, (?P<listed_short>mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?:,? "
+    rf"(?P<listed_rest>{_DATE}))?\b)?",
     re.IGNORECASE,
 )
 _COMPARED_RE = re.compile(r"\b(?:vs\.?|versus|than) $", re.IGNORECASE)
