@@ -431,7 +431,7 @@ def _item_bullets(
 ) -> list[Bullet]:
     """The item as a bullet; an announcement of several paragraphs (`_by_paragraph`) as
     one bullet per paragraph that says something of its own."""
-    mentions = _mentions(item)
+    mentions = _authors_named(_mentions(item), members)
     times = [m.created_at.timestamp() for m in item]
     # (a question, an answer and thanks: three messages, one asking or opening a thread)
     asks = len(item) > 2 and any("?" in m.text or m.thread_id == m.id for m in item)
@@ -445,7 +445,7 @@ def _item_bullets(
         bullet = (
             _release_bullet(topic, item, mentions, time)
             or _bot_bullet(topic, item, mentions, time, members)
-            or _bare_bullet(topic, item, time)
+            or _bare_bullet(topic, item, mentions, time)
         )
         return [bullet] if bullet is not None else []
     announced = is_announcement(item[0]) or _release_post(item[0], signals[0])
@@ -932,11 +932,18 @@ def _render(
         author = fact.message.author
         text = voiced(sentence, author)[0] if new_author else tidy(sentence)
         kept = dated(_newsletter_sentences(text, fact.prs), fact.message.created_at)
-        if new_author and not holds_word(kept, author):
-            credits.append(author)  # not named as a subject, or that sentence read as chat
+        # (not named as a subject, or that sentence read as chat)
+        credit = new_author and not holds_word(kept, author)
         if says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):
-            # "Fix is #310.": the PRs' titles say what the chat does not.
-            kept = "; ".join(f"{pr_title(p.title)} ({p.raw})" for p in fact.prs)
+            # "Fix is #310.": the PRs' titles say what the chat does not, and who wrote them
+            # where that is known ("Khoa's first PR already": Khoa's, not the poster's).
+            by = [mentions.get(p.ref, p).author for p in fact.prs]
+            kept = "; ".join(
+                f"{pr_title(p.title)} ({p.raw}{f', {who}' if who else ''})"
+                for p, who in zip(fact.prs, by, strict=True)
+            )
+            credit = not all(by)
+        if credit:
             credits.append(author)
         if kept:
             parts.append(full_stop(link_prs(kept, fact.message.prs)))
@@ -958,10 +965,21 @@ def _render(
     titled = [m for m in unsaid if _short_title(m)]
     if len(titled) < MIN_TITLED:
         titled = []
-    if titled:
-        body += " " + "; ".join(f"{_short_title(m)} ({link(m)})" for m in titled) + "."
     trailing = [link(m) for m in unsaid if m not in titled]
-    return "- " + defuse_pings(credited(body, trailing, list(dict.fromkeys(credits))))
+    credits = list(dict.fromkeys(credits))
+    if any(m.author for m in titled):
+        # Each PR listed by its title says who wrote it, after the bullet's own credit: the
+        # announcer of a release wrote few of the PRs it lists.
+        body = credited(body, [], credits)
+        credits = []
+    if titled:
+        body += " " + "; ".join(f"{_short_title(m)} ({with_author(m)})" for m in titled) + "."
+    return "- " + defuse_pings(credited(body, trailing, credits))
+
+
+def with_author(mention: PRMention) -> str:
+    """The PR's link, and who wrote it where that is known."""
+    return f"{link(mention)}, {mention.author}" if mention.author else link(mention)
 
 
 REVIEW_ASK_WORDS = 12  # a request for a review this short says nothing else
@@ -1092,8 +1110,9 @@ def _bot_bullet(
     members: Mapping[str, str],
 ) -> Bullet | None:
     """A line for PRs cited with nothing said of them (a bot's post, a bare link): their
-    titles, credited to the person the post names (by their name in the chat where
-    `members` knows their login) or else to whoever shared them, never to the bot."""
+    titles, credited to the person the post names, or the PR's known author (by their name
+    in the chat where `members` knows their login), or else to whoever shared them, never
+    to the bot."""
     reported = _bot_items(item)
     shared = {p.ref: m.author for m in reversed(item) if not m.is_bot for p in m.prs}
     # (a post names a GitHub login, "priya-sethi", whom the chat knows as "Priya Sethi")
@@ -1108,7 +1127,7 @@ def _bot_bullet(
         if not title:
             continue
         shown[ref] = mention
-        person = known.person if known and known.person else shared.get(ref)
+        person = known.person if known and known.person else mention.author or shared.get(ref)
         person = member_named(person, by_login) if person else person
         credit = f", {person}" if person else ""
         if known is not None and not known.done:  # ("Add X (#12, opened by ana)": not done)
@@ -1159,7 +1178,9 @@ def _release_bullet(
     )
 
 
-def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bullet | None:
+def _bare_bullet(
+    topic: str, item: Sequence[SourceMessage], mentions: Mapping[str, PRMention], time: float
+) -> Bullet | None:
     """An item whose people cite PRs without saying anything of them ("#21", a bare link,
     "can someone review #22?"), as a bullet with nothing to write: never chosen, it still
     puts its PRs in the draft (`summarizer.extractive` gives them a short line). Where all
@@ -1172,7 +1193,7 @@ def _bare_bullet(topic: str, item: Sequence[SourceMessage], time: float) -> Bull
     return Bullet(
         topic=topic,
         text=done and "- " + defuse_pings(done),
-        prs={p.ref: p for m in citing for p in m.prs},
+        prs={p.ref: mentions.get(p.ref, p) for m in citing for p in m.prs},
         figures=frozenset(),
         people=[citing[0].author],
         sources=[m.id for m in citing],
@@ -1400,6 +1421,18 @@ def _same_subject(newer: Bullet, older: Bullet) -> bool:
     if not newer.figures & older.figures:
         return False
     return any(len(w) >= 5 and w.isalpha() for w in newer.words & older.words)
+
+
+def _authors_named(
+    mentions: dict[str, PRMention], members: Mapping[str, str]
+) -> dict[str, PRMention]:
+    """`mentions` with each author's GitHub login as the member `members` knows by it."""
+    if not any(m.author for m in mentions.values()):
+        return mentions  # (most items)
+    return {
+        ref: replace(m, author=member_named(m.author, members)) if m.author else m
+        for ref, m in mentions.items()
+    }
 
 
 def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:

@@ -24,6 +24,7 @@ from summarizer.bullets import (
     says_little,
     says_something,
     settled,
+    with_author,
 )
 from summarizer.facts import FIGURE_GAIN, MIN_FACT_WORDS, SIGNAL_WEIGHT, Fact
 from summarizer.grouping import answered_id, introductions_topic, is_self_introduction
@@ -311,9 +312,11 @@ def _compact(bullet: Bullet, covered: set[str]) -> Bullet | None:
             break
     if not text:
         titled = [(m, pr_title(m.title)) for m in new.values() if m.title]
-        credit = [bullet.author] if bullet.author else []
+        # (where GitHub or a bot's post says who wrote each PR, they are its credit)
+        known = titled and all(m.author for m, _ in titled)
+        credit = [bullet.author] if bullet.author and not known else []
         if titled:
-            text = "; ".join(f"{t} ({link(m)})" for m, t in titled)
+            text = "; ".join(f"{t} ({with_author(m)})" for m, t in titled)
             text += "."
         elif credit:  # nothing it says can be published as it is: the editor fills it in
             text = "Also discussed."

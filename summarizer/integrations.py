@@ -11,7 +11,7 @@ never the bot.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from summarizer.types import PRMention, SourceMessage
@@ -190,22 +190,41 @@ def _split_credit(message: str) -> tuple[str, str | None]:
     return message[: by.start()].strip(), by["who"].strip()
 
 
-def reported_titles(posts: Iterable[tuple[str, Sequence[PRMention]]]) -> dict[str, str]:
-    """Normalised ref -> the title an integration post gives that PR or issue, from each
-    post's text and the refs it cites; the first post's title where several report one."""
-    titles: dict[str, str] = {}
+@dataclass(frozen=True, slots=True)
+class Reported:
+    """What a week's integration posts say of its PRs and issues, by normalised ref: the
+    title the first post gives each, and the login of whoever opened it (its author)."""
+
+    titles: dict[str, str]
+    authors: dict[str, str]
+
+
+def reported(posts: Iterable[tuple[str, Sequence[PRMention]]]) -> Reported:
+    """What the integration posts among `posts` (each a post's text and the refs it cites)
+    report."""
+    found = Reported({}, {})
     for text, mentions in posts:
         by_number = {m.ref.rpartition("#")[2]: m.ref for m in mentions}
         for item in integration_items(text):
             ref = by_number.get(item.number)
-            if ref is not None and item.title:
-                titles.setdefault(ref, item.title)
-    return titles
+            if ref is None:
+                continue
+            if item.title:
+                found.titles.setdefault(ref, item.title)
+            if item.person and not item.done:  # ("opened by ana": who merged it may not be)
+                found.authors.setdefault(ref, item.person)
+    return found
 
 
-def titled(mentions: Sequence[PRMention], titles: Mapping[str, str]) -> tuple[PRMention, ...]:
-    """`mentions`, each without a title of its own given the one in `titles`."""
+def titled(mentions: Sequence[PRMention], known: Reported) -> tuple[PRMention, ...]:
+    """`mentions`, each without a title or an author of its own given those `known`."""
     return tuple(
-        replace(m, title=titles[m.ref]) if m.title is None and m.ref in titles else m
+        replace(
+            m,
+            title=m.title or known.titles.get(m.ref),
+            author=m.author or known.authors.get(m.ref),
+        )
+        if m.ref in known.titles or m.ref in known.authors
+        else m
         for m in mentions
     )

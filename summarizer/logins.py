@@ -10,14 +10,15 @@ from summarizer.types import SourceMessage
 
 def members_by_login(messages: Iterable[SourceMessage]) -> dict[str, str]:
     """The people of `messages` by the GitHub logins they may go by, as `login_key` writes
-    them: "Priya Sethi" as "priyasethi", "psethi" and "priyas". A login two people could
-    have is nobody's."""
+    them: "Priya Sethi" as "priyasethi", "psethi" and "priyas" ("Joris de Wit" also as
+    "jdewit"). A login two people could have is nobody's."""
     claims: dict[str, set[str]] = {}
     for name in {m.author for m in messages if not m.is_bot}:
         words = name.split()
         forms = {login_key(name)}
         if len(words) > 1:
             forms.add(login_key(words[0][:1] + words[-1]))
+            forms.add(login_key(words[0][:1] + "".join(words[1:])))  # ("Joris de Wit": jdewit)
             forms.add(login_key(words[0] + words[-1][:1]))
         for form in forms:
             claims.setdefault(form, set()).add(name)

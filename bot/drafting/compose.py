@@ -22,7 +22,7 @@ from storage.privacy import forgotten_names, unnamer
 from storage.week_rows import WeekMessages, week_messages, week_refs
 from summarizer.draft import format_title, make_draft
 from summarizer.grouping import TopicPriors
-from summarizer.integrations import post_repo, reported_titles, titled
+from summarizer.integrations import post_repo, reported, titled
 from summarizer.prrefs import (
     PRRef,
     bare_refs_elsewhere,
@@ -67,13 +67,14 @@ def load_week(session: Session, config: Config, week: Week) -> list[SourceMessag
     prs = _week_mentions(session, config, week, _bare_refs_repos(week_rows, config, week))
     forgotten = forgotten_names(session, week.workspace_id)
     unnamed = unnamer(forgotten)
-    # Where GitHub told nothing, the title an integration post gave a PR is its title (with
-    # the names of members who opted out taken out, as from every text).
-    titles = reported_titles(
+    # Where GitHub told nothing, the title an integration post gave a PR is its title, and
+    # who it says opened it its author (with the names of members who opted out taken out,
+    # as from every text).
+    known = reported(
         (unnamed(row[5]), prs.get(row[0], ())) for row in week_rows.rows if people[row[9]][2]
     )
-    if titles:
-        prs = {message_id: titled(found, titles) for message_id, found in prs.items()}
+    if known.titles or known.authors:
+        prs = {message_id: titled(found, known) for message_id, found in prs.items()}
     # (what the summarizer reads of a time, "tomorrow" as a weekday, is the community's)
     zone = week.start.tzinfo
     messages = []

@@ -4024,3 +4024,46 @@ def test_a_plan_whose_author_thanks_the_helpers_in_its_thread_is_still_said() ->
         ]
     )
     assert "Up to $40,000 over 12 months" in section(d, "data").markdown
+
+
+def _pr(number: int, title: str, author: str | None = None) -> PRMention:
+    return PRMention(
+        f"#{number}", f"lab/main#{number}", f"https://github.com/lab/main/pull/{number}", title,
+        author,
+    )  # fmt: skip
+
+
+def test_prs_a_release_lists_by_title_are_credited_to_their_authors() -> None:
+    prs = (
+        _pr(1172, "Add CRAM 3.1 output support", "jdewit"),
+        _pr(1178, "Switch the default aligner to bwa-mem2", "priyas"),
+        _pr(1181, "Scatter BQSR by chromosome"),
+    )
+    release = replace(
+        msg("**Helix 2.4.0 is out**, a day later than planned. Thanks to all rc1 testers!",
+            channel="data", author="Katrin Vogel"),
+        prs=prs, reactions=12,
+    )  # fmt: skip
+    others = [
+        msg("the CRAM writer is done", channel="general", author="Joris de Wit"),
+        msg("aligner numbers soon", channel="general", author="Priya Sethi"),
+    ]
+    text = section(draft([release, *others]), "data").markdown
+    assert "a day later than planned (Katrin Vogel). Add CRAM 3.1 output support (" in text
+    assert 'Add CRAM 3.1 output support, by Joris de Wit"), Joris de Wit);' in text
+    assert 'aligner to bwa-mem2, by Priya Sethi"), Priya Sethi);' in text
+    assert text.endswith(
+        'Scatter BQSR by chromosome ([#1181](https://github.com/lab/main/pull/1181 "'
+        'Scatter BQSR by chromosome")).'
+    )
+
+
+def test_a_pr_said_by_its_title_is_credited_to_its_author_not_its_announcer() -> None:
+    said = replace(
+        msg("Khoa's first PR already :smile:", channel="data", author="Tuan Pham"),
+        prs=(_pr(50, "Add a zip code column to the eviction export", "khoatran"),),
+    )
+    khoa = msg("hi all, first hack night for me", channel="general", author="Khoa Tran")
+    text = section(draft([said, khoa]), "data").markdown
+    assert "Add a zip code column to the eviction export ([#50](" in text
+    assert text.endswith(", Khoa Tran).") and "Tuan Pham" not in text

@@ -14,7 +14,7 @@ from summarizer.integrations import (
     integration_items,
     post_repo,
     releases,
-    reported_titles,
+    reported,
     titled,
 )
 from summarizer.types import DraftSummary, SourceMessage
@@ -122,10 +122,21 @@ def test_a_person_s_message_in_brackets_is_not_a_post() -> None:
 
 def test_a_post_s_titles_are_given_to_the_refs_it_cites_and_to_no_other() -> None:
     post = msg("[lab/main] Pull request merged: #12 Fix the loader\nSee also #14")
-    titles = reported_titles([(post.text, post.prs)])
-    assert titles == {"lab/main#12": "Fix the loader"}
+    known = reported([(post.text, post.prs)])
+    assert known.titles == {"lab/main#12": "Fix the loader"}
     cited = msg("#12 is in, #13 next").prs
-    assert [m.title for m in titled(cited, titles)] == ["Fix the loader", None]
+    assert [m.title for m in titled(cited, known)] == ["Fix the loader", None]
+
+
+def test_who_opened_a_pr_is_its_author_and_who_merged_it_is_not() -> None:
+    posts = [
+        msg("[lab/main] Pull request opened by khoatran\n#50 Add a zip code column"),
+        msg("[lab/main] Pull request merged by tuan-pham\n#50 Add a zip code column"),
+        msg("[lab/main] Pull request merged by tuan-pham\n#51 Fix the scraper"),
+    ]
+    known = reported([(p.text, p.prs) for p in posts])
+    assert known.authors == {"lab/main#50": "khoatran"}
+    assert [m.author for m in titled(msg("#50 and #51 are in").prs, known)] == ["khoatran", None]
 
 
 def test_a_push_post_lists_its_commits_with_their_authors() -> None:
