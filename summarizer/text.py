@@ -366,9 +366,16 @@ def _open_quote(text: str) -> bool:
     return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
 
 
+# Kana and CJK ideographs: scripts written without spaces between words.
+_UNSPACED_SCRIPT_RE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
 def holds_word(text: str, word: str) -> bool:
     """Whether `text` holds `word` as a whole word: "ana" is not in "hana kim", nor "wren"
-    in "github.com/pixelwren" (nor a word of a link's path or address)."""
+    in "github.com/pixelwren" (nor a word of a link's path or address). Japanese and Chinese
+    put no spaces between words: there, holding it is enough ("ハルです" holds "ハル")."""
+    if not word.isascii() and _UNSPACED_SCRIPT_RE.search(word):
+        return word in text
     at = text.find(word)
     while at >= 0:
         end = at + len(word)
@@ -464,7 +471,7 @@ def defuse_pings(text: str) -> str:
     return text
 
 
-_CLOSING = ".!?"
+_CLOSING = ".!?。！？"  # (and the full-width stops of Chinese and Japanese)
 _URL_END_RE = re.compile(r"(?<!\]\()(?<!<)https?://[^\s()<>]+$")
 
 

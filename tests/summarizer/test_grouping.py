@@ -681,3 +681,13 @@ def test_a_long_thread_in_a_mapped_channel_goes_where_its_opening_post_s_words_s
         [said("new grant folder for the sensors photos", "Sofia Russo", id="g2")], topics
     )
     assert list(short["projects"])
+
+
+def test_a_japanese_self_introduction_naming_its_author_is_one() -> None:
+    intro = msg(
+        "はじめまして！大阪在住のハルです。普段はHHKBを使っていますが、最近自作キーボードに"
+        "興味を持ち始めました。よろしくお願いします！",
+        channel="introductions",
+        author="ハル",
+    )
+    assert group_by_topic([intro], TOPICS)["introductions"] == [intro]

@@ -385,3 +385,8 @@ def test_an_emoji_standing_for_a_letter_or_a_number_is_said_as_it() -> None:
     assert voiced("1️⃣ The Old Mill won the venue poll", "Tyler Brandt")[0] == (
         "1 The Old Mill won the venue poll"
     )
+
+
+def test_a_full_width_stop_ends_a_sentence() -> None:
+    assert full_stop("よろしくお願いします！") == "よろしくお願いします！"
+    assert full_stop("大阪在住のハルです。") == "大阪在住のハルです。"
