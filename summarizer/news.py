@@ -13,7 +13,7 @@ from summarizer.newsletter import voiced
 from summarizer.text import defuse_pings, listed
 from summarizer.types import NewsItem, Section, SourceMessage, Topic
 
-_SENT_IN_RE = re.compile(r" \(sent in by [^()]+\)$")
+_SENT_IN_RE = re.compile(r" \(sent in by [^()]+\)\.?$")  # (drafts before 2026-12-07: no stop)
 NAMED_SENDERS = 3  # a message more members marked credits the first two and counts the rest
 
 
@@ -89,12 +89,12 @@ def _as_message(item: NewsItem) -> SourceMessage:
 
 def news_line(item: NewsItem) -> str:
     """The item as a line of its section, in a newsletter's voice, ending with who sent it:
-    "- Ana fixed the loader (sent in by Ben Ode)"."""
+    "- Ana fixed the loader (sent in by Ben Ode)."."""
     author = item.author or item.sender
     text, subject = voiced(item.text, author)
     text = text or " ".join(item.text.split())
     credit = f" ({author})" if item.author and not subject and item.author != item.sender else ""
-    return defuse_pings(f"- {text}{credit} (sent in by {item.sender})")
+    return defuse_pings(f"- {text}{credit} (sent in by {item.sender}).")
 
 
 def add_news(

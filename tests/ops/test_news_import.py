@@ -48,7 +48,7 @@ def test_a_slack_export_s_news_reaction_reaches_the_draft(tmp_path: Path) -> Non
         ("grace", "Release 2.1 of the loader is out", "C1:1452837318.000002")
     ]
     draft = cli(db, "draft", "--week", "2016-01-15")
-    assert "- Release 2.1 of the loader is out (Ada Lovelace) (sent in by grace)\n" in draft
+    assert "- Release 2.1 of the loader is out (Ada Lovelace) (sent in by grace).\n" in draft
 
 
 def test_a_discord_export_s_news_reaction_reaches_the_draft(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_a_discord_export_s_news_reaction_reaches_the_draft(tmp_path: Path) -> N
         ("bob", "The tokenizer rewrite landed: 2x faster", "700")
     ]
     draft = cli(db, "draft", "--week", "2026-09-01")
-    assert "- The tokenizer rewrite landed: 2x faster (Alice) (sent in by bob)\n" in draft
+    assert "- The tokenizer rewrite landed: 2x faster (Alice) (sent in by bob).\n" in draft
 
 
 def test_an_import_sends_nothing_in_when_news_is_off(tmp_path: Path) -> None:

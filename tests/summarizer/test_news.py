@@ -50,9 +50,9 @@ def test_a_marked_message_goes_where_the_drafter_placed_it() -> None:
 
 def test_the_line_says_who_sent_it_in_the_newsletter_voice() -> None:
     line = news_line(item("I released v2.1 of the loader", sender="Ben Ode", author="Ana Ruiz"))
-    assert line == "- Ana Ruiz released v2.1 of the loader (sent in by Ben Ode)"
+    assert line == "- Ana Ruiz released v2.1 of the loader (sent in by Ben Ode)."
     own = news_line(item("Stickers at the desk @everyone", sender="Ben Ode"))
-    assert own.endswith("(sent in by Ben Ode)") and "@everyone" not in own
+    assert own.endswith("(sent in by Ben Ode).") and "@everyone" not in own
 
 
 def test_news_is_in_the_draft_whatever_the_budget() -> None:
@@ -62,7 +62,7 @@ def test_news_is_in_the_draft_whatever_the_budget() -> None:
     news = [item("The Iris scheduler now preempts by priority", sender="Ben Ode", id="7")]
     sections = {s.topic: s for s in draft(chatter, news, max_chars=200).sections}
     assert sections["iris"].markdown == (
-        "- The Iris scheduler now preempts by priority (sent in by Ben Ode)"
+        "- The Iris scheduler now preempts by priority (sent in by Ben Ode)."
     )
     assert "hero-run" in sections  # the drafter's own section is still there
 
@@ -72,7 +72,7 @@ def test_news_on_a_topic_with_a_section_joins_it_with_its_source() -> None:
     news = item(chat.text, message_id="d1", author="Ana Ruiz", sender="Ben Ode", channel="data")
     (section,) = [s for s in draft([chat], [news]).sections if s.topic == "data"]
     lines = section.markdown.splitlines()
-    assert lines[-1].endswith("(sent in by Ben Ode)") and len(lines) >= 2
+    assert lines[-1].endswith("(sent in by Ben Ode).") and len(lines) >= 2
     assert section.sources.count("d1") == 1
 
 
@@ -95,10 +95,19 @@ def test_a_message_many_members_marked_is_one_line_crediting_them() -> None:
     lines = [ln for s in draft([story], news).sections for ln in s.markdown.splitlines()]
     marked = [ln for ln in lines if "(sent in by" in ln]
     assert len(marked) == 1
-    assert marked[0].endswith("(sent in by Ben Ode, Mia Park and 3 others)")
+    assert marked[0].endswith("(sent in by Ben Ode, Mia Park and 3 others).")
     two = draft([story], news[:2]).sections
     assert any(
-        ln.endswith("(sent in by Ben Ode and Mia Park)")
+        ln.endswith("(sent in by Ben Ode and Mia Park).")
         for s in two
         for ln in s.markdown.splitlines()
     )
+
+
+def test_a_news_line_is_a_whole_sentence_and_an_older_draft_s_line_is_still_one() -> None:
+    from summarizer.evaluate import cut_sentences
+    from summarizer.news import is_news_line
+
+    line = news_line(item("Stickers at the desk, ask Bo", sender="Ben Ode"))
+    assert cut_sentences(line) == [] and is_news_line(line)
+    assert is_news_line("- Stickers at the desk, ask Bo (sent in by Ben Ode)")

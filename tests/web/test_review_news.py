@@ -17,7 +17,7 @@ from storage.records import PersonRecord
 from tests.core.test_access import ADMIN_A, GUILD_A, MONDAY, command
 from tests.web.test_review_site import EDITOR, Bot, csrf_of, open_page, scenario
 
-LINE = "- The Iris scheduler now preempts by priority (sent in by Ben Cho)"
+LINE = "- The Iris scheduler now preempts by priority (sent in by Ben Cho)."
 
 
 def send_news(bot: Bot, sessions, workspace_id: int, text: str) -> None:  # noqa: ANN001
@@ -91,7 +91,7 @@ def test_a_message_several_members_marked_is_one_line_and_keeps_it_when_one_is_d
         mark(sessions, bot.ws_a, login, name)
     assert command(bot.core, GUILD_A, ADMIN_A, f"regenerate {bot.draft}").ok
     (marked,) = [ln for t in texts(sessions) for ln in t.splitlines() if "(sent in by" in ln]
-    assert marked.endswith("(sent in by Ben Cho, Mia Park and Li Wei)")
+    assert marked.endswith("(sent in by Ben Cho, Mia Park and Li Wei).")
 
     async def body(client: TestClient) -> None:
         status, html = await open_page(client, bot.link(EDITOR.user_id))
@@ -104,6 +104,6 @@ def test_a_message_several_members_marked_is_one_line_and_keeps_it_when_one_is_d
             dropped.status == 200 and "Ben Cho&#39;s news was dropped from" in await dropped.text()
         )
         lines = [ln for t in texts(sessions) for ln in t.splitlines() if "(sent in by" in ln]
-        assert [ln.rpartition(" (sent in by ")[2] for ln in lines] == ["Mia Park and Li Wei)"]
+        assert [ln.rpartition(" (sent in by ")[2] for ln in lines] == ["Mia Park and Li Wei)."]
 
     scenario(bot, body)
