@@ -43,10 +43,6 @@ from summarizer.text import (
 from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
-# A conversation's channel counts for each of its messages up to this many: a long thread in
-# a mapped channel about another topic's news ("Grant: ... deadline Nov 5" in #projects) is
-# placed by what it says, not by how many replies it had.
-CHANNEL_MESSAGES = 2
 PR_WEIGHT = 2.0  # a cited PR's label or touched path points to a topic
 REPO_WEIGHT = 1.0  # a cited PR's repository named for a topic ("team/firmware"): a keyword
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
@@ -172,11 +168,10 @@ class TopicScorer:
         self.add_scores(message, scores)
         return scores
 
-    def add_scores(self, message: SourceMessage, scores: list[float], channel: bool = True) -> None:
-        """Add the evidence `message` gives each topic to `scores` (without its channel's,
-        where `channel` is false: `add_channel_scores`)."""
-        if channel:
-            self.add_channel_scores(message.channel, scores)
+    def add_scores(self, message: SourceMessage, scores: list[float]) -> None:
+        """Add the evidence `message` gives each topic to `scores`."""
+        for index in self._topics_of_channel(message.channel):
+            scores[index] += CHANNEL_WEIGHT
         self._add_hits(message.text, scores, 1.0)
         # (a post's first line says what it is about: "Tallow 0.9.0 is out!"; a link
         # preview's title names a page, often only its site's)
@@ -190,11 +185,6 @@ class TopicScorer:
             if mention.labels or mention.paths:  # only what GitHub told says anything here
                 for index, score in enumerate(self.pr_scores(mention)):
                     scores[index] += score
-
-    def add_channel_scores(self, channel: str, scores: list[float], times: int = 1) -> None:
-        """Add the evidence `times` messages said in `channel` give each topic to `scores`."""
-        for index in self._topics_of_channel(channel):
-            scores[index] += CHANNEL_WEIGHT * times
 
     def add_title_scores(self, title: str, scores: list[float]) -> None:
         """Add the evidence a thread's name gives each topic (its words, weighed more)."""
@@ -629,12 +619,10 @@ def _assign(
         row = totals[root] = [0.0] * n_topics
         refs = prs_of[root] = set()
         titles = set()
-        for said_in, n in Counter(messages[i].channel for i in members).items():
-            scorer.add_channel_scores(said_in, row, min(n, CHANNEL_MESSAGES))
         for i in members:
             root_of[i] = root
             message = messages[i]
-            scorer.add_scores(message, row, channel=False)
+            scorer.add_scores(message, row)
             if message.prs:
                 refs.update(p.ref for p in message.prs)
             if message.thread_title:

@@ -8,7 +8,7 @@ import pytest
 from factories import TOPICS, msg
 
 from summarizer.grouping import TopicPriors, group_by_topic, introductions_topic
-from summarizer.types import SourceMessage, Topic
+from summarizer.types import Topic
 
 
 def topic_of(grouped: dict, message) -> str:
@@ -649,38 +649,6 @@ def test_who_introduces_themselves_outside_an_introductions_channel(
     introduction = msg(newcomer[0], author=newcomer[1])
     grouped = group_by_topic([introduction, msg(other[0], author=other[1])], TOPICS)
     assert grouped["introductions"] == [introduction]
-
-
-def test_a_long_thread_in_a_mapped_channel_goes_where_its_opening_post_s_words_say() -> None:
-    topics = [
-        Topic("projects", "Projects", ("projects",), ("sensors",)),
-        Topic("funding", "Grants", (), ("grant", "deadline", "letter of support", "budget")),
-        Topic("other", "Other updates"),
-    ]
-
-    def said(text: str, author: str, **kw) -> SourceMessage:
-        return msg(text, channel="projects", author=author, thread_id="g1", **kw)
-
-    thread = [
-        said(
-            "*Grant: Lake Fund community data grant*\nUp to $40,000. Deadline Thursday Nov 5. "
-            "We need a letter of support and a budget",
-            "Dana Whitfield",
-            id="g1",
-        ),
-        said("I can get a letter from the Green Alliance", "Jamal Carter"),
-        said("I'll ask the ward office for the second one", "Renata Alvarez"),
-        said("64 active volunteers this year, 1,870 hours", "Marcus Boateng"),
-        said("last year's files were downloaded 3,412 times", "Anjali Deshpande"),
-        said("photos are in the shared folder", "Sofia Russo"),
-    ]
-    grouped = group_by_topic(thread, topics)
-    assert topic_of(grouped, thread[0]) == "funding"
-    # (the channel still outweighs a word or two: a short thread stays in its channel's topic)
-    short = group_by_topic(
-        [said("new grant folder for the sensors photos", "Sofia Russo", id="g2")], topics
-    )
-    assert list(short["projects"])
 
 
 def test_a_japanese_self_introduction_naming_its_author_is_one() -> None:
