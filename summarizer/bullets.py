@@ -946,7 +946,12 @@ def _render(
         if credit:
             credits.append(author)
         if kept:
-            parts.append(full_stop(link_prs(kept, fact.message.prs)))
+            # (their authors by the names the chat knows them by, as the bullet's mentions say)
+            named = [
+                replace(p, author=mentions[p.ref].author) if p.author and p.ref in mentions else p
+                for p in fact.message.prs
+            ]
+            parts.append(full_stop(link_prs(kept, named)))
         elif len(parts) == 1 and queue[0].n_words <= TITLE_WORDS and len(queue) == len(picked):
             queue += _after_headline(queue[0], spare, picked)
         # A PR the text cites in one form ("#12") is not cited again in another (its URL).
