@@ -169,6 +169,21 @@ _LISTED_ME_RE = re.compile(
 )
 
 
+# "I" after another's name and "and": one of two subjects, the author ("Wren and I go live").
+_PAIRED_I_RE = re.compile(r"(?<=[a-z] and )I\b(?![’'])")
+_NAME_BEFORE_RE = re.compile(r"\b[A-Z][a-z]+ and $")
+
+
+def _paired(sentence: str, author: str) -> str:
+    """`sentence` with "I" after another's name and "and" as the author."""
+    if " and I" not in sentence:
+        return sentence  # (most sentences)
+    paired = _PAIRED_I_RE.search(sentence)
+    if paired is None or _NAME_BEFORE_RE.search(sentence, 0, paired.start()) is None:
+        return sentence
+    return sentence[: paired.start()] + author + sentence[paired.end() :]
+
+
 def voiced(text: str, author: str) -> tuple[str, bool]:
     """`text`, said by `author`, tidied, with the author as the first sentence's subject
     where it can be ("I fixed X" -> "Ana fixed X"), or else as the subject of the first
@@ -186,7 +201,7 @@ def voiced(text: str, author: str) -> tuple[str, bool]:
     subject = first is not None
     if first is None:
         first = _tidy_sentence(said[0], third=True)
-    rest = [_tidy_sentence(s, third=True) for s in said[1:]]
+    rest = [_tidy_sentence(_paired(s, author), third=True) for s in said[1:]]
     if not subject and author[:1].isupper():
         # "The size argument is in bytes. Documented that in #308": the later sentence
         # says what the author did ("Ana Ruiz documented that in #308").

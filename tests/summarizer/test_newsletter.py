@@ -390,3 +390,10 @@ def test_an_emoji_standing_for_a_letter_or_a_number_is_said_as_it() -> None:
 def test_a_full_width_stop_ends_a_sentence() -> None:
     assert full_stop("よろしくお願いします！") == "よろしくお願いします！"
     assert full_stop("大阪在住のハルです。") == "大阪在住のハルです。"
+
+
+def test_i_after_another_s_name_in_a_later_sentence_is_the_author() -> None:
+    said = voiced(
+        "**Dev stream this Thursday!** Wren and I go live at 5 PM on Twitch.", "Ben Aalto"
+    )
+    assert said[0] == "**Dev stream this Thursday!** Wren and Ben Aalto go live at 5 PM on Twitch."
