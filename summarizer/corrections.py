@@ -27,10 +27,11 @@ from summarizer.types import SourceMessage
 # "19:30", "$1,200", "2.3 GB"), or a day of a month ("Dec 14").
 _MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s"
 _VALUE = rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
-# "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW (was OLD)" (markup taken out
-# first).
+# "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW (was OLD)", "N × NEW, not
+# OLD" (markup taken out first).
 _NOT_RE = re.compile(
-    rf"(?P<new>{_VALUE})(?:\s[a-z]+)?(?:,?\s+(?:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
+    rf"(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s[a-z]+)?"
+    rf"(?:,?\s+(?:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
 )
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
 # "edit: +1.3 was with ...": the value a correction says was wrong.
@@ -261,7 +262,7 @@ class _Correction:
                 for value in find_figures(clause[0])
             ]
         return cls(
-            pairs=tuple(_pair(m["new"], m["old"]) for m in _NOT_RE.finditer(plain)),
+            pairs=tuple(_pair(_factor(m), m["old"]) for m in _NOT_RE.finditer(plain)),
             given=tuple(_counted(plain)),
             emphasised=frozenset(_emphasised(text)),
             named=frozenset(_number(value) for value, _ in wrong),
@@ -371,6 +372,15 @@ def _counted(text: str) -> list[str]:
 
 def _value(said: str) -> str:
     return said.strip().rstrip(".,:")
+
+
+def _factor(said: re.Match[str]) -> str:
+    """NEW of "NEW, not OLD"; of a product, the factor of OLD's unit ("48 × 180 s, not 64"
+    corrects 64 to 48; "48 × 180 s, not 120 s" 120 s to 180 s)."""
+    factor = said["factor"]
+    if factor is None or _unit(said["new"]) == _unit(said["old"]):
+        return said["new"]
+    return factor
 
 
 def _pair(new: str, old: str) -> tuple[str, str]:

@@ -363,3 +363,21 @@ def test_a_reply_opening_with_the_right_count_fixes_another_s_post_the_author_ag
         "fyi Oskar ran 1,900 (first reported as 19,000) jobs on rc.1 overnight with zero "
         "runner failures"
     )
+
+
+def test_a_correction_giving_a_product_fixes_the_factor_of_the_replaced_value_s_unit() -> None:
+    post = replace(
+        msg(
+            "Finally finished the Horsehead from the new moon\n"
+            "64 × 180 s subs at gain 100 = 3 h 12 min total, 3 nights in a Bortle 4 backyard",
+            channel="data",
+            id="p1",
+        ),
+        reactions=14,
+    )
+    fixed = msg(
+        "correction, sorry: it's *48 × 180 s*, not 64. threw out 16 subs from the 12th",
+        channel="data",
+        reply_to_id="p1",
+    )
+    assert "48 (first reported as 64) × 180 s subs" in _drafted(post, fixed)
