@@ -192,6 +192,7 @@ _ONE_MORE_RE = re.compile(r"#(?P<number>\d+)(?:,? (?:or|and|&)|,|/) $")
 
 # A repository whose PRs have reached this number has few single-digit ones left to cite.
 MATURE_NUMBER = 100
+COLOUR_DIGITS = 6  # "#330000": a colour's red, green and blue
 
 # The repository a GitHub integration's post opens with: "[owner/repo] Pull request ...".
 _NOTIFICATION_REPO = re.compile(rf"\s*\[(?P<repo>{_OWNER}/{_REPO})\]\s")
@@ -320,17 +321,33 @@ def stray_numbers(refs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
     more in ("coffee #1 of the day", "#3 here" are not its first issues), two-digit ones in
     a repository it cites four-digit numbers in ("Zigbee channel #15" beside #5203), and, in
     a week that names no repository at all (no default one, no link, no "repo#N"), those
-    under `MATURE_NUMBER` ("printer #4", "writing prompt #14": a community without code)."""
+    under `MATURE_NUMBER` ("printer #4", "writing prompt #14": a community without code), and
+    six digits where the repository's other numbers are far below ("#330000" beside #41: a
+    colour)."""
     refs = list(refs)
-    highest: dict[str, int] = {}
+    below_colours: dict[str, int] = {}  # (the highest of fewer than six digits)
     for _, ref in refs:
         repo, _, number = ref.rpartition("#")
-        highest[repo] = max(highest.get(repo, 0), int(number))
+        if len(number) < COLOUR_DIGITS:
+            below_colours[repo] = max(below_colours.get(repo, 0), int(number))
+    colours = {
+        (raw, ref)
+        for raw, ref in refs
+        if len(raw) == COLOUR_DIGITS + 1
+        and raw.startswith("#")
+        and 0 < below_colours.get(ref.rpartition("#")[0], 0) < 10 * MATURE_NUMBER
+    }
+    highest: dict[str, int] = {}
+    for raw, ref in refs:
+        if (raw, ref) not in colours:
+            repo, _, number = ref.rpartition("#")
+            highest[repo] = max(highest.get(repo, 0), int(number))
     no_repository = highest.keys() <= {""}
-    return {
+    return colours | {
         (raw, ref)
         for raw, ref in refs
         if raw.startswith("#")
+        and (raw, ref) not in colours
         and (
             len(raw) == 2  # ("#" and one digit)
             and highest[ref.rpartition("#")[0]] >= MATURE_NUMBER

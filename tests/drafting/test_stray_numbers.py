@@ -60,6 +60,14 @@ def test_only_a_bare_small_number_is_a_stray() -> None:
     assert stray_numbers(refs) == {("#1", "maps/core#1")}
 
 
+def test_six_digits_beside_a_repository_s_small_numbers_are_a_colour() -> None:
+    refs = [("#41", "club/tools#41"), ("#330000", "club/tools#330000")]
+    assert stray_numbers(refs) == {("#330000", "club/tools#330000")}
+    # (a repository in its hundreds of thousands cites six digits)
+    assert stray_numbers([("#1234", "big/repo#1234"), ("#331000", "big/repo#331000")]) == set()
+    assert stray_numbers([("#331000", "big/repo#331000")]) == set()
+
+
 def test_a_community_without_code_has_numbers_not_prs(sessions, tmp_path) -> None:
     cited = _cited(
         sessions,
