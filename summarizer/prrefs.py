@@ -343,20 +343,23 @@ def stray_numbers(refs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
             repo, _, number = ref.rpartition("#")
             highest[repo] = max(highest.get(repo, 0), int(number))
     no_repository = highest.keys() <= {""}
-    return colours | {
-        (raw, ref)
-        for raw, ref in refs
-        if raw.startswith("#")
-        and (raw, ref) not in colours
-        and (
-            len(raw) == 2  # ("#" and one digit)
-            and highest[ref.rpartition("#")[0]] >= MATURE_NUMBER
-            or len(raw) == 3  # (two digits, in a repository in its thousands)
-            and highest[ref.rpartition("#")[0]] >= 10 * MATURE_NUMBER
-            or no_repository
-            and int(raw[1:]) < MATURE_NUMBER
-        )
-    }
+    return (
+        colours
+        | {
+            (raw, ref)
+            for raw, ref in refs
+            if raw.startswith("#")
+            and (raw, ref) not in colours
+            and (
+                len(raw) == 2  # ("#" and one digit)
+                and highest[ref.rpartition("#")[0]] >= MATURE_NUMBER
+                or len(raw) == 3  # (two digits, in a repository in its thousands)
+                and highest[ref.rpartition("#")[0]] >= 10 * MATURE_NUMBER
+                or no_repository
+                and int(raw[1:]) < MATURE_NUMBER
+            )
+        }
+    )
 
 
 def github_url(normalised_ref: str, kind: str = "pull") -> str | None:
