@@ -569,7 +569,7 @@ def _ngrams(words: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
 
 # A line ends a sentence when its last character, after closing quotes, brackets and
 # emphasis, is one of these.
-_TERMINAL = (".", "!", "?")
+_TERMINAL = (".", "!", "?", "。", "！", "？")  # (and the full-width stops of CJK)
 _CLOSERS = "\"')]}*_`’”"
 _ELLIPSIS = ("…", "...")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")

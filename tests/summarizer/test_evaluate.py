@@ -395,6 +395,7 @@ def test_cut_sentences() -> None:
         "- **Cy** said to tweak them: **Dee**: looks right.\n"
         "- **Eve** asked whether it works\n"
         "- **Fay** shipped it (finally!)\n"
+        "- ハル: よろしくお願いします！\n"
         "- Gil swept remat (full vs. Every arm ran `f(x` on one node.\n"
         "A paragraph wrapped\nover two lines ends here.\n"
         "```\nno punctuation in code\n```\n"
