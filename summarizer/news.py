@@ -20,17 +20,14 @@ NAMED_SENDERS = 3  # a message more members marked credits the first two and cou
 def by_message(items: Sequence[NewsItem]) -> list[NewsItem]:
     """The items, those marking one message made one, sent in by everyone who marked it (in
     the order they did): nine members' news reactions on a story are one line, not nine."""
-    senders: dict[str, list[str]] = {}
-    first: dict[str, NewsItem] = {}
+    senders: dict[str, list[str]] = {}  # (by message, in the order they marked it)
     merged: list[NewsItem] = []
     for item in items:
         key = item.message_id
-        if key is None:
+        if key is None or key not in senders:
             merged.append(item)
-        elif key not in first:
-            first[key] = item
-            senders[key] = [item.sender]
-            merged.append(item)
+            if key is not None:
+                senders[key] = [item.sender]
         elif item.sender not in senders[key]:
             senders[key].append(item.sender)
     return [
