@@ -43,6 +43,7 @@ from summarizer.text import (
 from summarizer.types import PRMention, SourceMessage, Topic
 
 CHANNEL_WEIGHT = 2.5  # three keyword hits outweigh a channel, one or two do not
+CHANNEL_MESSAGES = 2  # ... counted for this many of a conversation's messages against words
 PR_WEIGHT = 2.0  # a cited PR's label or touched path points to a topic
 REPO_WEIGHT = 1.0  # a cited PR's repository named for a topic ("team/firmware"): a keyword
 KEYWORD_CAP = 3  # a long message repeating one word should not outvote its channel
@@ -138,6 +139,10 @@ class TopicScorer:
         self._nameable = {i for i, t in enumerate(self.topics[:-1]) if t is not intro}
         scored = [Topic(t.id, t.title) if t is intro else t for t in self.topics]
         self.channels = [frozenset(map(channel_key, t.channels)) for t in scored]
+        # (topics the admin gave words but no channel: what is said of them anywhere)
+        self.unchannelled = [
+            i for i in self._nameable if not self.channels[i] and self.topics[i].keywords
+        ]
         self.labels = [frozenset(label.lower() for label in t.labels) for t in scored]
         self.paths = [t.paths for t in scored]
         self._channel_topics: dict[str, list[int]] = {}
@@ -629,6 +634,8 @@ def _assign(
                 titles.add(message.thread_title)
         for title in titles:
             scorer.add_title_scores(title, row)
+        if scorer.unchannelled and len(members) > CHANNEL_MESSAGES:
+            _weigh_unchannelled(scorer, [messages[i] for i in members], row)
 
     # A PR discussed in several conversations lends each of them the others' evidence; a
     # recap citing many PRs lends none (it would pull them all to its own topic).
@@ -679,6 +686,20 @@ def _assign(
         strongest = max(scores)
         decided[root] = topic_ids[scores.index(strongest)] if strongest > 0 else catch_all
     return [decided[root] for root in root_of]
+
+
+def _weigh_unchannelled(
+    scorer: TopicScorer, members: Sequence[SourceMessage], row: list[float]
+) -> None:
+    """Against a topic the admin gave words but no channel, a long conversation's channel
+    counts for `CHANNEL_MESSAGES` of its messages only: a 15-message thread in a mapped
+    #projects about a grant ("Grant: ... deadline Nov 5") goes to the grants topic its words
+    name, not by how many replies it had. Only such a topic that its words point to gains."""
+    mapped = sum(1 for m in members if scorer.is_mapped(m.channel))
+    extra = CHANNEL_WEIGHT * max(0, mapped - CHANNEL_MESSAGES)
+    for t in scorer.unchannelled:
+        if row[t] > 0:
+            row[t] += extra
 
 
 def _learn_from_week(

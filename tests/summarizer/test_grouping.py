@@ -659,3 +659,33 @@ def test_a_japanese_self_introduction_naming_its_author_is_one() -> None:
         author="ハル",
     )
     assert group_by_topic([intro], TOPICS)["introductions"] == [intro]
+
+
+def test_a_long_thread_goes_to_the_channel_less_topic_its_opening_post_names() -> None:
+    topics = [
+        Topic("projects", "Projects", ("projects",), ("sensors",)),
+        Topic("funding", "Grants", (), ("grant", "deadline", "letter of support", "budget")),
+        Topic("other", "Other updates"),
+    ]
+    opener = msg(
+        "*Grant: Lake Fund community data grant*\nUp to $40,000. Deadline Thursday Nov 5. "
+        "We need a letter of support and a budget",
+        channel="projects",
+        author="Dana Whitfield",
+        id="g1",
+        thread_id="g1",
+    )
+    replies = [
+        msg(text, channel="projects", author=author, thread_id="g1")
+        for text, author in [
+            ("I can get a letter from the Green Alliance", "Jamal Carter"),
+            ("I'll ask the ward office for the second one", "Renata Alvarez"),
+            ("64 active volunteers this year, 1,870 hours", "Marcus Boateng"),
+            ("last year's files were downloaded 3,412 times", "Anjali Deshpande"),
+            ("photos are in the shared folder", "Sofia Russo"),
+        ]
+    ]
+    assert topic_of(group_by_topic([opener, *replies], topics), opener) == "funding"
+    # (a short one stays in its channel's topic: there the channel outweighs a word or two)
+    short = msg("the grant folder has the sensors photos", channel="projects", author="Sofia Russo")
+    assert topic_of(group_by_topic([short], topics), short) == "projects"
