@@ -20,7 +20,7 @@ _OPENER_RE = re.compile(
     r"(?:(?:small|quick) )?(?:update|correction)(?=\s*[:,.!—–-])|"
     r"ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|status|"
     r"(?:(?:small|quick|friendly) )?reminder(?=\s*[:—–-]| that )(?: that)?|good news|bad news|re|"
-    r"(?:\w+ )?note(?=:)|note|(?:small |quick )?nit(?=:)|fun (?:fact|stat)s?(?=:)|"
+    r"(?:\w+ )?note(?=:)|note|(?:small |quick )?nit(?=:)|fun(?: (?:fact|stat)s?)?(?=:)|bonus(?=:)|unrelated(?=[:,])|"
     r"tl;?dr|ah|oh|hmm+|yeah|yep|alright|anyway|and|but|plus|ps|sure|separately|"
     r"(?:a )?(?:small|quick) one|meanwhile|"
     r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)|save the date(?=:)|"
