@@ -27,10 +27,10 @@ from summarizer.types import SourceMessage
 # "19:30", "$1,200", "2.3 GB"), or a day of a month ("Dec 14").
 _MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s"
 _VALUE = rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
-# "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW (was OLD)", "N × NEW, not
-# OLD" (markup taken out first).
+# "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW Å, not OLD", "NEW (was
+# OLD)", "N × NEW, not OLD" (markup taken out first).
 _NOT_RE = re.compile(
-    rf"(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s[a-z]+)?"
+    rf"(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+|[^\x00-\x7f\W\d_]{{1,3}}))?"
     rf"(?:,?\s+(?:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
 )
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or

@@ -381,3 +381,17 @@ def test_a_correction_giving_a_product_fixes_the_factor_of_the_replaced_value_s_
         reply_to_id="p1",
     )
     assert "48 (first reported as 64) × 180 s subs" in _drafted(post, fixed)
+
+
+def test_a_correction_whose_value_has_a_unit_of_any_letters_is_read() -> None:
+    post = replace(
+        msg("refinement done!! the map is at *2.6 Å* from 148,512 particles", channel="data",
+            id="p1"),
+        reactions=12,
+    )  # fmt: skip
+    fixed = msg(
+        "ok the auto mask was too tight. with a soft mask it's *2.9 Å*, not 2.6. sorry",
+        channel="data",
+        reply_to_id="p1",
+    )
+    assert "2.9 (first reported as 2.6)" in _drafted(post, fixed)
