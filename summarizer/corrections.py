@@ -263,7 +263,7 @@ class _Correction:
             ]
         return cls(
             pairs=tuple(_pair(_factor(m), m["old"]) for m in _NOT_RE.finditer(plain)),
-            given=tuple(_counted(plain)),
+            given=tuple(_without_changes(_counted(plain), plain)),
             emphasised=frozenset(_emphasised(text)),
             named=frozenset(_number(value) for value, _ in wrong),
             wrong=tuple(wrong),
@@ -362,6 +362,33 @@ def _forms(value: str) -> list[str]:
 def _said(value: str, text: str) -> Iterator[re.Match[str]]:
     """Where `text` says `value` (not as part of a longer number)."""
     return re.finditer(rf"(?<![\w.,]){re.escape(value)}(?![\w]|[.,]\d)", text)
+
+
+# A value said as a change, not as what is now: "we removed 9 votes", "threw out 16 subs".
+_CHANGE_RE = re.compile(
+    r"\b(?:removed|added|dropped|deducted|subtracted|threw out|took out|minus|another)"
+    r"(?:\s+(?:another|an extra|extra|the|about|around|~))?\s+[*_]*$",
+    re.IGNORECASE,
+)
+_CHANGE_HINTS = (
+    *("removed", "added", "dropped", "deducted"),
+    *("subtracted", "out ", "minus", "another"),
+)
+
+
+def _without_changes(given: list[str], text: str) -> list[str]:
+    """The values of `given` that `text` does not say as a change (`_CHANGE_RE`)."""
+    if not holds_any(text.lower(), _CHANGE_HINTS):
+        return given  # (most corrections)
+    return [
+        value
+        for value in given
+        if not any(_CHANGE_RE.search(text, 0, at) for at in _starts(text, value))
+    ]
+
+
+def _starts(text: str, value: str) -> list[int]:
+    return [m.start() for m in re.finditer(re.escape(value), text)]
 
 
 def _counted(text: str) -> list[str]:

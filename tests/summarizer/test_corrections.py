@@ -395,3 +395,19 @@ def test_a_correction_whose_value_has_a_unit_of_any_letters_is_read() -> None:
         reply_to_id="p1",
     )
     assert "2.9 (first reported as 2.6)" in _drafted(post, fixed)
+
+
+def test_a_value_a_correction_says_as_a_change_replaces_nothing() -> None:
+    post = replace(
+        msg("**The contest winners!** 31 entries and about 1,900 votes, thank you all",
+            channel="data", id="p1"),
+        reactions=20,
+    )  # fmt: skip
+    fixed = msg(
+        "small correction to the results: we removed **9 votes** from alt accounts on "
+        "Mirela's entry. Same podium",
+        channel="data",
+        reply_to_id="p1",
+    )
+    text = _drafted(post, fixed)
+    assert "about 1,900 votes" in text and "first reported as" not in text
