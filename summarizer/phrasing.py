@@ -43,6 +43,11 @@ _OPENER_RE = re.compile(
     r"|(?:first|second|third|fourth)(?:ly)?[,:]\s*|(?:finally|lastly)[,:]\s*)+",
     re.IGNORECASE,
 )
+# A pointer to where something is in the chat: "(see below)", ", see below", "(link above)".
+_POINTER_RE = re.compile(
+    r"\s*\((?:see |link |details |more |notes |thread )?(?:below|above)\)"
+    r"|,?\s+(?:see|details|link|more|thread) (?:below|above)(?=\s*[.!:;)]|\s*$)"
+)
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")
 # A conjunction left closing a sentence, where an emoji said the rest ("still a gap, but 🤯").
@@ -286,8 +291,11 @@ def _without_tail(text: str) -> str:
 
 def clean_sentence(text: str) -> str:
     """The sentence without filler openers, labels before a first-person clause, a closing
-    hedge and trailing emoji; a label's PR references move to the end."""
+    hedge, a pointer to where something is in the chat ("(see below)") and trailing emoji;
+    a label's PR references move to the end."""
     stripped = _without_tail(_OPENER_RE.sub("", text.strip()).strip())
+    if "below" in stripped or "above" in stripped:  # (where it was in the chat: no page has)
+        stripped = _POINTER_RE.sub("", stripped)
     label = _LABEL_RE.match(stripped) if ":" in stripped else None
     if label:
         refs = _LABEL_REF_RE.findall(label["label"])

@@ -126,6 +126,12 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         ("Bonus: the docs build is 40% faster", "The docs build is 40% faster"),
         ("Unrelated, but the new race is out", "The new race is out"),
         ("Funding: $40k over a year", "Funding: $40k over a year"),
+        ("Not recorded, but notes are up (see below).", "Not recorded, but notes are up."),
+        ("Postponed to Sat Nov 14, see below", "Postponed to Sat Nov 14"),
+        (
+            "The list above is final, see below for why",
+            "The list above is final, see below for why",
+        ),
         ("Good news, everyone: the grant was approved", "The grant was approved"),
         ("Welcome Amy! The export path needs review (#71)", "The export path needs review (#71)"),
         ("Welcome to the team, Amy", "Welcome to the team, Amy"),
