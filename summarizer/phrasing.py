@@ -569,6 +569,8 @@ _FINITE = frozenset(
     ["is", "are", "was", "were", "has", "have", "had", "does", "do", "goes", "go", "will", "can"]
     + ["get", "gets"]  # the passive's other auxiliary: "Verified builds get published"
     + ["becomes", "become", "stays", "stay", "remains", "remain"]  # ("Supported range becomes")
+    # a verb's negation or its adverb, before it: "Cascaded shadow maps no longer shimmer"
+    + ["no", "never", "don't", "doesn't", "won't", "can't", "cannot", "now"]
 )
 
 

@@ -51,6 +51,11 @@ from summarizer.phrasing import (
         ("Merged solver stack is in (#8)", "Ana: Merged solver stack is in (#8)"),
         ("Signed builds get published nightly", "Ana: Signed builds get published nightly"),
         ("Supported range becomes 1.29-1.33", "Ana: Supported range becomes 1.29-1.33"),
+        (
+            "Cascaded shadow maps no longer shimmer",
+            "Ana: Cascaded shadow maps no longer shimmer",
+        ),
+        ("Merged shards now load faster", "Ana: Merged shards now load faster"),
         ("Embedding backfill status: 31%", "Ana: Embedding backfill status: 31%"),
         ("Fixed in lab/repo#405, so re-run", "Ana: Fixed in lab/repo#405, so re-run"),
         ("Fixed, the cert had expired", "Ana: Fixed, the cert had expired"),
