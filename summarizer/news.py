@@ -44,12 +44,11 @@ def _senders(names: Sequence[str]) -> str:
     return f"{names[0]}, {names[1]} and {len(names) - 2} others"
 
 
-def merged_with(items: Sequence[NewsItem], item: NewsItem) -> NewsItem:
-    """What `by_message` makes of `item` among `items` (which hold it): the item its line is
-    written from."""
-    if item.message_id is None:
-        return item
-    return next(m for m in by_message(items) if m.message_id == item.message_id)
+def lines_by_item(items: Sequence[NewsItem]) -> dict[str, str]:
+    """Each of `items`' ids -> the line it is said in (one for a message several members
+    marked: `by_message`)."""
+    marked = {m.message_id: news_line(m) for m in by_message(items) if m.message_id}
+    return {i.id: marked[i.message_id] if i.message_id else news_line(i) for i in items}
 
 
 def place_news(

@@ -163,10 +163,6 @@ def _says_it_worked(text: str) -> bool:
     )
 
 
-def _when(message: SourceMessage) -> bool:
-    return _names_day(message.text.lower())
-
-
 def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
     """The messages of a conversation that answered another person's question and that the
     asker then thanked, by id, each with the id of the question: a question answered in
@@ -205,7 +201,12 @@ def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
             and asked.author_id == message.author_id
             # (a thread's opener that names a day is a plan, whatever help it asks for: "Grant
             # ... Submission deadline: Thursday, Nov 5. What I need from you all: ...")
-            and ("?" in asked.text or asked is opened and not asked.prs and not _when(asked))
+            and (
+                "?" in asked.text
+                or asked is opened
+                and not asked.prs
+                and not _names_day(asked.text.lower())
+            )
             and not REPLY_OPENER_RE.match(answer.text)  # ("yes, filter for ..." needs its question)
         ):
             thanked[answer.id] = asked.id

@@ -20,8 +20,7 @@ from storage.drafts import add_revision
 from storage.models import DraftRow, DraftSection, Workspace
 from storage.news import drop_submission, get_submission, week_submissions
 from storage.privacy import forgotten_names, unnamer
-from summarizer.news import merged_with, news_line
-from summarizer.types import NewsItem
+from summarizer.news import lines_by_item
 
 if TYPE_CHECKING:  # the review workflow shows the page this module feeds
     from bot.core.review import ReviewWorkflow
@@ -47,12 +46,6 @@ def _week(session: Session, config: Config, draft: DraftRow) -> Week:
     return week_of(settings, draft.workspace_id, workspace.name, draft.week_start)
 
 
-def _line(items: list[NewsItem], item: NewsItem) -> str:
-    """The line `item` is said in among the week's `items` (one for a message several
-    members marked)."""
-    return news_line(merged_with(items, item))
-
-
 def _holding(draft: DraftRow, line: str) -> DraftSection | None:
     """The section whose text has `line` as drafted (None: an editor changed it)."""
     return next((s for s in draft.sections if line in s.markdown.splitlines()), None)
@@ -62,15 +55,14 @@ def week_news(session: Session, config: Config, draft: DraftRow) -> list[NewsEnt
     """Every news item sent in during the draft's week, dropped ones included (what a
     member who opted out sent is gone already)."""
     week = _week(session, config, draft)
-    loaded = load_news(session, week)
-    items = {item.id: item for item in loaded}
+    lines = lines_by_item(load_news(session, week))
     unnamed = unnamer(forgotten_names(session, draft.workspace_id))
     entries = []
     for news in week_submissions(session, draft.workspace_id, week.start, week.end):
         if news.sender_forgotten:
             continue
-        item = items.get(str(news.id))
-        section = _holding(draft, _line(loaded, item)) if item is not None else None
+        line = lines.get(str(news.id))
+        section = _holding(draft, line) if line is not None else None
         entries.append(
             NewsEntry(
                 news.id,
@@ -105,7 +97,7 @@ async def drop_news(
         if item is None:
             return Reply.refuse(f"That news item was already dropped by {row.dropped_by}.")
         drop_submission(session, row, by=caller.display_name, at=review.clock())
-        line = _line(loaded, item)
+        line = lines_by_item(loaded)[item.id]
         section = _holding(granted.draft, line)
         if section is None:
             return Reply(
@@ -115,7 +107,7 @@ async def drop_news(
         # (a message others marked too keeps its line, sent in by them)
         marked = item.message_id
         others = [i for i in loaded if i is not item and i.message_id == marked] if marked else []
-        kept = [_line(others, others[0])] if others else []
+        kept = [lines_by_item(others)[others[0].id]] if others else []
         lines = section.markdown.splitlines()
         add_revision(
             session,
