@@ -29,6 +29,9 @@ _NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"
 #   |[$€£]NUMBER[kKmM]?                       ("$1,200", "£38k": an amount of money)
 #   |(?<!\w)[+−±]\d+\.\d+(?![\w.])          ("+5.8": a change, its sign not part of it)
 #   |(?<![\w#/.:-])\d{1,3}(?:,\d{3})+(?![\d,])  ("31,540": a count, by its thousands)
+#   |(?<![\w#/.:-])\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,3})?|\.\d{1,3})  ("1:12:48", "31:02.450": a
+#                  time taken, by its hours or its fractions of a second; not a clock's time
+#                  after a date or before its zone, "2026-10-12 14:02:33", "14:02:33 UTC")
 # written to open with the first character any figure has, so that the regex engine skips
 # straight to the next digit or "~" instead of trying every character; what comes after that
 # character depends on which it was.
@@ -39,7 +42,9 @@ FIGURE_RE = re.compile(
     r"|(?<=\d)\d*/\d+(?![\w/])"
     r"|(?<=(?<!\w)[+−±]\d)\d*\.\d+(?![\w.])"
     rf"|(?<=[$€£]\d)(?:{_NUMBER_REST})(?:[kKmM]\b)?"
-    r"|(?<=\d)\d{0,2}(?:,\d{3})+(?![\d,]))",
+    r"|(?<=\d)\d{0,2}(?:,\d{3})+(?![\d,])"
+    r"|(?<=(?<!\d[ T])\d)\d?:\d{2}(?::\d{2}(?:\.\d{1,3})?|\.\d{1,3})"
+    r"(?![\d:]|\.\d|\s?(?:UTC|GMT|Z\b|[aApP]\.?[mM]\b)))",
 )
 
 

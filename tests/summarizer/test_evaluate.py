@@ -157,6 +157,15 @@ def test_a_duration_in_hours_and_minutes_is_a_figure() -> None:
     assert evaluate(draft, reference).missing_figures == ["41h12m"]
 
 
+def test_a_time_taken_is_a_figure_and_a_clock_time_is_not() -> None:
+    reference = (
+        "# W\n\n## A\n\nThe record fell to 1:12:48.300 and the relay to 31:02.450; the "
+        "server went down at 2026-10-12 14:02:33 and came back at 14:40:00 UTC.\n"
+    )
+    draft = "# W\n\n## A\n\nThe record fell to 1:12:48.300.\n"
+    assert evaluate(draft, reference).missing_figures == ["31:02.450"]
+
+
 def test_how_many_came_signed_up_voted_or_downloaded_is_a_figure() -> None:
     reference = (
         "# W\n\n## A\n\n64 sign-ups in 23 teams; 41 players came; 74 votes; 31,540 this week.\n"

@@ -4067,3 +4067,26 @@ def test_a_pr_said_by_its_title_is_credited_to_its_author_not_its_announcer() ->
     text = section(draft([said, khoa]), "data").markdown
     assert "Add a zip code column to the eviction export ([#50](" in text
     assert text.endswith(", Khoa Tran).") and "Tuan Pham" not in text
+
+
+def test_a_time_taken_that_people_cheered_is_news_not_a_quip() -> None:
+    # A race time is a figure ("31:02.450", "1:12:48.300"), so a result is drafted over the
+    # week's jokes however short its post is.
+    jokes = [
+        "the organ puzzle is the worst part of that category, I will die on this hill",
+        "who put 'name the file: jo is too slow' on the bid war",
+        "lunch break attempts at the skip went about as well as expected",
+        "the moths have it out for me today, every single reset",
+        "my cat walked over the keyboard mid-run again, she wants the record",
+        "hot take: the second boss is easier than the first one",
+        "someone tell the moths to calm down before the marathon",
+        "the new splits layout looks great on stream, big fan",
+        "pretty sure the furnace room hates me personally at this point",
+        "reminder that the crypt music slaps and nobody talks about it",
+        "spent the whole evening on the bell tower and got nowhere",
+        "i am never doing glitchless again, the grate cycle is cursed",
+    ]
+    chatter = [msg(text, author=f"P{i}", reactions=4 + i % 3) for i, text in enumerate(jokes)]
+    record = msg("31:02.450 in the relay, beats Kai's 31:07.900", author="Elodie", reactions=49)
+    text = "\n".join(s.markdown for s in draft([*chatter, record]).sections)
+    assert "31:02.450 in the relay, beats Kai's 31:07.900 (Elodie)" in text
