@@ -112,7 +112,24 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
                     dropped.add(i)
                 found[j] = replace(found[j], text=text)
                 fixed = True
+        if not fixed and not message.prs and _restates(found, by_id, message, correction):
+            dropped.add(i)  # ("my mistake: it's 10 TB ... I've edited the post")
     return [m for i, m in enumerate(found) if i not in dropped]
+
+
+def _restates(
+    found: Sequence[SourceMessage],
+    by_id: dict[str, int],
+    message: SourceMessage,
+    correction: _Correction,
+) -> bool:
+    """Whether `message` corrects its author's own post it replies to, which already says
+    every value the correction gives: the post was edited to say them."""
+    j = by_id.get(_replies(message) or "")
+    if j is None or found[j].author_id != message.author_id or not correction.given:
+        return False
+    said = {(_number(f), _unit(f)) for f in _counted(found[j].text)}
+    return all((_number(f), _unit(f)) in said for f in correction.given)
 
 
 def _plain(text: str) -> str:
@@ -448,9 +465,9 @@ def _same_unit(
         return None
     alike = [f for f in given if _unit(f) == unit]
     # (the values the post says already are not what it corrects: "31 ms → 9 ms" over "84
-    # ms ... 9 ms")
+    # ms ... 9 ms"; a post saying them all was edited to say them, or says what was meant)
     own = {_number(f) for f in _counted(text) if _unit(f) == unit}
-    alike = [f for f in alike if _number(f) not in own] or alike
+    alike = [f for f in alike if _number(f) not in own]
     if len(alike) > 1:
         alike = [f for f in alike if _number(f) in emphasised]
     if alike != [figure]:

@@ -411,3 +411,22 @@ def test_a_value_a_correction_says_as_a_change_replaces_nothing() -> None:
     )
     text = _drafted(post, fixed)
     assert "about 1,900 votes" in text and "first reported as" not in text
+
+
+def test_a_post_already_saying_the_corrected_values_is_left_as_it_says() -> None:
+    # The post was edited after the question; the reply restates it. Its other value of the
+    # unit (the cap) is not the one the reply corrects.
+    post = msg(
+        "Storage changes from March 1: the default lab quota goes from 5 TB to *10 TB* "
+        "(20 TB is the most you can get without a justification form)",
+        id="p9",
+        author="Tom",
+    )
+    asked = msg("20 TB by default? is that right?", reply_to_id="p9", author="Ravi")
+    fixed = msg(
+        "ah no, my mistake: the default goes to *10 TB* (from 5). 20 TB is the cap. I've "
+        "edited the post",
+        reply_to_id="p9",
+        author="Tom",
+    )
+    assert [m.text for m in corrected([post, asked, fixed])] == [post.text, asked.text]
