@@ -870,7 +870,10 @@ def _fact(
             and _words_but_links(text) >= (MIN_FACT_WORDS if strong else SIGNAL_FACT_WORDS)
         )
         or _WEAK_OPENER_RE.match(text)
+        # (a release is news whatever it asks of its users: "**0.19.1 is out!** Everyone on
+        # 0.19.0 should upgrade.")
         or _is_request(text)
+        and not released
         or not strong
         and _is_of_the_moment(text)
         and not _TOOK_EFFECT_RE.search(text)

@@ -29,7 +29,9 @@ QUOTE_RE = re.compile(
     r"\"[^\"\n]{0,600}\"|“[^”\n]{0,600}”|(?<!\w)'[^'\n]{0,600}'(?!\w)"
     r"|(?<![\w_])_(?=[^_\n]{0,600}?\s[^_\n]{0,600}?\s)[^_\n]{5,600}_(?![\w_])"
 )
-_PASTE_RE = re.compile(r"\*\*[^*\n]{1,80}\*\*\s?(?::|wrote:)")
+# (opening the item or a sentence of it: "Working bee this **Sunday 24 May**: clearing out
+# the rack" stresses a date, pasting nobody's words)
+_PASTE_RE = re.compile(r"(?:^|(?<=[.!?]\s))\*\*[^*\n]{1,80}\*\*\s?(?::|wrote:)")
 _FIRST_PERSON_RE = re.compile(
     r"(?<![\w'’/-])(?:I|I['’](?:m|ve|ll|d)|[Mm](?:e|y|ine|yself)|[Ww]e(?:['’](?:re|ve|ll|d))?"
     r"|[Uu]s|[Oo]ur(?:s|selves)?)(?![\w'’/-])"

@@ -136,14 +136,14 @@ class SlackConverter:
     def _text_and_preview(self, raw: dict[str, Any], by_a_member: bool) -> tuple[str, str]:
         """The message's text (its body and attachments) and, apart, the link previews
         Slack unfurled under a member's message."""
-        text = [self.resolve(_message_body(raw), linked=by_a_member)]
+        text = [as_markdown(self.resolve(_message_body(raw), linked=by_a_member))]
         preview: list[str] = []
         attachments = raw.get("attachments")
         for attachment in attachments if isinstance(attachments, list) else ():
             if isinstance(attachment, dict):
                 unfurled = _is_link_unfurl(attachment)
                 parts = preview if by_a_member and unfurled else text
-                said = [self.resolve(part) for part in _attachment_parts(attachment)]
+                said = [as_markdown(self.resolve(part)) for part in _attachment_parts(attachment)]
                 parts.extend(said if by_a_member or unfurled else _in_repository(said, attachment))
         return _joined(text), _joined(preview)
 
@@ -175,6 +175,24 @@ class SlackConverter:
         if person is not None:
             return f"@{person.display_name}"
         return f"@{label.lstrip('@')}" if label else "@unknown-user"
+
+
+# Slack's bold, "*word*" (Markdown's italics), outside code: what is stored is Markdown, as a
+# Discord message's is, so "*kachel 0.19.1 is out!*" reads as the headline its author set.
+_SLACK_BOLD_RE = re.compile(r"(?<![\w*~`\\])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])")
+_CODE_RE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+
+
+def as_markdown(text: str) -> str:
+    """Slack's mrkdwn emphasis as Markdown: "*bold*" becomes "**bold**" (code left as it is;
+    "_italics_" and links are written alike in both)."""
+    if "*" not in text:
+        return text  # (most messages)
+    parts, start = [], 0
+    for code in _CODE_RE.finditer(text):
+        parts += [_SLACK_BOLD_RE.sub(r"**\1**", text[start : code.start()]), code[0]]
+        start = code.end()
+    return "".join([*parts, _SLACK_BOLD_RE.sub(r"**\1**", text[start:])])
 
 
 SLACKBOT = "USLACKBOT"  # Slack's own bot: reminders, "joined" notices

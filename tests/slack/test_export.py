@@ -379,6 +379,13 @@ MARKUP_CASES = [
         "fixed in <https://github.com/o/r/pull/3|#3>, thanks <@U1>!",
         "fixed in [#3](https://github.com/o/r/pull/3), thanks @Ada Lovelace!",
     ),
+    # Slack's bold is Markdown's; code, arithmetic and Markdown's own bold are left alone
+    ("*kachel 0.19.1 is out!* Upgrade", "**kachel 0.19.1 is out!** Upgrade"),
+    (
+        "moves to *Tue Feb 24*, `a*b*c` stays, 2 * 3 * 4",
+        "moves to **Tue Feb 24**, `a*b*c` stays, 2 * 3 * 4",
+    ),
+    ("already **bold** and _italic_", "already **bold** and _italic_"),
 ]
 
 

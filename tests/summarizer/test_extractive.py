@@ -4090,3 +4090,13 @@ def test_a_time_taken_that_people_cheered_is_news_not_a_quip() -> None:
     record = msg("31:02.450 in the relay, beats Kai's 31:07.900", author="Elodie", reactions=49)
     text = "\n".join(s.markdown for s in draft([*chatter, record]).sections)
     assert "31:02.450 in the relay, beats Kai's 31:07.900 (Elodie)" in text
+
+
+def test_a_release_headline_asking_its_users_to_upgrade_is_said() -> None:
+    text = drafted_with(
+        "@channel 🎉 **tilekit 0.19.1 is out!** Bugfix release, everyone on 0.19.0 should "
+        "upgrade.\n• label overlap fixed (#1404)\n• antimeridian clipping (#1398)",
+        reactions=28,
+        pinned=True,
+    )
+    assert text.startswith("- **Tilekit 0.19.1 is out!** Bugfix release, everyone on 0.19.0")
