@@ -431,7 +431,7 @@ def _item_bullets(
 ) -> list[Bullet]:
     """The item as a bullet; an announcement of several paragraphs (`_by_paragraph`) as
     one bullet per paragraph that says something of its own."""
-    mentions = _authors_named(_mentions(item), members)
+    mentions = _credited_beside(_authors_named(_mentions(item), members), item, members)
     times = [m.created_at.timestamp() for m in item]
     # (a question, an answer and thanks: three messages, one asking or opening a thread)
     asks = len(item) > 2 and any("?" in m.text or m.thread_id == m.id for m in item)
@@ -923,6 +923,7 @@ def _render(
     the next of the `spare` facts of its message says what it heads."""
     parts: list[str] = []
     credits: list[str] = []
+    credited_at: int | None = None  # the part the pending credits are for
     author = None
     said: set[str] = set()
     queue = list(picked)
@@ -952,6 +953,13 @@ def _render(
                 for p in fact.message.prs
             ]
             parts.append(full_stop(link_prs(kept, named)))
+            if credit and credited_at is None:
+                credited_at = len(parts) - 1
+            elif credited_at is not None and _by_others(fact.prs, mentions, credits):
+                # (an announcer's credit goes with their own words, not with a list of PRs
+                # others wrote: "... is out! (Katrin Vogel). Clip polygons (#1398, Mateus)")
+                parts[credited_at] = credited(parts[credited_at], [], credits)
+                credits, credited_at = [], None
         elif len(parts) == 1 and queue[0].n_words <= TITLE_WORDS and len(queue) == len(picked):
             queue += _after_headline(queue[0], spare, picked)
         # A PR the text cites in one form ("#12") is not cited again in another (its URL).
@@ -980,6 +988,14 @@ def _render(
     if titled:
         body += " " + "; ".join(f"{_short_title(m)} ({with_author(m)})" for m in titled) + "."
     return "- " + defuse_pings(credited(body, trailing, credits))
+
+
+def _by_others(
+    prs: Sequence[PRMention], mentions: Mapping[str, PRMention], people: Sequence[str]
+) -> bool:
+    """Whether each of `prs` has a known author, none of them among `people`."""
+    authors = [mentions.get(p.ref, p).author for p in prs]
+    return bool(authors) and all(a and a not in people for a in authors)
 
 
 def with_author(mention: PRMention) -> str:
@@ -1438,6 +1454,45 @@ def _authors_named(
         ref: replace(m, author=member_named(m.author, members)) if m.author else m
         for ref, m in mentions.items()
     }
+
+
+# A person named beside a PR a message lists, as editors credit one: "antimeridian clipping
+# (#1398, Mateus)", "label overlap fixed (#1404, thanks Kenji, and Sophie for testing)".
+_CREDIT_BESIDE_RE = re.compile(
+    r"\((?P<ref>[\w./-]*#\d+),\s+(?:(?:thanks(?: to)?|thx|by|h/t)\s+)?@?"
+    r"(?P<who>[A-Z][a-z][\w'’-]*(?: [A-Z][a-z][\w'’-]*){0,2})(?=[),])"
+)
+_NOT_NAMES = frozenset([*calendar.day_name, *calendar.month_name[1:]])
+
+
+def _credited_beside(
+    mentions: dict[str, PRMention], item: Sequence[SourceMessage], members: Mapping[str, str]
+) -> dict[str, PRMention]:
+    """`mentions` with the person a member's message names beside a PR (`_CREDIT_BESIDE_RE`)
+    as the author of a PR whose author nothing else says, by their full name where one
+    member of the week goes by that first name."""
+    if all(m.author for m in mentions.values()) or not any("(" in m.text for m in item):
+        return mentions  # (most items)
+    named: dict[str, str] = {}
+    for message in item:
+        if not message.is_bot:
+            for found in _CREDIT_BESIDE_RE.finditer(message.text):
+                if found["who"] not in _NOT_NAMES:
+                    named.setdefault(found["ref"], found["who"])
+    if not named:
+        return mentions
+    return {
+        ref: replace(m, author=_full_name(named[m.raw], members))
+        if not m.author and m.raw in named
+        else m
+        for ref, m in mentions.items()
+    }
+
+
+def _full_name(name: str, members: Mapping[str, str]) -> str:
+    """The one member of the week whose first name `name` is, or `name` as written."""
+    full = {member for member in members.values() if member.split()[0] == name}
+    return full.pop() if len(full) == 1 else name
 
 
 def _mentions(item: Sequence[SourceMessage]) -> dict[str, PRMention]:

@@ -4100,3 +4100,32 @@ def test_a_release_headline_asking_its_users_to_upgrade_is_said() -> None:
         pinned=True,
     )
     assert text.startswith("- **Tilekit 0.19.1 is out!** Bugfix release, everyone on 0.19.0")
+
+
+def test_a_release_credits_each_listed_pr_to_whom_it_names_and_the_announcer_for_the_rest() -> None:
+    def titled(raw: str, title: str) -> PRMention:
+        ref = f"lab/main#{raw[1:]}"
+        return PRMention(raw, ref, f"https://github.com/lab/main/pull/{raw[1:]}", title=title)
+
+    release = replace(
+        msg(
+            "@channel 🎉 **tilekit 0.19.1 is out!** Bugfix release for everyone on 0.19.0.\n"
+            "• antimeridian clipping (#1398, Mateus)\n• smaller tiles (#1411, Ole)",
+            channel="data",
+            author="Katrin Vogel",
+        ),
+        reactions=28,
+        pinned=True,
+    )
+    release = replace(
+        release,
+        prs=(
+            titled("#1398", "Clip polygons at the antimeridian before tiling"),
+            titled("#1411", "Share the raster cache"),
+        ),
+    )
+    chat = msg("the antimeridian fix is in, Fiji looks like islands now", author="Mateus Oliveira")
+    text = section(draft([release, chat]), "data").markdown
+    assert "0.19.0 (Katrin Vogel)." in text
+    assert ", Mateus Oliveira)" in text and ", Ole)" in text
+    assert "Katrin Vogel)" not in text.split("(Katrin Vogel).", 1)[1]
