@@ -680,6 +680,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     picked = [lead]
     seen_prs = {p.ref for p in lead.prs}
     body = _body(lead, facts)
+    moved = _moved_to(lead, facts)
     extra = [
         f
         for f in facts
@@ -692,12 +693,17 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
             or names_day(f.text)  # ("Full release is planned for Wednesday Dec 2.")
             and not names_day(lead.text)
             or f is body
+            or f is moved
         )
         and similarity(f.words, lead.words) < NEAR_DUPLICATE
         and f.text.rstrip(".") not in lead.text  # (a list's item, the list said whole)
         and _joins(f, lead)
     ]
-    if body is not None and body in extra:
+    # (a lead moving something is said with where and when it moves to, over the reason:
+    # "MEETUP MOVED: no longer Thursday at Sulzer." with "New plan: Saturday March 14, ...")
+    if moved is not None and moved in extra:
+        picked.append(moved)
+    elif body is not None and body in extra:
         picked.append(body)
     elif extra:
         picked.append(max(extra, key=lambda f: (f.gain, f.time)))
@@ -706,6 +712,25 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     if picked[1:] and picked[1].message is lead.message:
         picked.sort(key=lambda f: next(i for i, g in enumerate(facts) if g is f))
     return _headed(picked, facts)
+
+
+def _moved_to(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
+    """The first other fact of the lead's message giving a date or time the lead does not,
+    where the lead says something moves; else None."""
+    if not holds_any(lead.text.lower(), _MOVED_PARTS) or _MOVED_RE.search(lead.text) is None:
+        return None  # (most leads; "MEETUP MOVED" too)
+    when = _dates_and_times(lead.text)
+    return next(
+        (
+            f
+            for f in facts
+            if f is not lead
+            and f.message is lead.message
+            and _when(f.text)
+            and _dates_and_times(f.text) - when
+        ),
+        None,
+    )
 
 
 def _reminds(later: Fact, lead: Fact) -> bool:

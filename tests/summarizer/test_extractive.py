@@ -4129,3 +4129,17 @@ def test_a_release_credits_each_listed_pr_to_whom_it_names_and_the_announcer_for
     assert "0.19.0 (Katrin Vogel)." in text
     assert ", Mateus Oliveira)" in text and ", Ole)" in text
     assert "Katrin Vogel)" not in text.split("(Katrin Vogel).", 1)[1]
+
+
+def test_a_moved_event_is_said_with_where_and_when_it_moves_to_over_why() -> None:
+    text = drafted_with(
+        "@everyone 📍 **MEETUP MOVED**: the March *Children of Time* discussion is no longer "
+        "Thursday at the main library. The library double-booked our room with a tax clinic.\n\n"
+        "New plan: **Saturday March 14, 1:00 to 3:00 pm, Rogers Park Branch (6907 N Clark St), "
+        "community room.** Same book, same snacks. The voice channel will be open for anyone "
+        "who can't make it in person.",
+        reactions=18,
+        pinned=True,
+    )
+    assert "no longer Thursday at the main library." in text
+    assert "New plan: **Saturday March 14, 1:00 to 3:00 pm, Rogers Park Branch" in text
