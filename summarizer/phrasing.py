@@ -554,11 +554,22 @@ _AFTER_GERUND = frozenset(
 
 
 def _is_gerund_clause(lower: str, rest: str) -> bool:
-    return (
+    """Whether a sentence opening with `lower` then `rest` says what its author is doing
+    ("Working on the loader"), not of a subject in "-ing" ("Stirling with explicit bounds is
+    in", "Testing with the new flags was green": a verb follows in the same clause)."""
+    if not (
         lower.endswith("ing")
         and len(lower) > 5
         and rest.split(" ", 1)[0].lower().rstrip(",") in _AFTER_GERUND
-    )
+    ):
+        return False
+    clause = _CLAUSE_BREAK_RE.split(rest, 1)[0].lower().split()[:GERUND_CLAUSE_WORDS]
+    return not any(word in _SUBJECT_VERBS for word in clause)
+
+
+GERUND_CLAUSE_WORDS = 6
+_CLAUSE_BREAK_RE = re.compile(r"[,;:.!?(]")
+_SUBJECT_VERBS = frozenset(["is", "are", "was", "were", "has", "had", "will", "takes", "took"])
 
 
 _OBJECT_STARTS = frozenset(["the", "a", "an", "it", "this", "that", "my", "our", "their", "them"])
@@ -740,7 +751,7 @@ def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:
     return "".join([*parts, rewrite(text[start:])])
 
 
-_QUOTE_MARKS = ('"', "“", "'", "](", "_")
+_QUOTE_MARKS = ('"', "“", "'", "](", "_", "*")
 # What is someone's words as they were said: a quotation, or the label of a link (the title
 # of the page or post it links: "[60 clusters on pgtide: what we learned](<url>)").
 _AS_SAID_RE = re.compile(rf"{QUOTE_RE.pattern}|\[[^\[\]\n]{{1,300}}\]\(")

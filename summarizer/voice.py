@@ -24,10 +24,12 @@ CODE_SPAN_RE = re.compile(r"`[^`\n]{0,400}`")
 _LINK_RE = re.compile(r"\[([^\]\n]{0,400})\]\([^)\s]{0,2000}(?:\s\"[^\"\n]{0,400}\")?\)")
 _URL_RE = re.compile(r"\bhttps?://\S{1,2000}")
 # Quoted words are someone's words, shown as such: "…", “…”, '…' between word edges, and a
-# title of three words or more in italics ("_how far can we trust them?_").
+# title of three words or more in italics ("_how far can we trust them?_", "*what the port
+# taught us*").
 QUOTE_RE = re.compile(
     r"\"[^\"\n]{0,600}\"|“[^”\n]{0,600}”|(?<!\w)'[^'\n]{0,600}'(?!\w)"
     r"|(?<![\w_])_(?=[^_\n]{0,600}?\s[^_\n]{0,600}?\s)[^_\n]{5,600}_(?![\w_])"
+    r"|(?<![\w*])\*(?=[^*\n]{0,600}?\s[^*\n]{0,600}?\s)[^*\n]{5,600}\*(?![\w*])"
 )
 # (opening the item or a sentence of it: "Working bee this **Sunday 24 May**: clearing out
 # the rack" stresses a date, pasting nobody's words)

@@ -86,10 +86,23 @@ from summarizer.phrasing import (
         # an irregular past after a prefix takes no "-s"
         ("I rewrote the install guide", "Ana rewrote the install guide"),
         ("I rebuilt the index twice", "Ana rebuilt the index twice"),
+        # a subject in "-ing" is no deed of the speaker's: a verb follows in its clause
+        ("Working on the loader today", "Ana is working on the loader today"),
+        (
+            "Stirling with explicit bounds is in (#21)",
+            "Ana: Stirling with explicit bounds is in (#21)",
+        ),
+        ("Testing with the new flags was green", "Ana: Testing with the new flags was green"),
     ],
 )
 def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
     assert third_person(sentence, "Ana") == clause
+
+
+def test_a_title_in_italics_keeps_its_words() -> None:
+    assert they("We host Ines: *Condensed groups: what the port taught us*") == (
+        "They host Ines: *Condensed groups: what the port taught us*"
+    )
 
 
 def test_a_later_sentence_of_the_same_person_says_they() -> None:
