@@ -11,8 +11,11 @@ from summarizer.voice import EMOJI_RE
 
 # (with the line break before it, where the line it ends says no stop: a table is said on
 # the line of the words introducing it or of its title)
+# (with the word a sentence ran into it with: "every job fails at `get` with\n```...")
 _CODE_BLOCK_RE = re.compile(
-    r"(?:(?<=[^.!?\s])[ \t]*\n)?(?:```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z))", re.DOTALL
+    r"(?P<dangling> (?:with|at|to|of|from|by|like|as|and|or|the|a|an|is|was|into|in|on))?"
+    r"(?P<block>(?:(?<=[^.!?\s])[ \t]*\n)?(?:```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)))",
+    re.DOTALL,
 )
 # A sentence ends at white space after . ! or ? before what can start one, or at a newline:
 # `(?<=[.!?])\s+(?=[A-Z0-9"'(\[*_#@])|\n+`, written to open with the white space itself so
@@ -119,25 +122,27 @@ def strip_code_blocks(text: str) -> str:
 TABLE_TITLE_WORDS = 12  # a line this short over a table, ending in no stop, is its title
 
 
-def _block_as_prose(block: re.Match[str]) -> str:
-    line = table_line(block[0])
-    text, start = block.string, block.start()
+def _block_as_prose(found: re.Match[str]) -> str:
+    block, dangling = found["block"], found["dangling"] or ""
+    line = table_line(block)
+    text, start = found.string, found.start("block")
     introduced = text.endswith(":", 0, start)
-    broken = "\n" if block[0][:1] in " \t\n" and not introduced else ""  # (the break it took)
+    broken = "\n" if block[:1] in " \t\n" and not introduced else ""  # (the break it took)
     if line is None:
-        code = _one_line_code(block[0])
+        code = _one_line_code(block)
         # (a command the sentence runs into: "repack with\n```\nhmpak repack ...\n```")
         if code and not introduced and text[:start].rstrip()[-1:].isalpha():
-            return f" `{code}`\n"
+            return f"{dangling} `{code}`\n"
+        # (a sentence running into a longer block ends before the word that led into it)
         return f"{broken} "
     # (said with the words that introduce it: "numbers from the bench rig: p50: 61 ms ...",
     # or the title over it: "**Weekly numbers** (Mon-Sun): Loader: 2.7.1 ...")
     if introduced:
-        return f" {line}\n"
+        return f"{dangling} {line}\n"
     title = text[text.rfind("\n", 0, start) + 1 : start].strip()
     if broken and title and len(title.split()) <= TABLE_TITLE_WORDS:
-        return f": {line}\n"
-    return f"{broken}\n{line}\n"
+        return f"{dangling}: {line}\n"
+    return f"{dangling}{broken}\n{line}\n"
 
 
 def _one_line_code(block: str) -> str:

@@ -4143,3 +4143,12 @@ def test_a_moved_event_is_said_with_where_and_when_it_moves_to_over_why() -> Non
     )
     assert "no longer Thursday at the main library." in text
     assert "New plan: **Saturday March 14, 1:00 to 3:00 pm, Rogers Park Branch" in text
+
+
+def test_a_sentence_running_into_a_code_block_ends_before_the_word_that_led_into_it() -> None:
+    text = drafted_alone(
+        "CI is red since last night (#88). every job fails at `cache get` with\n```\n"
+        "error: cache get: request failed\n  caused by: certificate has expired\n```\n"
+        "without the cache every build starts from scratch and hits the 3h timeout"
+    )
+    assert "Every job fails at `cache get`. Without the cache every build" in text
