@@ -77,6 +77,7 @@ from summarizer.text import (
     words,
 )
 from summarizer.types import PRMention, SourceMessage
+from summarizer.voice import CODE_SPAN_RE
 
 SHOWCASED_GAIN = 2.0  # a thread's reply this many people took up (7 reactions) stands apart
 TITLE_WORDS = 8  # a headline this short is the title of what its message says
@@ -468,9 +469,10 @@ def _item_bullets(
             *([released] if released is not None else []),
         ]
     groups = [g for g in _by_paragraph(item[0], facts) if any(_says(f) for f in g)]
-    headline = groups[0][0] if len(groups) > 2 and len(groups[0]) == 1 else None
-    if headline is not None and headline.n_words <= TITLE_WORDS and not headline.prs:
-        # ("**Quiver 0.9.0 is out!**" over its highlights; one citing a PR says it)
+    headline = groups[0][0] if len(groups) >= 2 and len(groups[0]) == 1 else None
+    if headline is not None and _title_words(headline.text) <= TITLE_WORDS and not headline.prs:
+        # ("**Quiver 0.9.0 is out!**" over its highlights, its install command or its
+        # changelog's link beside it; one citing a PR says it)
         groups[:2] = [groups[0] + groups[1]]
     if len(groups) < 2:
         return [_item_bullet(topic, item, facts, mentions, time)]
@@ -487,6 +489,11 @@ def _item_bullets(
         bullet.part = part
     released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
     return written if released is None else [*written, released]
+
+
+def _title_words(text: str) -> int:
+    """How many words `text` says outside its code and its links."""
+    return sum(1 for word in CODE_SPAN_RE.sub("", text).split() if "://" not in word)
 
 
 def _release_post(message: SourceMessage, signal: float) -> bool:
@@ -1461,12 +1468,22 @@ def _when(text: str) -> bool:
 
 def _same_subject(newer: Bullet, older: Bullet) -> bool:
     """Two statuses of one thing: similar words, or a shared figure and a shared long word
-    ("backfill at 1.42B of 1.9B" and later "backfill finished: 1.9B")."""
+    ("backfill at 1.42B of 1.9B" and later "backfill finished: 1.9B"); never two releases of
+    different versions ("0.9.0 is out!" and, days later, "0.9.1 is out")."""
     if similarity(newer.words, older.words) >= STALE:
-        return True
+        return not _other_releases(newer, older)
     if not newer.figures & older.figures:
         return False
     return any(len(w) >= 5 and w.isalpha() for w in newer.words & older.words)
+
+
+def _other_releases(newer: Bullet, older: Bullet) -> bool:
+    """Whether both bullets lead by announcing a release, of different versions."""
+    leads = [b.picked[0].text for b in (newer, older) if b.picked]
+    if len(leads) < 2 or not all(names_release(lead) for lead in leads):
+        return False
+    versions = [set(_VERSION_RE.findall(lead)) for lead in leads]
+    return all(versions) and versions[0] != versions[1]
 
 
 def _authors_named(

@@ -4152,3 +4152,36 @@ def test_a_sentence_running_into_a_code_block_ends_before_the_word_that_led_into
         "without the cache every build starts from scratch and hits the 3h timeout"
     )
     assert "Every job fails at `cache get`. Without the cache every build" in text
+
+
+def test_two_releases_by_one_person_are_both_said_neither_a_stale_status() -> None:
+    def release(version: str, minutes: int) -> SourceMessage:
+        return replace(
+            msg(
+                f"**Gauge {version} is out!** `pip install -U gauge`\n"
+                f"Changelog: https://github.com/lab/main/releases/tag/v{version}",
+                channel="data",
+                author="Hana Kobayashi",
+                minutes=minutes,
+            ),
+            reactions=20,
+        )
+
+    text = section(draft([release("0.9.0", 60), release("0.9.1", 5000)]), "data").markdown
+    assert "**Gauge 0.9.0 is out!**" in text
+    assert "**Gauge 0.9.1 is out!**" in text
+
+
+def test_a_release_headline_beside_its_install_command_heads_its_highlights() -> None:
+    text = drafted_with(
+        "@everyone **Gauge 0.9.0 is out!** 🎉\n`pip install -U gauge`\n\nHighlights:\n"
+        "• new async backend with continuous batching, 2-3x faster on generation-heavy "
+        "suites (#31)\n"
+        "• answer normalization fix: expect +1 to +3 points on most chat models (#38, Arjun)\n"
+        "• bootstrap stderr now respects `--seed` (#47, Kwame)\n\n"
+        "Full changelog: https://github.com/lab/main/releases/tag/v0.9.0",
+        reactions=38,
+        pinned=True,
+    )
+    assert text.startswith("- **Gauge 0.9.0 is out!**")
+    assert len(text.splitlines()) == 1
