@@ -129,14 +129,24 @@ _MONTH = (
 _LOWER_MONTH_RE = re.compile(rf"(?<=[a-z] ){_MONTH}(?= \d{{1,2}}\b)|(?<=\d ){_MONTH}")
 
 
-# A sentence in the present tense of "be": its "today" is these days.
+# A sentence in the present tense of "be": its "today" is these days ...
 _NOWADAYS_RE = re.compile(r"\b(?:is|are|am)\b|['’]re\b", re.IGNORECASE)
+# ... unless what is so that day is said right before it: "Campus is closed today", "the
+# story is out today" (that day's news).
+_THAT_DAY_RE = re.compile(
+    r"\b(?:out|closed|open|live|down|back|off|over|shut|cancell?ed|postponed)\s+$", re.IGNORECASE
+)
 _RELATIVE_DAY_HINTS = ("today", "tonight", "tomorrow", "yesterday", "this ", "last night")
 
 
 def _weekday(said: re.Match[str], said_at: datetime) -> str:
     day = said["day"].lower()
-    if day == "today" and not said["before"] and _NOWADAYS_RE.search(said.string):
+    if (
+        day == "today"
+        and not said["before"]
+        and _NOWADAYS_RE.search(said.string)
+        and not _THAT_DAY_RE.search(said.string, 0, said.start())
+    ):
         return said[0]  # ("they're on Elasticsearch today": these days, not that day)
     if said["named"]:  # ("tomorrow (Thursday)": the day its author named)
         weekday = said["named"].strip(" ()").capitalize()

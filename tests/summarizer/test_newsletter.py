@@ -344,6 +344,8 @@ def test_a_verb_sharing_the_subject_after_and_agrees_whatever_follows() -> None:
         ("Shut for resurfacing from today until May 29", "Shut for resurfacing from Tuesday"),
         ("2nd in the race at the track today", "2nd in the race at the track on Tuesday"),
         ("We're on Elasticsearch today and it costs a lot", "We're on Elasticsearch today"),
+        ("Campus is closed today (snow)", "Campus is closed on Tuesday (snow)"),
+        ("Her story is out today in the zine", "Her story is out on Tuesday in the zine"),
     ],
 )
 def test_a_day_said_relative_to_its_message_is_said_as_its_weekday(said: str, written: str) -> None:
