@@ -35,6 +35,7 @@ def table_line(block: str) -> str | None:
     rows = [_cells(line) for line in _FENCE_RE.sub("", block.strip()).splitlines() if line.strip()]
     if len(rows) < 2:
         return None
+    rows = _with_long_labels_apart(rows)
     header: list[str] = []
     # (a first row without figures names the columns, "recall@10" among them; so does one
     # a cell shorter than the rows under it, whatever it says: "v2.3.2   2.4.0-rc1")
@@ -57,6 +58,26 @@ def table_line(block: str) -> str | None:
         names, rows = names[:-1], [row[:-1] for row in rows]
     said = [_said(row, names) for row in rows[:MAX_ROWS]]
     return "; ".join(said) + "."
+
+
+# A label that filled its column, one space from its first value: "cold start (load+compile)
+# 820 ms" ("load+compile" is no value).
+_LABEL_THEN_VALUE_RE = re.compile(
+    r"(?P<label>.*?[^\W\d_)\]]\)?) (?P<value>[~≈<>±+−-]?\d\S*(?: \S+)?)"
+)
+
+
+def _with_long_labels_apart(rows: list[list[str]]) -> list[list[str]]:
+    """The rows, each a cell short of the widest whose label ran into its first value split
+    into the two."""
+    width = max(len(row) for row in rows)
+    if all(len(row) == width for row in rows[1:]):
+        return rows  # (most tables)
+    apart = []
+    for row in rows:
+        found = _LABEL_THEN_VALUE_RE.fullmatch(row[0]) if len(row) == width - 1 else None
+        apart.append([found["label"], found["value"], *row[1:]] if found else row)
+    return apart
 
 
 def _measured(rows: list[list[str]]) -> bool:

@@ -61,6 +61,12 @@ def test_a_table_is_said_after_the_sentence_its_message_opens_with() -> None:
             "0.13.2: 4/20 split brains, 3.1s failover p50; "
             "pr-1281: 0/20 split brains, 3.4s failover p50.",
         ),
+        (  # a label that filled its column, one space from its first value
+            "```\n                      regex     trie\nmedian / request      41 µs     9 µs\n"
+            "cold start (load+compile) 820 ms    310 ms\n```",
+            "median / request: 41 µs regex, 9 µs trie; "
+            "cold start (load+compile): 820 ms regex, 310 ms trie.",
+        ),
     ],
 )
 def test_a_table_is_said_row_by_row_with_its_columns_names(block: str, line: str) -> None:
