@@ -30,7 +30,7 @@ _VALUE = rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min
 # "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW Å, not OLD", "NEW (was
 # OLD)", "N × NEW, not OLD" (markup taken out first).
 _NOT_RE = re.compile(
-    rf"(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+|[^\x00-\x7f\W\d_]{{1,3}}))?"
+    rf"(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[^\x00-\x7f\W\d_]{{1,3}}))?"
     rf"(?:,?\s+(?:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
 )
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
@@ -48,7 +48,7 @@ _WRONG_RE = re.compile(
 # (opening any line: "**Postmortem** <url>\n\ncorrection to what I posted yesterday: ..."; after
 # a word saying what it corrects: "coverage correction: the +6.3% ... is wrong")
 _OPENS_CORRECTING_RE = re.compile(
-    r"^\W*(?:(?:small|quick|one|a|two)\s+|\w+\s(?=correction:))?"
+    r"^\W*(?:(?:small|quick|one|a|two)\s+|\w+\s(?=correction:)|\w+\s/\s(?=correction))?"
     r"(?:(?:corrections?|corrected|erratum|typo)\b|edit\s*:)",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -24,6 +24,7 @@ MAX_LABEL_WORDS = 6
 MAX_VALUE_WORDS = 12
 _CELL_GAP_RE = re.compile(r"\s{2,}|\t")
 _FIGURE_START_RE = re.compile(r"[~≈<>±+−-]?\d")
+_VERSION_RE = re.compile(r"v?\d+\.\d+\.\d+")  # (a column's name: "0.19.0 tiles/s")
 _UNIT_RE = re.compile(r"\d\s?[^\W\d_]")
 _DIFFERENCE_RE = re.compile(r"(?i:delta|diff|difference|change|Δ|%)")
 _FENCE_RE = re.compile(r"^(?:```|~~~)[\w+-]*[ \t]*\n?|\n?(?:```|~~~)\s*$")
@@ -37,11 +38,11 @@ def table_line(block: str) -> str | None:
         return None
     rows = _with_long_labels_apart(rows)
     header: list[str] = []
-    # (a first row without figures names the columns, "recall@10" among them; so does one
-    # a cell shorter than the rows under it, whatever it says: "v2.3.2   2.4.0-rc1")
-    if not any(_FIGURE_START_RE.match(cell) for cell in rows[0]) or (
-        len(rows) > 2 and len(rows[0]) == len(rows[1]) - 1
-    ):
+    # (a first row without figures names the columns, "recall@10" and versions among them;
+    # so does one a cell shorter than the rows under it, whatever it says: "v2.3.2   2.4.0-rc1")
+    if not any(
+        _FIGURE_START_RE.match(cell) and not _VERSION_RE.match(cell) for cell in rows[0]
+    ) or (len(rows) > 2 and len(rows[0]) == len(rows[1]) - 1):
         header, rows = rows[0], rows[1:]
     width = len(rows[0])
     if width < 2 or header and len(header) not in (width - 1, width):

@@ -430,3 +430,21 @@ def test_a_post_already_saying_the_corrected_values_is_left_as_it_says() -> None
         author="Tom",
     )
     assert [m.text for m in corrected([post, asked, fixed])] == [post.text, asked.text]
+
+
+def test_a_bilingual_correction_of_a_rate_posted_on_its_own_fixes_the_author_s_post() -> None:
+    post = msg(
+        "tile benchmark, main vs 0.19.0: z12 renders 2,870 tiles/s on main, 2,150 on 0.19.0",
+        author="Jonas",
+        reactions=13,
+    )
+    fixed = msg(
+        "*Korrektur / correction* to yesterday's benchmark: the z12 run had a warm cache. "
+        "Re-ran it cold: z12 on main is *2,310 tiles/s*, not 2,870.",
+        author="Jonas",
+        reactions=8,
+    )
+    assert [m.text for m in corrected([post, fixed])] == [
+        "tile benchmark, main vs 0.19.0: z12 renders 2,310 (first reported as 2,870) tiles/s "
+        "on main, 2,150 on 0.19.0"
+    ]

@@ -61,6 +61,12 @@ def test_a_table_is_said_after_the_sentence_its_message_opens_with() -> None:
             "0.13.2: 4/20 split brains, 3.1s failover p50; "
             "pr-1281: 0/20 split brains, 3.4s failover p50.",
         ),
+        (  # a version in a column's name is no figure: the row names the columns
+            "```\nzoom   tiles    0.19.0 tiles/s   main tiles/s\n"
+            "z10    1,024    3,410            3,520\nz12    16,384   2,150            2,310\n```",
+            "z10: 1,024 tiles, 3,410 0.19.0 tiles/s, 3,520 main tiles/s; "
+            "z12: 16,384 tiles, 2,150 0.19.0 tiles/s, 2,310 main tiles/s.",
+        ),
         (  # a label that filled its column, one space from its first value
             "```\n                      regex     trie\nmedian / request      41 µs     9 µs\n"
             "cold start (load+compile) 820 ms    310 ms\n```",
