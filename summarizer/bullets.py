@@ -681,7 +681,8 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         return [*before, lead]  # "It's a 535B MoE" needs what "it" is
     update = _update_of(lead, facts)
     if update is not None:
-        return [lead, update]  # ("Correction: the jam is Dec 11-13, not Dec 4-6.")
+        # ("Correction: the jam is Dec 11-13, not Dec 4-6.")
+        return _headed([lead, update], facts, UPDATED_WORDS)
     if len(facts) == 1:
         return [lead]
     picked = [lead]
@@ -833,12 +834,12 @@ def _body(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
     return None
 
 
-def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
+def _headed(picked: list[Fact], facts: Sequence[Fact], most: int = BULLET_WORDS) -> list[Fact]:
     """`picked` opened by the first thing its lead's message says where many people reacted
     to that message and the lead is said later: the reactions were to the headline
     ("Release 2.0 ran end-to-end! ... caveat: 5 nodes only (#12)"), as long as it speaks
-    of the news, not back or to the reader, says more than the bullet and it stays short;
-    else as picked."""
+    of the news, not back or to the reader, says more than the bullet and it stays short
+    (`most` words: a lead with its update may say more); else as picked."""
     lead = picked[0]
     if lead.signal < STRONG_SIGNAL:
         return picked  # (most items)
@@ -857,7 +858,7 @@ def _headed(picked: list[Fact], facts: Sequence[Fact]) -> list[Fact]:
     ):
         return picked
     for kept in (picked, picked[:1]):
-        if headline.n_words + sum(f.n_words for f in kept) <= BULLET_WORDS:
+        if headline.n_words + sum(f.n_words for f in kept) <= most:
             return [headline, *kept]
     # A headline saying when, or what was released, is the news a long list goes under.
     day = names_day(headline.text) and not names_day(lead.text)

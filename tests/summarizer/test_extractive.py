@@ -4185,3 +4185,32 @@ def test_a_release_headline_beside_its_install_command_heads_its_highlights() ->
     )
     assert text.startswith("- **Gauge 0.9.0 is out!**")
     assert len(text.splitlines()) == 1
+
+
+def test_an_announcement_updated_by_its_author_keeps_its_headline() -> None:
+    post = replace(
+        msg(
+            "@everyone the **Spring Relay 2026** schedule is out!! https://example.org/relay\n"
+            "all times PT\n**sat oct 31**\n10:00 am · 100% · Pancho\n11:30 am · nmg · Elo\n"
+            "2:00 pm · all achievements · Jo\n**sun nov 1**\n3:00 pm · finale · Kofi\n"
+            "goal is **$10,000** for the food bank (last year we raised $6,842) 💜",
+            channel="data",
+            author="Bramble",
+            id="sched",
+        ),
+        reactions=65,
+        pinned=True,
+    )
+    swap = replace(
+        msg(
+            "done: **all achievements (Jo) is now sat 10:00 am, 100% (Pancho) is now sat "
+            "2:00 pm**. schedule page updated, everything else stays",
+            channel="data",
+            author="Bramble",
+            reply_to_id="sched",
+        ),
+        reactions=9,
+    )
+    text = section(draft([post, swap]), "data").markdown
+    assert text.startswith("- The **Spring Relay 2026** schedule is out!")
+    assert "Done: **all achievements (Jo) is now sat 10:00 am" in text
