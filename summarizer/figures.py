@@ -29,6 +29,7 @@ _NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"
 #   |[$€£]NUMBER[kKmM]?                       ("$1,200", "£38k": an amount of money)
 #   |(?<!\w)[+−±]\d+\.\d+(?![\w.])          ("+5.8": a change, its sign not part of it)
 #   |(?<![\w#/.:-])\d{1,3}(?:,\d{3})+(?![\d,])  ("31,540": a count, by its thousands)
+#   |(?<=from )\d+\.\d+(?= to \d)       ("from 91.2 to 86.9": a score that changed)
 #   |(?<![\w#/.:-])\d{1,2}:\d{2}(?::\d{2}(?:\.\d{1,3})?|\.\d{1,3})  ("1:12:48", "31:02.450": a
 #                  time taken, by its hours or its fractions of a second; not a clock's time
 #                  after a date or before its zone, "2026-10-12 14:02:33", "14:02:33 UTC")
@@ -43,6 +44,7 @@ FIGURE_RE = re.compile(
     r"|(?<=(?<!\w)[+−±]\d)\d*\.\d+(?![\w.])"
     rf"|(?<=[$€£]\d)(?:{_NUMBER_REST})(?:[kKmM]\b)?"
     r"|(?<=\d)\d{0,2}(?:,\d{3})+(?![\d,])"
+    r"|(?<=(?<=from )\d)\d*\.\d+(?= to [~≈]?\d)"
     r"|(?<=(?<!\d[ T])\d)\d?:\d{2}(?::\d{2}(?:\.\d{1,3})?|\.\d{1,3})"
     r"(?![\d:]|\.\d|\s?(?:UTC|GMT|Z\b|[aApP]\.?[mM]\b)))",
 )

@@ -166,6 +166,15 @@ def test_a_time_taken_is_a_figure_and_a_clock_time_is_not() -> None:
     assert evaluate(draft, reference).missing_figures == ["31:02.450"]
 
 
+def test_a_score_said_with_what_it_changed_to_is_a_figure_and_a_version_is_not() -> None:
+    reference = (
+        "# W\n\n## A\n\nThe model went from 91.2 to 86.9 on GSM8K; the 3.1 to 3.2 guide and "
+        "the bump from 1.2.3 to 1.2.4 are in.\n"
+    )
+    draft = "# W\n\n## A\n\nThe model was rescored on GSM8K.\n"
+    assert evaluate(draft, reference).missing_figures == ["91.2"]
+
+
 def test_how_many_came_signed_up_voted_or_downloaded_is_a_figure() -> None:
     reference = (
         "# W\n\n## A\n\n64 sign-ups in 23 teams; 41 players came; 74 votes; 31,540 this week.\n"
