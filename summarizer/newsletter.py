@@ -89,7 +89,7 @@ _DATE = rf"(?:{_DAY_OF_MONTH}(?: (?:of )?{_MONTH_NAME})?|{_MONTH_NAME} {_DAY_OF_
 # A day said relative to when it was said: a newsletter is read days later ("the venue
 # changes for tomorrow" -> "for Wednesday", "shipping tomorrow (Thursday)" -> "on Thursday").
 _RELATIVE_DAY_RE = re.compile(
-    r"\b(?P<before>(?:for|until|till|by|from|since|before|after|as of|of|on) )?"
+    r"\b(?P<before>(?:for|until|till|to|by|from|since|before|after|as of|of|on) )?"
     r"(?P<day>today|tonight|tomorrow|yesterday|this (?P<part>morning|afternoon|evening)"
     r"|last night)\b(?P<possessive>['’]s)?"
     r"(?P<named> \((?:mon|tues|wednes|thurs|fri|satur|sun)day\))?"
@@ -300,8 +300,15 @@ def _sentences(text: str) -> list[str]:
     return [
         s
         for s in (c.strip(" ,;:—–-") for c in cleaned)
-        if len(s.rstrip(".!?")) >= 2 and not _GREETING_RE.fullmatch(s)
+        if len(s.rstrip(".!?")) >= 2
+        and not _GREETING_RE.fullmatch(s)
+        and not _LONE_WORD_RE.fullmatch(s)
     ]
+
+
+# A sentence of one plain word says nothing a newsletter keeps ("Finally.", "Honestly."), but
+# for an outcome ("... were broken by the URL rewriting. Fixed.").
+_LONE_WORD_RE = re.compile(r"(?![A-Za-z]+ed\b)[A-Za-z]+[.!?]*")
 
 
 def _split(text: str) -> list[str]:

@@ -345,6 +345,7 @@ def test_a_verb_sharing_the_subject_after_and_agrees_whatever_follows() -> None:
         ("2nd in the race at the track today", "2nd in the race at the track on Tuesday"),
         ("We're on Elasticsearch today and it costs a lot", "We're on Elasticsearch today"),
         ("Campus is closed today (snow)", "Campus is closed on Tuesday (snow)"),
+        ("Rehearsal moved to tomorrow at 7pm", "Rehearsal moved to Wednesday at 7pm"),
         ("Her story is out today in the zine", "Her story is out on Tuesday in the zine"),
     ],
 )
@@ -399,3 +400,12 @@ def test_i_after_another_s_name_in_a_later_sentence_is_the_author() -> None:
         "**Dev stream this Thursday!** Wren and I go live at 5 PM on Twitch.", "Ben Aalto"
     )
     assert said[0] == "**Dev stream this Thursday!** Wren and Ben Aalto go live at 5 PM on Twitch."
+
+
+def test_a_sentence_of_one_plain_word_goes_but_an_outcome_stays() -> None:
+    assert tidy("The store rejected 3.8.0. Honestly. Fixing in 3.8.1 on Thursday") == (
+        "The store rejected 3.8.0. Fixing in 3.8.1 on Thursday"
+    )
+    assert tidy("Spill reads were broken by the URL rewriting. Fixed.") == (
+        "Spill reads were broken by the URL rewriting. Fixed."
+    )
