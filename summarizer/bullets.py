@@ -982,7 +982,9 @@ def _render(
         if kept:
             # (their authors by the names the chat knows them by, as the bullet's mentions say)
             named = [
-                replace(p, author=mentions[p.ref].author) if p.author and p.ref in mentions else p
+                replace(p, author=mentions[p.ref].author)
+                if p.ref in mentions and mentions[p.ref].author
+                else p
                 for p in fact.message.prs
             ]
             parts.append(full_stop(link_prs(kept, named)))
@@ -1501,9 +1503,14 @@ def _authors_named(
 
 # A person named beside a PR a message lists, as editors credit one: "antimeridian clipping
 # (#1398, Mateus)", "label overlap fixed (#1404, thanks Kenji, and Sophie for testing)".
+_NAME = r"[A-Z][a-z][\w'’-]*(?: [A-Z][a-z][\w'’-]*){0,2}"
+_THANKS = r"(?:thanks(?: to)?|thx|by|h/t)\s+@?"
 _CREDIT_BESIDE_RE = re.compile(
-    r"\((?P<ref>[\w./-]*#\d+),\s+(?:(?:thanks(?: to)?|thx|by|h/t)\s+)?@?"
-    r"(?P<who>[A-Z][a-z][\w'’-]*(?: [A-Z][a-z][\w'’-]*){0,2})(?=[),])"
+    rf"\((?P<ref>[\w./-]*#\d+),\s+(?:{_THANKS})?(?P<who>{_NAME})(?=[),])"
+    # ... or a list line opening with the PR and closing with its thanks: "• #1192 jsonb
+    # arrays decode correctly (thanks Diego)"
+    rf"|^\W*(?P<listed>[\w./-]*#\d+)\b[^\n]*\({_THANKS}(?P<by>{_NAME})\)",
+    re.MULTILINE,
 )
 _NOT_NAMES = frozenset([*calendar.day_name, *calendar.month_name[1:]])
 
@@ -1520,8 +1527,9 @@ def _credited_beside(
     for message in item:
         if not message.is_bot:
             for found in _CREDIT_BESIDE_RE.finditer(message.text):
-                if found["who"] not in _NOT_NAMES:
-                    named.setdefault(found["ref"], found["who"])
+                ref, who = found["ref"] or found["listed"], found["who"] or found["by"]
+                if who not in _NOT_NAMES:
+                    named.setdefault(ref, who)
     if not named:
         return mentions
     return {

@@ -870,10 +870,10 @@ def _fact(
             and _words_but_links(text) >= (MIN_FACT_WORDS if strong else SIGNAL_FACT_WORDS)
         )
         or _WEAK_OPENER_RE.match(text)
-        # (a release is news whatever it asks of its users: "**0.19.1 is out!** Everyone on
-        # 0.19.0 should upgrade.")
+        # (a release is news whatever it asks of its users, "**0.19.1 is out!** Everyone on
+        # 0.19.0 should upgrade.", unless it asks its reader: "please run your test suite")
         or _is_request(text)
-        and not released
+        and not (released and not says_to_the_reader(text))
         or not strong
         and _is_of_the_moment(text)
         and not _TOOK_EFFECT_RE.search(text)

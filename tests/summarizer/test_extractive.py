@@ -4214,3 +4214,39 @@ def test_an_announcement_updated_by_its_author_keeps_its_headline() -> None:
     text = section(draft([post, swap]), "data").markdown
     assert text.startswith("- The **Spring Relay 2026** schedule is out!")
     assert "Done: **all achievements (Jo) is now sat 10:00 am" in text
+
+
+def test_a_release_candidate_asking_its_reader_to_test_is_no_news_line() -> None:
+    said = msg(
+        "rc1 is out — if you maintain anything downstream please `pip install --pre` and run "
+        "your test suite today, not on Wednesday",
+        channel="data",
+    )
+    assert "test suite" not in "\n".join(s.markdown for s in draft([said]).sections)
+
+
+def test_a_release_s_list_line_thanking_a_member_credits_them_for_its_pr() -> None:
+    def titled(number: int, title: str) -> PRMention:
+        return PRMention(
+            f"#{number}", f"lab/main#{number}", f"https://github.com/lab/main/pull/{number}", title
+        )
+
+    post = replace(
+        msg(
+            "@channel *gauge 3.4.2* is out `pip install -U gauge`\n"
+            "• #1192 jsonb arrays with NULL elements decode correctly (thanks Diego)\n"
+            "• #1195 typing for `Record.get()` (thanks Amira)\n"
+            "everyone on 3.1+ should upgrade",
+            channel="data",
+            author="Rafael Nogueira",
+        ),
+        reactions=20,
+        prs=(
+            titled(1192, "jsonb codec: decode null elements in arrays"),
+            titled(1195, "typing: overloads for Record.get()"),
+        ),
+    )
+    week = [post, msg("the jsonb fix was a fun one", author="Diego Fernández")]
+    text = section(draft(week), "data").markdown
+    assert 'decode null elements in arrays, by Diego Fernández")' in text
+    assert 'overloads for Record.get(), by Amira")' in text
