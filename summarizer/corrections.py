@@ -26,7 +26,9 @@ from summarizer.types import SourceMessage
 # A value a correction gives: a number with what is written onto it ("4h41m", "6pm", "38%",
 # "19:30", "$1,200", "2.3 GB"), or a day of a month ("Dec 14").
 _MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s"
-_VALUE = rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
+_VALUE = (  # (a score too: "13-10")
+    rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:-\d+\b)?(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
+)
 # "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW Å, not OLD", "NEW (was
 # OLD)", "N × NEW, not OLD" (markup taken out first).
 _NOT_RE = re.compile(

@@ -448,3 +448,11 @@ def test_a_bilingual_correction_of_a_rate_posted_on_its_own_fixes_the_author_s_p
         "tile benchmark, main vs 0.19.0: z12 renders 2,310 (first reported as 2,870) tiles/s "
         "on main, 2,150 on 0.19.0"
     ]
+
+
+def test_a_score_corrected_is_read_corrected() -> None:
+    post = msg("GGs! we beat PPU 2-1: bind 13-11, haven 9-13, lotus 13-7", id="s1", author="JH")
+    fixed = msg("correction: lotus was **13-10**, not 13-7. the sheet has 13-10", author="JH")
+    assert [m.text for m in corrected([post, fixed])] == [
+        "GGs! we beat PPU 2-1: bind 13-11, haven 9-13, lotus 13-10 (first reported as 13-7)"
+    ]
