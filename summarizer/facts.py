@@ -75,6 +75,8 @@ _is_decision = any_phrase((
     "announced", "posted", "scheduled", "presenting", "presented", "showed", "hiring",
     "looking for an?", "approved", "passed", "voted", "elected", "accepted", "awarded",
     "granted", "renewed", "won(?![’'])",
+    # ... and who joins or leaves a team, and what was turned down
+    "joins", "appointed", "promoted", "rejected", "banned",
 ))  # fmt: skip
 # Openers of opinion, agreement and greeting: such a sentence is news only with a PR or a
 # figure, however many people reacted to it ("Happy Friday everyone!").

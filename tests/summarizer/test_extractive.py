@@ -4250,3 +4250,14 @@ def test_a_release_s_list_line_thanking_a_member_credits_them_for_its_pr() -> No
     text = section(draft(week), "data").markdown
     assert 'decode null elements in arrays, by Diego Fernández")' in text
     assert 'overloads for Record.get(), by Amira")' in text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We rejected a 23:58 submission by quickboi: the video is spliced at the bellows room",
+        "Aditi joins the maintainers team and will triage the tiling issues from July",
+    ],
+)
+def test_who_joins_a_team_and_what_was_turned_down_is_news(said: str) -> None:
+    assert drafted_alone(said)
