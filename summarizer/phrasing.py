@@ -65,7 +65,8 @@ REPLY_OPENER_RE = re.compile(
     r"|(?:yes|yeah|yep|yup|nope|not yet|agreed|lol|lmao|haha\w*|heh|"
     r"hmm+|oh|ah|ok|okay|exactly|sounds good|makes sense|good (?:question|point|catch)|"
     # (not a word's hyphen, "Exactly-once", nor the dashes of "--flag")
-    r"\+1|lgtm)\b(?!-\w)(?:[\s,.!:;]|[—–-](?!-))*"
+    # ("Because file select load times differ by platform": why, said as what is so)
+    r"\+1|lgtm|because(?! of\b))\b(?!-\w)(?:[\s,.!:;]|[—–-](?!-))*"
     r"|(?:no|right|sure|same|true|fair|nice|cool|great|correct|indeed|yes|thanks|thank you|"
     r"thx|thnx|ty|will do|on it|noted|perfect|my bad|that['’]?s on me|known|no need|of course|"
     r"absolutely|definitely)[,.!]\s*)+",

@@ -409,3 +409,9 @@ def test_a_sentence_of_one_plain_word_goes_but_an_outcome_stays() -> None:
     assert tidy("Spill reads were broken by the URL rewriting. Fixed.") == (
         "Spill reads were broken by the URL rewriting. Fixed."
     )
+
+
+def test_an_answer_s_because_goes_and_a_cause_s_stays() -> None:
+    # (the question "why ...?" is not said with it: what is so is the news)
+    assert tidy("Because load times differ by platform.") == "Load times differ by platform."
+    assert tidy("Because of the outage the call moved.") == "Because of the outage the call moved."
