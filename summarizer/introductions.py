@@ -393,10 +393,11 @@ def _done(clause: str, name: str) -> str:
 
 
 # A participle before a bare noun and where: a role ("embedded engineer at ...", "retired
-# teacher from ..."), not a deed, which has an object ("started a postdoc", "moved here").
+# software engineer from ..."), not a deed, which has an object ("started a postdoc", "moved
+# here", "started working on ...").
 _ROLE_RE = re.compile(
-    r"[a-z]+ed (?!(?:a|an|the|my|our|this|that|some|to|here|it|them|up|back|over|out)\b)"
-    r"[a-z]+ (?:at|in|from|for|with|on)\b"
+    r"[a-z]+ed (?!(?:a|an|the|my|our|this|that|some|to|here|it|them|up|back|over|out)\b"
+    r"|[a-z]+ing\b)[a-z]+(?: [a-z]+){0,2} (?:at|in|from|for|with|on)\b"
 )
 
 

@@ -379,6 +379,11 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "hi everyone! I'm Ken, embedded engineer at a drone startup in Osaka",
             "- Ken Sato, embedded engineer at a drone startup in Osaka.",
         ),
+        (  # ... however many words the role takes before where
+            "Greta Lind",
+            "Hello! Greta here, retired software engineer from Uppsala (30 years of C++).",
+            "- Greta Lind, retired software engineer from Uppsala (30 years of C++).",
+        ),
         (  # who they are, then "I ...": what they do, with the name as its subject
             "Ola Berg",
             "hey folks, Ola here, bookbinder by trade, I run a bindery with 4 presses",
