@@ -102,6 +102,8 @@ STALE = 0.3  # same author, same topic, this similar: the newer status replaces 
 STALE_WINDOW = 10  # how many of a person's newer statuses an older one is compared with
 NEAR_DUPLICATE = 0.6
 UPDATED_WORDS = 90  # a bullet and its author's later correction, said together
+LAID_OUT_TIMES = 3  # an announcement giving this many dates or times lays out an event ...
+ANNOUNCED_WORDS = 45  # ... whose bullet says this much of it
 UPDATE_SIMILARITY = 0.05  # ... where the correction shares a few words with what it corrects
 
 # Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
@@ -683,6 +685,9 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     if update is not None:
         # ("Correction: the jam is Dec 11-13, not Dec 4-6.")
         return _headed([lead, update], facts, UPDATED_WORDS)
+    laid_out = _laid_out(lead, facts)
+    if laid_out:
+        return _headed(laid_out, facts, ANNOUNCED_WORDS)
     if len(facts) == 1:
         return [lead]
     picked = [lead]
@@ -720,6 +725,26 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     if picked[1:] and picked[1].message is lead.message:
         picked.sort(key=lambda f: next(i for i, g in enumerate(facts) if g is f))
     return _headed(picked, facts)
+
+
+def _laid_out(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:
+    """An event's announcement many people took up that lays out when things happen in
+    several of its lines ("When: Saturday 5 December, 7:30pm", "Where: St Aldhelm's",
+    "Extra rehearsal: Sunday 29 November"): its facts as it says them, while they stay
+    within `ANNOUNCED_WORDS`; [] for any other lead."""
+    message = lead.message
+    if lead.prs or lead.signal < STRONG_SIGNAL or not is_announcement(message):
+        return []  # (most leads)
+    said = [f for f in facts if f.message is message and not f.prs]
+    if sum(1 for f in said if _when(f.text)) < LAID_OUT_TIMES:
+        return []
+    laid_out: list[Fact] = []
+    for fact in said:
+        if sum(f.n_words for f in laid_out) + fact.n_words > ANNOUNCED_WORDS:
+            break
+        if not any(fact.text.rstrip(".") in f.text for f in laid_out):  # (a list said whole)
+            laid_out.append(fact)
+    return laid_out
 
 
 def _moved_to(lead: Fact, facts: Sequence[Fact]) -> Fact | None:

@@ -4266,3 +4266,19 @@ def test_a_release_s_list_line_thanking_a_member_credits_them_for_its_pr() -> No
 )
 def test_who_joins_a_team_and_what_was_turned_down_is_news(said: str) -> None:
     assert drafted_alone(said)
+
+
+def test_an_event_s_announcement_is_said_by_the_lines_laying_out_when_and_where() -> None:
+    text = drafted_with(
+        "@channel **Spring concert: the key info** (pinning this)\n"
+        "**When:** Saturday 5 December, concert starts **7:30pm**. Call time **5:45pm**.\n"
+        "**Where:** St Brendan's Church, Harbour Road\n"
+        "**Bring:** black folder, water, pencil\n"
+        "**Extra rehearsal:** Sunday 29 November, 2–5pm at St Brendan's.\n"
+        "**Dress rehearsal:** Thursday 3 December, 7pm, St Brendan's. "
+        "Tickets: https://tickets.example.org/choir",
+        reactions=31,
+        pinned=True,
+    )
+    assert text.startswith("- **Spring concert: the key info** (pinning this). **When:** Saturday")
+    assert "**Where:** St Brendan's Church, Harbour Road" in text
