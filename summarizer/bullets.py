@@ -990,6 +990,8 @@ def _render(
         new_author = fact.message.author != author
         author = fact.message.author
         text = voiced(sentence, author)[0] if new_author else tidy(sentence)
+        if text.startswith(f"{author}'s "):
+            text = _whose(text, author, fact.prs, mentions)
         kept = dated(_newsletter_sentences(text, fact.prs), fact.message.created_at)
         # (not named as a subject, or that sentence read as chat)
         credit = new_author and not holds_word(kept, author)
@@ -1048,6 +1050,17 @@ def _render(
     if titled:
         body += " " + "; ".join(f"{_short_title(m)} ({with_author(m)})" for m in titled) + "."
     return "- " + defuse_pings(credited(body, trailing, credits))
+
+
+def _whose(
+    text: str, author: str, prs: Sequence[PRMention], mentions: Mapping[str, PRMention]
+) -> str:
+    """ "Katrin's #1411 is in" said of the PR's known author where another person wrote it
+    ("Ole Nilsen's #1411 is in"): its poster is credited apart."""
+    rest = text.removeprefix(f"{author}'s ")
+    cited = next((p for p in prs if rest.startswith(p.raw)), None)
+    who = mentions.get(cited.ref, cited).author if cited is not None else None
+    return f"{who}'s {rest}" if who and who != author else text
 
 
 def _by_others(

@@ -4282,3 +4282,22 @@ def test_an_event_s_announcement_is_said_by_the_lines_laying_out_when_and_where(
     )
     assert text.startswith("- **Spring concert: the key info** (pinning this). **When:** Saturday")
     assert "**Where:** St Brendan's Church, Harbour Road" in text
+
+
+def test_a_pr_someone_else_wrote_is_not_said_as_its_poster_s() -> None:
+    written = PRMention(
+        "#1411",
+        "lab/main#1411",
+        "https://github.com/lab/main/pull/1411",
+        "Share the raster cache between endpoints",
+        author="Ole Nilsen",
+    )
+    post = replace(
+        msg(
+            "#1411 is in, that was the last item for 0.19.1", channel="data", author="Katrin Vogel"
+        ),
+        prs=(written,),
+    )
+    text = section(draft([post]), "data").markdown
+    assert text.startswith("- Ole Nilsen's [#1411](")
+    assert text.endswith("(Katrin Vogel).")
