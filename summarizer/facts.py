@@ -844,7 +844,7 @@ def _fact(
         return None
     if not prs and ("min" in text or "sec" in text) and _COUNTDOWN_RE.search(text):
         return None  # ("Reading group starts in 5 min!": over before anyone reads it)
-    figures = frozenset(find_figures(text))
+    figures = frozenset(find_figures(text)) | _table_scores(text)
     if not prs and figures and figures <= amounts(text) and _asks_the_reader(text):
         return None  # ("Would ask you to buy them ... Should be ~$65": a request, priced)
     decision = released or _is_decision(text)
@@ -912,6 +912,22 @@ def _without_request_tail(text: str) -> str:
         said.pop()
         n += 1
     return full_stop(" ".join(said)) if n else text
+
+
+# A table's rows said as prose ("nw-ember-27: 12 n, 0.713 Sabre, 0.781 NoiseAware; ..."): its
+# scores are its figures, units or none.
+_ROWS_RE = re.compile(r"[^;:]+: [^;]+(?:; [^;:]+: [^;]+)+")
+_SCORE_RE = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
+TABLE_SCORES = 4
+
+
+def _table_scores(text: str) -> frozenset[str]:
+    """The scores of a table said as a line of prose (`summarizer.tables`), where it gives
+    `TABLE_SCORES` of them or more; none for other text."""
+    if text.count("; ") == 0 or _ROWS_RE.search(text) is None:
+        return frozenset()  # (most text)
+    scores = _SCORE_RE.findall(text)
+    return frozenset(scores) if len(scores) >= TABLE_SCORES else frozenset()
 
 
 def _words_but_figures(text: str) -> int:

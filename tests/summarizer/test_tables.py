@@ -132,3 +132,15 @@ def test_a_table_under_a_long_opening_line_is_said_whatever_its_rows_add() -> No
     )
     # (the difference of two measurements is said by them)
     assert "self-host (stage2): 41.2s before, 36.8s after; stdlib check: 14.6s before" in text
+
+
+def test_a_table_of_bare_scores_is_news_by_its_scores() -> None:
+    text = drafted_with(
+        "router benchmark, first results\nGHZ fidelity (4000 shots, mean of 3 seeds):\n```\n"
+        "backend    n    old     new\nember-27   12   0.713   0.781\n"
+        "ember-27   20   0.482   0.559\nharbor-32  12   0.902   0.914\n```\n"
+        "harbor-32 passes QV 128 only with the new router (0.652 heavy-output with the old, "
+        "under the 2/3 threshold)",
+        reactions=24,
+    )
+    assert "ember-27: 12 n, 0.713 old, 0.781 new" in text
