@@ -916,15 +916,15 @@ def _without_request_tail(text: str) -> str:
 
 # A table's rows said as prose ("nw-ember-27: 12 n, 0.713 Sabre, 0.781 NoiseAware; ..."): its
 # scores are its figures, units or none.
-_ROWS_RE = re.compile(r"[^;:]+: [^;]+(?:; [^;:]+: [^;]+)+")
 _SCORE_RE = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")
 TABLE_SCORES = 4
 
 
 def _table_scores(text: str) -> frozenset[str]:
-    """The scores of a table said as a line of prose (`summarizer.tables`), where it gives
-    `TABLE_SCORES` of them or more; none for other text."""
-    if text.count("; ") == 0 or _ROWS_RE.search(text) is None:
+    """The scores of a table said as a line of prose (`summarizer.tables`: rows "label:
+    values" apart by "; "), where it gives `TABLE_SCORES` of them or more; none for other
+    text."""
+    if "; " not in text or text.count(": ") < 2:
         return frozenset()  # (most text)
     scores = _SCORE_RE.findall(text)
     return frozenset(scores) if len(scores) >= TABLE_SCORES else frozenset()
