@@ -33,6 +33,7 @@ from summarizer.facts import (
     only_points,
     own_words,
     statements,
+    words_but_links,
 )
 from summarizer.figures import FIGURE_RE
 from summarizer.integrations import IntegrationItem, integration_items, post_repo, releases
@@ -495,7 +496,7 @@ def _item_bullets(
 
 def _title_words(text: str) -> int:
     """How many words `text` says outside its code and its links."""
-    return sum(1 for word in CODE_SPAN_RE.sub("", text).split() if "://" not in word)
+    return words_but_links(CODE_SPAN_RE.sub("", text))
 
 
 def _release_post(message: SourceMessage, signal: float) -> bool:
@@ -739,11 +740,13 @@ def _laid_out(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:
     if sum(1 for f in said if _when(f.text)) < LAID_OUT_TIMES:
         return []
     laid_out: list[Fact] = []
+    room = ANNOUNCED_WORDS
     for fact in said:
-        if sum(f.n_words for f in laid_out) + fact.n_words > ANNOUNCED_WORDS:
+        if fact.n_words > room:
             break
         if not any(fact.text.rstrip(".") in f.text for f in laid_out):  # (a list said whole)
             laid_out.append(fact)
+            room -= fact.n_words
     return laid_out
 
 

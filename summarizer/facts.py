@@ -869,7 +869,7 @@ def _fact(
             # (a reply people liked that shows nothing is a quip: "M40, because it's two
             # stars and a lie")
             and (strong or shows or not reply)
-            and _words_but_links(text) >= (MIN_FACT_WORDS if strong else SIGNAL_FACT_WORDS)
+            and words_but_links(text) >= (MIN_FACT_WORDS if strong else SIGNAL_FACT_WORDS)
         )
         or _WEAK_OPENER_RE.match(text)
         # (a release is news whatever it asks of its users, "**0.19.1 is out!** Everyone on
@@ -936,7 +936,8 @@ def _words_but_figures(text: str) -> int:
     return sum(1 for word in text.split() if not any(c.isdigit() for c in word))
 
 
-def _words_but_links(text: str) -> int:
+def words_but_links(text: str) -> int:
+    """How many words `text` says beside its links."""
     return sum(1 for word in text.split() if "://" not in word)
 
 
