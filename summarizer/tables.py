@@ -27,7 +27,9 @@ _FIGURE_START_RE = re.compile(r"[~≈<>±+−-]?\d")
 _VERSION_RE = re.compile(r"v?\d+\.\d+\.\d+")  # (a column's name: "0.19.0 tiles/s")
 _UNIT_RE = re.compile(r"\d\s?[^\W\d_]")
 _DIFFERENCE_RE = re.compile(r"(?i:delta|diff|difference|change|Δ|%)")
-_FENCE_RE = re.compile(r"^(?:```|~~~)[\w+-]*[ \t]*\n?|\n?(?:```|~~~)\s*$")
+# (a word alone on the opening fence's line names the language; Slack writes the first line
+# of the block itself there: "```Q1  160/218")
+_FENCE_RE = re.compile(r"^(?:```|~~~)(?:[\w+-]*[ \t]*\n)?|\n?(?:```|~~~)\s*$")
 
 
 def table_line(block: str) -> str | None:

@@ -55,6 +55,10 @@ def test_a_table_is_said_after_the_sentence_its_message_opens_with() -> None:
             "wall clock: 3h 12m v2.3.2, 2h 21m 2.4.0-rc1; peak RSS: 41.5 GB v2.3.2, "
             "23.8 GB 2.4.0-rc1; SNV F1: 0.9962 v2.3.2, 0.9968 2.4.0-rc1.",
         ),
+        (  # the first row on the code fence's line, as Slack writes it: no language
+            "```Q1  160/218\nQ2  102/218\nQ3   55/218```",
+            "Q1: 160/218; Q2: 102/218; Q3: 55/218.",
+        ),
         (  # ... or, with no name for it, they stand as they are
             "```\n            split brains   failover p50\n0.13.2       4/20           3.1s\n"
             "pr-1281      0/20           3.4s\n```",
