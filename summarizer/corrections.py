@@ -33,7 +33,7 @@ _VALUE = (  # (a score too: "13-10")
 # OLD)", "N × NEW, not OLD" (markup taken out first).
 _NOT_RE = re.compile(
     rf"(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[^\x00-\x7f\W\d_]{{1,3}}))?"
-    rf"(?:,?\s+(?:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
+    rf"(?:,?\s+(?i:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
 )
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
 # "edit: +1.3 was with ...": the value a correction says was wrong.
@@ -80,8 +80,13 @@ _COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)\s([a-z]+)")
 # The unit of a figure: what follows its number.
 _UNIT_RE = re.compile(r"^[~≈$€£]?[\d.,]+\s?")
 FIRST_REPORTED = "first reported as"
+_NOT_HINTS = ("not ", "NOT ", "instead of", "(was ")  # (one in any text `_NOT_RE` matches)
+# A word right after a number: what it counts ("22 riders").
+_OTHER_UNIT_RE = re.compile(r"\s?[^\W\d_]")
+# What may open a reply before the right value: "it's 2-260, not 2-206".
+_IT_IS_RE = re.compile(r"^(?:it'?s|it is|that'?s|that is|should be)\s+", re.IGNORECASE)
 # What says a value is not what it is, just before it ("..., not 3.1x", "(was 3.1x")
-_NOT_BEFORE_RE = re.compile(r"(?:\bnot|\binstead of|\(was)\s+[~≈*_]*\Z")
+_NOT_BEFORE_RE = re.compile(r"(?:\b(?i:not|instead of)|\(was)\s+[~≈*_]*\Z")
 _CLAUSE_ENDS = " \n.,;:!?)*_"  # (a value in a range, "7–10pm", is replaced without a word)
 EARLIER = 30  # how many earlier posts in its channel (its author's, others') a correction reaches
 MIN_SHARED_WORDS = 2  # a post a "... is wrong" clause means says this many of its long words
@@ -119,6 +124,14 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     return [m for i, m in enumerate(found) if i not in dropped]
 
 
+def corrects(text: str, post: str) -> bool:
+    """Whether `text` gives the right value of one `post` says ("it's 2-260, not 2-206"): a
+    correction of it, not an answer to it."""
+    if not holds_any(text, _NOT_HINTS):
+        return False  # (most replies)
+    return any(any(_said(_value(m["old"]), post)) for m in _NOT_RE.finditer(_plain(text)))
+
+
 def _restates(
     found: Sequence[SourceMessage],
     by_id: dict[str, int],
@@ -150,7 +163,7 @@ def _may_correct(message: SourceMessage) -> bool:
         return True
     if _replies(message) is None and not message.reactions:
         return False
-    if not holds_any(text, ("not ", "instead of", "(was ")):
+    if not holds_any(text, _NOT_HINTS):
         return False
     return _NOT_RE.search(_plain(text)) is not None
 
@@ -171,17 +184,20 @@ def _targets(
     and others' in the channel and then in any (only what it says they were not)."""
     message = messages[i]
     target = _replies(message)
-    if target is not None:
+    # (a thread that opened with no message of its own, as a Discord thread may, answers
+    # none: a correction in it is read as posted on its own)
+    if target is not None and (target in by_id or message.reply_to_id):
         j = by_id.get(target)
         if j is None or j == i:
             return []
         post = messages[j]
         if post.author_id == message.author_id:
             return [(j, False)]
-        # (or opens with the right value: "1,900 :sweat_smile: not 19k")
+        # (or opens with the right value: "1,900 :sweat_smile: not 19k", "it's 2-260, not
+        # 2-206")
         opens = (
             _OPENS_CORRECTING_RE.match(message.text) is not None
-            or _NOT_RE.match(_plain(message.text).lstrip()) is not None
+            or _NOT_RE.match(_IT_IS_RE.sub("", _plain(message.text).lstrip(), 1)) is not None
         )
         return [(j, False)] if opens and _vouched(messages, i, post) else []
     if _OPENS_CORRECTING_RE.search(message.text) is None and not says_which:
@@ -238,11 +254,17 @@ def _vouched(messages: Sequence[SourceMessage], i: int, post: SourceMessage) -> 
     if messages[i].reactions:
         return True
     thread = messages[i].thread_id or messages[i].reply_to_id
-    values = {_number(f) for f in _counted(_plain(messages[i].text))}
+    plain = _plain(messages[i].text)
+    values = {_number(f) for f in _counted(plain)}
+    # (and the values it gives as "NEW, not OLD", whatever they are: "Keller 2-260")
+    given = [_value(m["new"]) for m in _NOT_RE.finditer(plain)]
     return any(
         later.author_id == post.author_id
         and (later.thread_id or later.reply_to_id) == thread
-        and any(_number(f) in values for f in _counted(later.text))
+        and (
+            any(_number(f) in values for f in _counted(later.text))
+            or any(any(_said(new, _plain(later.text))) for new in given)
+        )
         for later in messages[i + 1 :]
     )
 
@@ -344,7 +366,7 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     annotated = False
     fixed: set[str] = set()  # (the value "1,340", fixed, is not fixed again as "1,340 viewers")
     for new, old in pairs:
-        old = next((form for form in _forms(old) if any(_said(form, text))), old)
+        old = next((form for form in _forms(old, new) if any(_said(form, text))), old)
         found = list(_said(old, text))
         if len(found) != 1 or _number(old) in fixed:
             continue
@@ -355,6 +377,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
         # ("118 fps, not 131" over "131 fps": the unit is there already)
         said_unit = not _unit(old) and _unit(new)
         unit = re.match(rf"\s?{re.escape(_unit(new))}", text[end:]) if said_unit else None
+        if said_unit and unit is None and _OTHER_UNIT_RE.match(text, end):
+            continue  # ("13 s behind, not 22" does not make "22 riders" "13 s riders")
         value = _number(new) if unit else new
         after = end + (unit.end() if unit else 0)
         if not annotated and (after == len(text) or text[after] in _CLAUSE_ENDS):
@@ -369,8 +393,12 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     return text
 
 
-def _forms(value: str) -> list[str]:
-    """How `value` may be written: "19k" as "19k", "19,000" and "19000"."""
+def _forms(value: str, new: str = "") -> list[str]:
+    """How `value` may be written: "19k" as "19k", "19,000" and "19000"; a bare number with
+    the unit written onto the `new` value it gives way to ("25.4s, not 24.5": "24.5s")."""
+    unit = _unit(new)
+    if unit.isalpha() and not _unit(value):
+        return [value, value + unit]
     short = _THOUSANDS_RE.fullmatch(value)
     if short is None:
         return [value]

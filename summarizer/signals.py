@@ -11,6 +11,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from summarizer.corrections import corrects
 from summarizer.phrasing import REPLY_OPENER_RE
 from summarizer.text import holds_any
 from summarizer.types import SourceMessage
@@ -208,6 +209,8 @@ def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
                 and not _names_day(asked.text.lower())
             )
             and not REPLY_OPENER_RE.match(answer.text)  # ("yes, filter for ..." needs its question)
+            # (thanks for a correction of the post: "it's 2-260, not 2-206", "oops yes, thanks")
+            and not corrects(answer.text, asked.text)
         ):
             thanked[answer.id] = asked.id
     return thanked

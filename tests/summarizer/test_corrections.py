@@ -456,3 +456,81 @@ def test_a_score_corrected_is_read_corrected() -> None:
     assert [m.text for m in corrected([post, fixed])] == [
         "GGs! we beat PPU 2-1: bind 13-11, haven 9-13, lotus 13-10 (first reported as 13-7)"
     ]
+
+
+def test_a_correction_in_a_thread_that_opened_without_a_message_fixes_its_author_s_post() -> None:
+    table = msg(
+        "nightly 11-16: 88,412 sprites, 11.3 ms frame time, 34,000 draw calls",
+        id="t1",
+        author="Kenji",
+        thread_id="thread-9",
+        channel="bench-regression",
+    )
+    fixed = msg(
+        "correction to my table: 3,400 draw calls, not 34,000. fat fingers",
+        author="Kenji",
+        thread_id="thread-9",
+        channel="bench-regression",
+    )
+    assert [m.text for m in corrected([table, fixed])] == [
+        "nightly 11-16: 88,412 sprites, 11.3 ms frame time, 3,400 (first reported as 34,000) "
+        "draw calls"
+    ]
+
+
+def test_a_correction_giving_the_unit_only_with_the_right_value_fixes_the_post() -> None:
+    post = msg("parse on 1.8.3: 41.2s. rc1: 24.5s", id="r1", author="Dmitri")
+    fixed = msg("sorry, 25.4s not 24.5. fat fingers.", author="Dmitri", reply_to_id="r1")
+    assert [m.text for m in corrected([post, fixed])] == [
+        "parse on 1.8.3: 41.2s. rc1: 25.4s (first reported as 24.5s)"
+    ]
+
+
+def test_a_room_another_corrects_and_its_announcer_confirms_reads_corrected() -> None:
+    post = msg(
+        "the Tuesday 4-6pm office hours move to Keller 2-206 for the rest of the term",
+        id="o1",
+        author="Devon",
+    )
+    fixed = msg("it's 2-260, not 2-206, they were in there last week", reply_to_id="o1")
+    agreed = msg("oops yes, Keller 2-260", author="Devon", reply_to_id="o1")
+    assert corrected([post, fixed, agreed])[0].text == (
+        "the Tuesday 4-6pm office hours move to Keller 2-260 (first reported as 2-206) for the "
+        "rest of the term"
+    )
+
+
+def test_a_value_corrected_with_a_unit_leaves_a_number_counting_something_else() -> None:
+    post = msg("Circuit night: 22 riders. Best lap Dmitri 6:12, Marco 6:34", id="c1", author="D")
+    fixed = msg(
+        "correction: my lap was **6:21**, not 6:12, and Marco was only 13 s behind, not 22",
+        author="D",
+        reply_to_id="c1",
+    )
+    assert corrected([post, fixed])[0].text == (
+        "Circuit night: 22 riders. Best lap Dmitri 6:21 (first reported as 6:12), Marco 6:34"
+    )
+
+
+def test_a_correction_saying_not_in_capitals_fixes_the_announcement() -> None:
+    post = msg("LIVE SHOW at the Larkspur Room: Saturday June 13, doors 7pm", id="l1", author="T")
+    fixed = msg("CORRECTION it's **Saturday June 20**, NOT June 13", author="T", reply_to_id="l1")
+    assert corrected([post, fixed])[0].text == (
+        "LIVE SHOW at the Larkspur Room: Saturday June 20 (first reported as June 13), doors 7pm"
+    )
+
+
+def test_an_announcement_its_author_thanks_another_for_correcting_is_drafted_corrected() -> None:
+    post = msg(
+        "Room change: starting tomorrow, the 4-6pm office hours move from Keller 3-115 to "
+        "Keller 2-206 for the rest of the term",
+        id="o2",
+        thread_id="o2",
+        author="Devon",
+        reactions=3,
+    )
+    fixed = msg("it's 2-260, not 2-206, they were in there last week", thread_id="o2")
+    thanks = msg("oops yes, Keller 2-260. thanks! calendar fixed", author="Devon", thread_id="o2")
+    text = _drafted(post, fixed, thanks)
+    assert "to Keller 2-260 (first reported as 2-206) for the rest of the term" in text
+    assert "storage" not in text and "it's 2-260" not in text.lower()
