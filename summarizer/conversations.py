@@ -85,7 +85,7 @@ def _answers(message: SourceMessage, before: SourceMessage) -> bool:
 
 def _echoes(text: str, before: str) -> bool:
     """Whether every figure of `text`, a short line that has some, is one `before` says."""
-    if len(text) > ECHO_CHARS or not any(c.isdigit() for c in text):
+    if len(text) > ECHO_CHARS:
         return False  # (most chat: a longer message says more than the figures it repeats)
     first = FIGURE_RE.search(text)
     if first is None or first.group() not in before:
