@@ -22,6 +22,8 @@ def link(mention: PRMention) -> str:
 
 def label(mention: PRMention) -> str:
     """How a PR is shown: as written when that is short ("#12", "Repo#12"), else in full."""
+    if mention.shown:
+        return mention.shown
     return mention.raw if _SHORT_REF_RE.fullmatch(mention.raw) else mention.ref
 
 
@@ -37,7 +39,9 @@ def link_prs(text: str, mentions: Sequence[PRMention]) -> str:
     for mention in mentions:
         if mention.url is None:
             continue
-        label = mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
+        label = mention.shown or (
+            mention.raw if mention.raw.startswith(("#", "PR", "pr")) else mention.ref
+        )
         link = f"[{label}]({mention.url}{_title(mention)})"
         if mention.raw.startswith("["):
             link = _after_its_label(mention, link)
@@ -70,7 +74,7 @@ def _after_its_label(mention: PRMention, link: str) -> str:
     if not re.search(r"[^\W\d_]{2}", said):
         return link  # ("[#3310](url)", "[PR 3310](url)": the number is all it says)
     # (shown as written where that is "#3310"; else as the full reference)
-    shown = ref[0] if ref is not None and ref[0].startswith("#") else mention.ref
+    shown = mention.shown or (ref[0] if ref is not None and ref[0].startswith("#") else mention.ref)
     return f"{said} ([{shown}]({mention.url}{_title(mention)}))"
 
 

@@ -18,6 +18,9 @@ class PRMention:
     author: str | None = None  # GitHub login
     labels: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()  # top path levels touched, e.g. "lib/iris"
+    # how a draft writes it where `raw` would mislead: a bare "#615" of a repository other
+    # than the default, "brindle-editor#615"
+    shown: str | None = None
 
 
 @dataclass(slots=True)  # not frozen: a frozen __init__ is slow, and a week has 100k of these

@@ -3,6 +3,7 @@ the PRs merged that nobody cited, and the extractive draft of them."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -192,7 +193,9 @@ def _week_mentions(
         else {}
     )
     mentions = {
-        key: _mention(key[2], ref, github.get(k) if (k := keys[ref]) is not None else None)
+        key: _mention(
+            key[2], ref, github.get(k) if (k := keys[ref]) is not None else None, week.default_repo
+        )
         for key, ref in refs_of.items()
     }
     cited: dict[int, list[PRMention]] = defaultdict(list)
@@ -207,12 +210,13 @@ def pr_key(ref: str) -> tuple[str, int] | None:
     return (repo, int(number)) if "/" in repo else None
 
 
-def _mention(raw: str, ref: str, item: GitHubItemRow | None) -> PRMention:
+def _mention(raw: str, ref: str, item: GitHubItemRow | None, default_repo: str) -> PRMention:
     """A cited PR, with GitHub's details when the cache has them."""
     # GitHub redirects /issues/N to the PR when N is one, but not the other way round.
     kind = "pull" if "/pull/" in raw else "issues"
+    shown = _shown(raw, ref, default_repo)
     if item is None or item.kind == "missing":
-        return PRMention(raw, ref, github_url(ref, kind))
+        return PRMention(raw, ref, github_url(ref, kind), shown=shown)
     return PRMention(
         raw,
         ref,
@@ -221,7 +225,26 @@ def _mention(raw: str, ref: str, item: GitHubItemRow | None) -> PRMention:
         author=item.author,
         labels=tuple(item.labels),
         paths=tuple(item.paths or ()),
+        shown=shown,
     )
+
+
+# A ref written without its repository: "#615", "PR 615", "PR #615", "615".
+_BARE_REF_RE = re.compile(r"(?:(?i:pr)\s*:?\s*)?#?\d+")
+
+
+def _shown(raw: str, ref: str, default_repo: str) -> str | None:
+    """How a bare "#615" (or "PR 615") of a repository other than the default is written:
+    with that repository's name, "brindle-editor#615" (its owner's too where it is not the
+    default's), for a reader takes "#615" for the default repository's; None for others
+    (and for all where the community set no default repository)."""
+    repo, _, number = ref.rpartition("#")
+    if not default_repo or "/" not in repo or repo == default_repo:
+        return None
+    if _BARE_REF_RE.fullmatch(raw) is None:
+        return None
+    owner, _, name = repo.partition("/")
+    return f"{name if owner == default_repo.partition('/')[0] else repo}#{number}"
 
 
 def merged_uncited(

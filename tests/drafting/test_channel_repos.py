@@ -10,6 +10,7 @@ from bot.core.ingest import store_batch
 from bot.drafting.compose import load_week
 from bot.ops.config import load_config
 from storage.records import ChannelRecord, ImportBatch, MessageRecord, PersonRecord, WorkspaceRecord
+from summarizer.prlinks import link, link_prs
 from summarizer.prrefs import channel_repository
 from tests.drafting.helpers import week_for
 
@@ -48,6 +49,24 @@ def test_bare_refs_in_a_repository_s_channel_are_its_prs(sessions, tmp_path: Pat
         "core0": ["kern/core#310"],
         "general0": ["kern/core#12", "kern/boot-fw#7"],
     }
+
+
+def test_a_bare_ref_of_another_repository_is_written_with_its_repository(
+    sessions, tmp_path: Path
+) -> None:
+    (tmp_path / "config.toml").write_text(CONFIG)
+    config = load_config(tmp_path / "config.toml")
+    _said(sessions, "boot-fw", "merged #310, and PR 316 is next")
+    _said(sessions, "core", "#310 is unrelated")
+    week = week_for(sessions, config, date(2026, 11, 17))
+    with sessions() as session:
+        messages = load_week(session, config, week)
+    shown = {m.id: [link(p).partition("]")[0] for p in m.prs] for m in messages}
+    # (a reader takes "#310" for the default repository's)
+    assert shown == {"boot-fw0": ["[boot-fw#310", "[boot-fw#316"], "core0": ["[#310"]}
+    drafted = link_prs(messages[0].text, messages[0].prs)
+    assert drafted.startswith("merged [boot-fw#310](https://github.com/kern/boot-fw/")
+    assert ", and [boot-fw#316](" in drafted
 
 
 def test_a_channel_is_named_for_an_alias_or_a_repository_s_name() -> None:
