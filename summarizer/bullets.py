@@ -49,12 +49,14 @@ from summarizer.phrasing import (
     third_person,
     without_pointing_label,
 )
+from summarizer.previews import LINK_RE, MAX_TITLE_WORDS, page_title
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.pushes import commit_digests
 from summarizer.signals import (
     THANKED_GAIN,
     dates_named,
     is_announcement,
+    is_feed_post,
     names_day,
     names_release,
     shows_something,
@@ -78,7 +80,7 @@ from summarizer.text import (
     words,
 )
 from summarizer.types import PRMention, SourceMessage
-from summarizer.voice import CODE_SPAN_RE
+from summarizer.voice import CODE_SPAN_RE, EMOJI_RE
 
 SHOWCASED_GAIN = 2.0  # a thread's reply this many people took up (7 reactions) stands apart
 TITLE_WORDS = 8  # a headline this short is the title of what its message says
@@ -445,6 +447,10 @@ def _item_bullets(
     if thanked:
         facts = _answered(facts, thanked, item)
     time = max(times)
+    fed = _feed_bullet(topic, item[0], time) if is_feed_post(item[0]) else None
+    if fed is not None:
+        # (what people said under it is theirs: "the pirate radio one is my favourite yet")
+        return [fed, *_item_bullets(topic, item[1:], members)] if len(item) > 1 else [fed]
     if not facts:
         bullet = (
             _release_bullet(topic, item, mentions, time)
@@ -1242,6 +1248,34 @@ def _bot_bullet(
         people=list(people),
         sources=[m.id for m in item if m.prs],
         signal=0.0,
+        time=time,
+        author=None,
+    )
+
+
+def _feed_bullet(topic: str, post: SourceMessage, time: float) -> Bullet | None:
+    """A page a bot posted and many people took up, said by the post's first line and the
+    page's title: '**The Long Wave** has a new episode: "88: Radio Caroline" (<url>)'; None
+    where the page has no title."""
+    link = LINK_RE.search(post.text)
+    if link is None:
+        return None
+    lines = post.text[: link.end()].splitlines()
+    # (a bot's preview is in its text, on the line after its link)
+    after = post.text[link.end() :].strip().partition("\n")[0]
+    title = page_title(post) if post.preview else after.rstrip(".,:;") or None
+    if title is None or len(title.split()) > MAX_TITLE_WORDS or "://" in title:
+        return None
+    said = " ".join(EMOJI_RE.sub(" ", LINK_RE.sub(" ", lines[0])).split()).rstrip(" .!:")
+    text = f'{said}: "{title}" (<{link[1]}>).' if said else f'"{title}" (<{link[1]}>).'
+    return Bullet(
+        topic=topic,
+        text="- " + defuse_pings(text),
+        prs={},
+        figures=frozenset(),
+        people=[],
+        sources=[post.id],
+        signal=social_gain(post),
         time=time,
         author=None,
     )

@@ -75,6 +75,13 @@ THANKED_GAIN = math.log1p(2)  # as much as two reactions
 RELEASE_GAIN = 1.0
 ANNOUNCEMENT_GAIN = 2.0
 PIN_GAIN = 2.0
+FEED_GAIN = math.log1p(11)  # a bot's post of a page a dozen people reacted to is news
+
+
+def is_feed_post(message: SourceMessage) -> bool:
+    """Whether `message` is a bot's post of a page that many people took up: a feed's new
+    episode, video or blog post ("📻 **The Long Wave** has a new episode! <url>")."""
+    return message.is_bot and _links(message.text) and social_gain(message) >= FEED_GAIN
 
 
 def social_gain(message: SourceMessage) -> float:

@@ -4301,3 +4301,23 @@ def test_a_pr_someone_else_wrote_is_not_said_as_its_poster_s() -> None:
     text = section(draft([post]), "data").markdown
     assert text.startswith("- Ole Nilsen's [#1411](")
     assert text.endswith("(Katrin Vogel).")
+
+
+def test_a_page_a_feed_bot_posted_and_people_took_up_is_news_without_naming_the_bot() -> None:
+    def episode(number: int, title: str, reactions: int) -> SourceMessage:
+        return msg(
+            f"📻 **The Long Wave** has a new episode!\nhttps://pods.example/long-wave/{number}\n"
+            f"{number}: {title}\nA converted ferry anchored off the coast and started playing.",
+            channel="data",
+            author="FeedBot",
+            is_bot=True,
+            reactions=reactions,
+        )
+
+    d = draft([episode(88, "Radio Caroline and the Pirate Ships", 24), episode(89, "Static", 2)])
+    text = section(d, "data").markdown
+    assert text == (
+        '- **The Long Wave** has a new episode: "88: Radio Caroline and the Pirate Ships" '
+        "(<https://pods.example/long-wave/88>)."
+    )
+    assert "FeedBot" not in text
