@@ -599,18 +599,23 @@ def _is_noun_phrase(rest: str) -> bool:
     return any(word in _FINITE for word in words)
 
 
+_CLAUSE_END = ".,;:!?)"
+
+
 def _verb_agree(rest: str) -> str:
     """The first verb of `rest` agreeing with a singular subject ("Ana", "Ana's team"), and
     an auxiliary that shares it after "and" ("... and have been running" -> "and has")."""
     words = rest.split(" ")
-    for index, word in enumerate(words):
+    for index, said in enumerate(words):
+        word = said.rstrip(_CLAUSE_END)  # (the verb may end the clause: "the more excited I am.")
+        end = said[len(word) :]
         bare = word.translate(_APOSTROPHES).lower()
         if bare in _ADVERBS:
             continue
         if bare in _THIRD_PERSON:
-            words[index] = _THIRD_PERSON[bare]
+            words[index] = _THIRD_PERSON[bare] + end
         elif bare.isalpha() and not _is_past(bare) and not _prefixed_past(bare):
-            words[index] = _add_s(word)
+            words[index] = _add_s(word) + end
         break
     return with_verbs_agreeing(" ".join(words))
 

@@ -93,6 +93,9 @@ from summarizer.phrasing import (
             "Ana: Stirling with explicit bounds is in (#21)",
         ),
         ("Testing with the new flags was green", "Ana: Testing with the new flags was green"),
+        # a verb ending the clause agrees too
+        ("I agree.", "Ana agrees."),
+        ("I am, as of today!", "Ana is, as of today!"),
     ],
 )
 def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
