@@ -877,6 +877,7 @@ def _fact(
         or _is_request(text)
         and not (released and not says_to_the_reader(text))
         or not strong
+        and not released  # ("**3.4.0 is out!** ... the advisory follows later today")
         and _is_of_the_moment(text)
         and not _TOOK_EFFECT_RE.search(text)
         and not names_day(text)  # ("today's office hours are postponed to Tuesday 27 Oct")

@@ -4321,3 +4321,16 @@ def test_a_page_a_feed_bot_posted_and_people_took_up_is_news_without_naming_the_
         "(<https://pods.example/long-wave/88>)."
     )
     assert "FeedBot" not in text
+
+
+def test_a_release_post_that_thanks_people_and_says_what_follows_later_today_heads_it() -> None:
+    post = msg(
+        "**Quiver 2.4.0 is out!**\n\nHighlights:\n• Imports compiled once per process (#41)\n"
+        "• A `quiver lint` command (#42)\n\nAlso released today: **2.3.9** for the 2.3 line. "
+        "Both include a security fix; the advisory follows later today. Please upgrade either "
+        "way.\n\nThank you to the 9 people who contributed to this release!",
+        channel="data",
+        reactions=30,
+    )
+    text = section(draft([post]), "data").markdown
+    assert text.startswith("- **Quiver 2.4.0 is out!**")
