@@ -45,7 +45,8 @@ BASE_CHARS = 1000
 CHARS_PER_PR = 80
 CHARS_PER_FIGURE = 30
 CHARS_PER_SIGNAL = 60  # an announcement, a link or a date people reacted to
-CHARS_PER_TOLD = 60  # ... and as much again where it cites no PR and says something
+CHARS_PER_TOLD = 180  # ... and three times that where it cites no PR and says something: an
+# announcement, an event or a decision takes an editor two or three sentences
 TOLD_SIGNAL = 1.5  # ... taken up by someone (a link or a day alone is 1.0)
 FULL_SHARE = 0.85
 # Short lines for the PRs the budget left out: at most one per this many characters of the

@@ -4334,3 +4334,28 @@ def test_a_release_post_that_thanks_people_and_says_what_follows_later_today_hea
     )
     text = section(draft([post]), "data").markdown
     assert text.startswith("- **Quiver 2.4.0 is out!**")
+
+
+def test_a_week_of_news_told_without_prs_gets_the_room_to_say_it_all() -> None:
+    told = [
+        ("Ana Ruiz", "The spring concert is confirmed for Saturday 14 March at Harbour Hall"),
+        ("Ben Cho", "Sectional rehearsals for the tenors start on Tuesday at the Old Mill"),
+        ("Cai Lin", "The committee voted to raise the yearly dues to 60 euros from September"),
+        ("Dora Weiss", "Our recording of the Fauré Requiem is now on the website"),
+        ("Emil Roth", "The bus to the Leiden festival leaves from the Market Square on Friday"),
+        ("Fay Moss", "New rule from the venue: no food in the rehearsal room after 9pm"),
+        ("Gus Hale", "The choir library moved to the Guild House basement"),
+        ("Hana Kim", "Auditions for the chamber group are on Thursday evening at Pier 4"),
+        ("Ivo Berg", "The summer tour is settled: three concerts in Ghent, Bruges and Lille"),
+        ("Kit Vos", "Fundraising dinner raised 2,400 euros for the new risers"),
+        ("Lea Hart", "Warm-up coaching with the guest voice teacher runs every Monday in March"),
+    ]
+    why = ", as the section leads agreed after a long talk about parking, heating and late buses"
+    d = draft(
+        [
+            msg(said + why, author=who, channel="data", reactions=4, minutes=300 * i)
+            for i, (who, said) in enumerate(told)
+        ]
+    )
+    text = section(d, "data").markdown
+    assert [who for who, _ in told if who not in text] == []
