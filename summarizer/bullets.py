@@ -650,7 +650,7 @@ def _item_bullet(
 # review".
 _PENDING_RE = re.compile(
     r"\b(?P<be>is|are) (?:now )?(?:up(?: for review)?"
-    r"|ready for (?:a |final |another )?review|in review)\b"
+    r"|ready for (?:a |final |another )?(?:review|look)|in review)\b"
 )
 
 

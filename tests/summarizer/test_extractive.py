@@ -2911,6 +2911,7 @@ def test_a_thanked_answer_saying_what_to_expect_is_the_news() -> None:
     [
         ("merged", "is ready for review", "is merged"),
         ("merged", "is ready for final review", "is merged"),
+        ("merged", "is ready for another look", "is merged"),
         ("closed", "is ready for review", "is ready for review"),
     ],
 )
