@@ -8,6 +8,7 @@ author as a label.
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Callable
 
@@ -324,8 +325,13 @@ def third_person(sentence: str, author: str) -> str:
 
     "I fixed X" -> "Ana fixed X"; "We moved X" -> "The team moved X"; "Fixed X" ->
     "Ana fixed X"; "#12 adds X" -> "Ana's #12 adds X"; anything else -> "Ana: X" (see
-    `is_fallback`).
+    `is_fallback`). A sentence in bold keeps its bold: "**We're moving to Sunday**" ->
+    "**The team is moving to Sunday**".
     """
+    stressed = _STRESS_OPENING_RE.match(sentence)
+    if stressed is not None:
+        clause = third_person(sentence[stressed.end() :], author)
+        return f"{author}: {sentence}" if is_fallback(clause, author) else stressed[0] + clause
     name = author
     head, _, rest = sentence.partition(" ")
     lower = head.translate(_APOSTROPHES).lower().rstrip(",")
@@ -436,6 +442,8 @@ def opens_without_subject(sentence: str) -> bool:
     had expired") or what a PR did."""
     head, _, rest = sentence.partition(" ")
     lower = head.translate(_APOSTROPHES).lower()
+    if lower in _DAY_ABBREVIATIONS and rest[:1].isdigit():
+        return False  # ("Wed 13 May, 19:00: clinic", "Sat 16 May": a date, not "wed" or "sat")
     if lower in _OPENING_ADVERBS:  # "Just published a post on ..."
         head, _, rest = rest.partition(" ")
         lower = head.translate(_APOSTROPHES).lower()
@@ -449,6 +457,8 @@ def opens_without_subject(sentence: str) -> bool:
     )
 
 
+_STRESS_OPENING_RE = re.compile(r"(?:\*{1,2}|_{1,2})(?=\w)")
+_DAY_ABBREVIATIONS = frozenset(day.lower() for day in calendar.day_abbr)
 # "Reported (responsibly) by Aylin": the one who did it is said, in the passive.
 _PASSIVE_RE = re.compile(r"(?:\w+ly )?by (?!a PR|#)")
 # "Closed until Dec 4 for a disk swap": a state for some time, which its author did not do.
@@ -726,7 +736,7 @@ def _in_a_title(match: re.Match[str]) -> bool:
     if not match[0][:1].isupper():
         return False
     # (what comes just before it, not the whole text before: a message has many pronouns)
-    before = match.string[max(0, match.start() - 3) : match.start()].rstrip()
+    before = match.string[max(0, match.start() - 3) : match.start()].rstrip().rstrip("*_")
     return bool(before) and before[-1] not in ".!?:;(\"“'"
 
 

@@ -38,6 +38,8 @@ from summarizer.voice import markers
             "It runs on Pulumi (#7690) — no",
         ),
         ("the u8 index (#319) ✅ merged. next up is #320", "The u8 index (#319) merged. Next"),
+        # the first person in bold is the author's too
+        ("**We're moving to Sunday 20 Sept**, same place", "**They're moving to Sunday"),
         # an ellipsis keeps the space before it ("Evicted,...)" read as a slip)
         (
             "the cause stays (OOMKilled, Evicted, ...) now",

@@ -93,6 +93,14 @@ from summarizer.phrasing import (
             "Ana: Stirling with explicit bounds is in (#21)",
         ),
         ("Testing with the new flags was green", "Ana: Testing with the new flags was green"),
+        # a sentence in bold keeps its bold
+        ("**We're moving to Sunday**, same place", "**The team is moving to Sunday**, same place"),
+        # a day's short name before a date is no verb ("wed", "sat")
+        (
+            "Wed 13 May, 19:00: maintenance clinic at the co-op",
+            "Ana: Wed 13 May, 19:00: maintenance clinic at the co-op",
+        ),
+        ("Sat down with the maintainers", "Ana sat down with the maintainers"),
         # a verb ending the clause agrees too
         ("I agree.", "Ana agrees."),
         ("I am, as of today!", "Ana is, as of today!"),
