@@ -87,7 +87,7 @@ TITLE_WORDS = 8  # a headline this short is the title of what its message says
 HEADLINE_NEW_WORDS = 3  # ... and heads the bullet where it says this many words more
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
 NEWS_LIST_ITEMS = 3  # a list with this many facts among its items says them one by one
-_VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+\b")
+_VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+(?:-?(?:rc|alpha|beta|a|b)\.?\d*)?\b")
 _PLAIN_WORD_RE = re.compile(r"\w+(?:[.'-]\w+)*")
 _MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
 # A courtesy opening a sentence ("Thanks to Bo for the forms"; signals reads an asker's thanks)
@@ -107,6 +107,7 @@ NEAR_DUPLICATE = 0.6
 UPDATED_WORDS = 90  # a bullet and its author's later correction, said together
 LAID_OUT_TIMES = 3  # an announcement giving this many dates or times lays out an event ...
 ANNOUNCED_WORDS = 45  # ... whose bullet says this much of it
+SCHEDULE_LINE_WORDS = 15  # ... and this much more for each of its lines saying when
 UPDATE_SIMILARITY = 0.05  # ... where the correction shares a few words with what it corrects
 
 # Closing parentheses that hold only PRs: "... ([#12](url "Title"), #13)."
@@ -367,12 +368,13 @@ def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
     """The bullets without a plan to release a version ("Plan: cut 3.2.0 final on
     Wednesday") said before a bullet that says the version is out: what happened replaces
     what was planned; the plan's PRs and messages are kept on the release's bullet."""
-    released: dict[str, Bullet] = {}
+    released: dict[str, list[Bullet]] = {}
     for bullet in bullets:
         lead = bullet.picked[0] if bullet.picked else None
-        if lead is not None and names_release(lead.text) and not _PLAN_RE.search(lead.text):
+        # (a version spoken of as there, whatever is said of it: "wheels for 3.2.0rc1 are up")
+        if lead is not None and not _PLAN_RE.search(lead.text):
             for version in _VERSION_RE.findall(lead.text):
-                released.setdefault(version.lstrip("vV"), bullet)
+                released.setdefault(version.lstrip("vV"), []).append(bullet)
     if not released:
         return bullets  # (most weeks)
     dropped: list[Bullet] = []
@@ -383,8 +385,11 @@ def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
         if _PLAN_RE.search(lead.text) is None or names_release(lead.text):
             continue  # (a release's own bullet says it is out)
         versions = [v.lstrip("vV") for v in _VERSION_RE.findall(lead.text)]
-        said = next((released[v] for v in versions if v in released), None)
-        if said is not None and said.picked[0].time > lead.time:
+        said = next(
+            (b for v in versions for b in released.get(v, ()) if b.picked[0].time > lead.time),
+            None,
+        )
+        if said is not None:
             _keep_on(said, bullet)
             dropped.append(bullet)
     return [b for b in bullets if not any(b is d for d in dropped)] if dropped else bullets
@@ -394,7 +399,8 @@ def _released_once(bullets: list[Bullet]) -> list[Bullet]:
     """The bullets without a person's second word of a release another person's bullet
     announced, with more reactions ("0.14.1 is out btw, fixes the windows thing" beside
     the maintainer's "0.14.1 is out: windows paths with spaces work again (#823)"); its
-    PRs and messages are kept on the other."""
+    PRs and messages are kept on the other. One citing PRs the other does not says more
+    than the release ("core 1.9.0rc1 is out. Status per adapter in the tracking issue: #600")."""
     by_version: dict[str, list[Bullet]] = {}
     for bullet in bullets:
         lead = bullet.picked[0].text if bullet.picked and bullet.author else ""
@@ -405,7 +411,11 @@ def _released_once(bullets: list[Bullet]) -> list[Bullet]:
     for same in by_version.values():
         said = max(same, key=lambda b: b.signal)
         for bullet in same:
-            if bullet is not said and bullet.author != said.author:
+            if (
+                bullet is not said
+                and bullet.author != said.author
+                and bullet.prs.keys() <= said.prs.keys()
+            ):
                 _keep_on(said, bullet)
                 dropped.append(bullet)
     return [b for b in bullets if not any(b is d for d in dropped)] if dropped else bullets
@@ -694,7 +704,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         return _headed([lead, update], facts, UPDATED_WORDS)
     laid_out = _laid_out(lead, facts)
     if laid_out:
-        return _headed(laid_out, facts, ANNOUNCED_WORDS)
+        return _headed(laid_out, facts, sum(f.n_words for f in laid_out))
     if len(facts) == 1:
         return [lead]
     picked = [lead]
@@ -743,17 +753,29 @@ def _laid_out(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:
     if lead.prs or lead.signal < STRONG_SIGNAL or not is_announcement(message):
         return []  # (most leads)
     said = [f for f in facts if f.message is message and not f.prs]
-    if sum(1 for f in said if _when(f.text)) < LAID_OUT_TIMES:
+    dated = sum(1 for f in said if _when(f.text))
+    if dated < LAID_OUT_TIMES:
         return []
     laid_out: list[Fact] = []
-    room = ANNOUNCED_WORDS
+    # (a schedule's lines each say when and what: "**Tue 12 May, 18:30**: hill repeats.")
+    room = ANNOUNCED_WORDS + SCHEDULE_LINE_WORDS * dated
     for fact in said:
+        if _when(fact.text):
+            fact = _first_sentence(fact)
         if fact.n_words > room:
             break
         if not any(fact.text.rstrip(".") in f.text for f in laid_out):  # (a list said whole)
             laid_out.append(fact)
             room -= fact.n_words
     return laid_out
+
+
+def _first_sentence(fact: Fact) -> Fact:
+    """The fact as its first sentence says it."""
+    first = sentences(fact.text)[0]
+    if first == fact.text:
+        return fact
+    return replace(fact, text=first, words=words(first), n_words=len(first.split()))
 
 
 def _moved_to(lead: Fact, facts: Sequence[Fact]) -> Fact | None:

@@ -4360,3 +4360,54 @@ def test_a_week_of_news_told_without_prs_gets_the_room_to_say_it_all() -> None:
     )
     text = section(d, "data").markdown
     assert [who for who, _ in told if who not in text] == []
+
+
+def test_a_plan_for_a_release_candidate_gives_way_to_a_later_word_that_it_is_there() -> None:
+    plan = replace(
+        msg(
+            "@channel Plan for 5.1, this week and next:\n1. Feature freeze Wednesday evening\n"
+            "2. 5.1.0rc1 on Friday, with wheels for every platform\n"
+            "3. Final release Monday 19 October if the rc stays quiet",
+            author="Marcus Okafor",
+        ),
+        reactions=6,
+    )
+    up = msg("All 14 wheels for 5.1.0rc1 are up (#2492)", author="Yusuf Demir", minutes=4000)
+    text = "\n".join(s.markdown for s in draft([plan, up]).sections)
+    assert "Feature freeze" not in text and "5.1.0rc1 are up" in text
+
+
+def test_a_second_word_of_a_release_that_points_to_more_prs_is_kept() -> None:
+    out = replace(msg("**Widget 1.9.0rc1 is out!** Adapters follow within a day"), reactions=9)
+    status = msg(
+        "Adapter maintainers: core 1.9.0rc1 is out, with the checklist and status per adapter "
+        "in the tracking issue lab/adapters#600",
+        author="Rui Tanaka",
+        minutes=30,
+    )
+    text = "\n".join(s.markdown for s in draft([out, status]).sections)
+    assert "the checklist and status per adapter" in text
+
+
+def test_a_schedule_s_lines_are_each_said_by_when_and_what() -> None:
+    week = replace(
+        msg(
+            "📣 **This week at the club**\n\n"
+            "• **Tue 12 May, 18:30**: hill repeats. Meet at the monument on the park side. "
+            "Six climbs, regroup at the top each time. Lights mandatory after sunset.\n"
+            "• **Wed 13 May, 19:00**: maintenance clinic at the bike co-op on Rue Saint-Denis. "
+            "Free for members, twelve spots, react to sign up.\n"
+            "• **Thu 14 May, 18:00**: circuit laps, meet at the metro exit by the bridge. "
+            "Bring a spare tube, the track is rough this year.\n"
+            "• **Sat 16 May, 8:00**: long ride to Chambly, 94 km. Meet at the market, rolling "
+            "at 8:15. The route goes up on the club page tonight.\n\n"
+            "Also open this week: the **club kit order** and the **jersey vote**.",
+            channel="data",
+        ),
+        pinned=True,
+        reactions=28,
+    )
+    text = section(draft([week]), "data").markdown
+    for said in ("hill repeats.", "maintenance clinic at the bike co-op", "circuit laps", "94 km"):
+        assert said in text
+    assert "Six climbs" not in text
