@@ -30,10 +30,12 @@ _VALUE = (  # (a score too: "13-10")
     rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:-\d+\b)?(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
 )
 # "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW Å, not OLD", "NEW (was
-# OLD)", "N × NEW, not OLD" (markup taken out first).
+# OLD)", "NEW (not OLD)", "N × NEW, not OLD" (markup taken out first).
 _NOT_RE = re.compile(
-    rf"(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[^\x00-\x7f\W\d_]{{1,3}}))?"
-    rf"(?:,?\s+(?i:not|instead of)\s+|\s\(was\s)(?P<old>{_VALUE})"
+    # (not the end of a range: "3–6pm, not 2–5" gives no value of its own)
+    rf"(?<![\d–-])(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[^\x00-\x7f\W\d_]{{1,3}}))?"
+    # (a word of what it was measured at may come before the brackets: "27.4 at 96k (not 31.8)")
+    rf"(?:,?\s+(?i:not|instead of)\s+|(?:\s[\w.]+)?\s\((?:was|not)\s)(?P<old>{_VALUE})"
 )
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
 # "edit: +1.3 was with ...": the value a correction says was wrong.
@@ -370,6 +372,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
         found = list(_said(old, text))
         if len(found) != 1 or _number(old) in fixed:
             continue
+        if any(_said(new, text)):
+            continue  # (a post saying both values compares them: "31.8 test-shots, 27.4 dev")
         if _NOT_BEFORE_RE.search(text, 0, found[0].start()):
             continue  # (a post saying what it was not: "so *2.4x*, not 3.1x")
         fixed.add(_number(old))

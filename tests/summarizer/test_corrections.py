@@ -534,3 +534,35 @@ def test_an_announcement_its_author_thanks_another_for_correcting_is_drafted_cor
     text = _drafted(post, fixed, thanks)
     assert "to Keller 2-260 (first reported as 2-206) for the rest of the term" in text
     assert "storage" not in text and "it's 2-260" not in text.lower()
+
+
+def test_a_score_corrected_in_brackets_is_read_corrected() -> None:
+    table = msg("evals at step 96k: MMLU 28.0 at 48k, 31.8 at 96k", id="v1", author="Mei")
+    fixed = msg(
+        "correction: MMLU is **27.4 at 96k** (not 31.8), the few-shot split leaked",
+        author="Mei",
+        reply_to_id="v1",
+    )
+    assert corrected([table, fixed])[0].text == (
+        "evals at step 96k: MMLU 28.0 at 48k, 27.4 (first reported as 31.8) at 96k"
+    )
+
+
+def test_a_range_corrected_leaves_the_post_as_it_was_rather_than_half_changed() -> None:
+    post = msg("New pickup point at the library: Tuesdays 2–5pm, Thursdays 10am–1pm", id="h1")
+    fixed = msg("Tuesdays are 3–6pm, not 2–5, sorry", reply_to_id="h1")
+    assert corrected([post, fixed])[0].text == post.text  # (not "Tuesdays 6pm–5pm")
+
+
+def test_a_post_comparing_the_wrong_value_with_the_right_one_is_left_as_it_says() -> None:
+    table = msg("evals: HellaSwag 56.8, MMLU 31.8 at 96k", id="w1", author="Mei")
+    rerun = msg("MMLU rerun at 96k: 31.8 with test-split shots, 27.4 with dev-split shots")
+    fixed = msg(
+        "correction to my table: MMLU is **27.4 at 96k** (not 31.8), the shots leaked",
+        author="Mei",
+        reactions=4,
+    )
+    assert [m.text for m in corrected([table, rerun, fixed])] == [
+        "evals: HellaSwag 56.8, MMLU 27.4 (first reported as 31.8) at 96k",
+        rerun.text,
+    ]
