@@ -75,6 +75,7 @@ _CHATTER_CHANNEL_RE = re.compile(r"\b(?:random|off ?topic|memes?|chit ?chat|wate
 INTRO_SCORE = 3
 _FIRST_PR_RE = re.compile(r"\bmy first (?:PR|pull request|contribution)\b", re.IGNORECASE)
 MIN_INTRO_WORDS = 8  # outside an introductions channel, an introduction says something
+HERE_CHARS = 60  # "Ben here" this early opens a message by naming its author
 MEASURED_FIGURES = 2  # ... and one that measures this much, naming nobody, is work news
 # What a moderator or a member says of spam just after it ("don't click that", "banned",
 # "deactivated that account"): the words any community uses for it.
@@ -417,7 +418,11 @@ def is_self_introduction(
     if not _SELF_RE.search(head) and count_figures(head) >= MEASURED_FIGURES:
         return False  # ("first post in here :wave: ran our suite: 88.2% at 8k to 41.7% ...")
     # Two points are needed from saying who one is before the others can count.
-    strong = 2 * (bool(_SELF_RE.search(head)) + bool(_NEWCOMER_RE.search(head)) + named)
+    # ("Ben here, I ride a CAAD10": who, then of themselves; not "Ben here, deploy's done")
+    says_self = bool(_SELF_RE.search(head)) or (
+        _here(message.author, head) and FIRST_PERSON_RE.search(head) is not None
+    )
+    strong = 2 * (says_self + bool(_NEWCOMER_RE.search(head)) + named)
     score = strong + bool(_GREETING_RE.search(head)) + bool(_ABOUT_RE.search(head))
     return score >= INTRO_SCORE
 
@@ -433,6 +438,13 @@ def answered_id(message: SourceMessage) -> str | None:
 def _names_self(author: str, head: str) -> bool:
     """Whether `head` holds its author's first name, in any case ("lena here, ...")."""
     return holds_word(head.casefold(), author.split()[0].casefold())
+
+
+def _here(author: str, head: str) -> bool:
+    """Whether `head` opens by saying its author is here ("Morning all. Ben here, 52, ...",
+    "Mālō e lelei everyone, Tevita here."): a newcomer's way of naming themselves."""
+    first = author.split()[0]
+    return re.search(rf"\b{re.escape(first)} here\b", head[:HERE_CHARS], re.IGNORECASE) is not None
 
 
 def _says_who_first(author: str, head: str) -> bool:

@@ -361,11 +361,11 @@ def _without_emoji(text: str) -> str:
     return _EMOJI_RE.sub(lambda m: " " if m[0][-1:].isspace() else "", text).strip()
 
 
-# A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here"; and
-# "I'm" may be said in any language: "Sou a Ana", "Je m'appelle Ana" (two short words at
-# most).
+# A greeting in any language may come first: "Xin chào, I'm Bao", "Hola! Ximena here",
+# "Mālō e lelei everyone, Tevita here", "Morning all. Ben here"; and "I'm" may be said in
+# any language: "Sou a Ana", "Je m'appelle Ana" (two short words at most).
 _SELF_NAME_RE = (
-    r"^(?:[^,.!?]{{1,20}}[,!]\s+)?"
+    r"^(?:[^,.!?]{{1,30}}[,.!]\s+)?"
     r"(?:(?:i'?m|i am|my name is|this is|it'?s)?\s*{name}|(?:[\w'’]{{1,9}}\s+){{1,2}}(?-i:{name}))"
     r"(?:\s+here)?\s*[,.:;!—–-]*\s*"
 )

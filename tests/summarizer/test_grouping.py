@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 from factories import TOPICS, msg
 
+from summarizer.extractive import draft_sections
 from summarizer.grouping import TopicPriors, group_by_topic, introductions_topic
 from summarizer.types import Topic
 
@@ -173,6 +174,25 @@ def test_self_introductions_are_recognised_anywhere() -> None:
     grouped = group_by_topic([intro, in_channel, welcome, for_a_team, hello], TOPICS)
     assert grouped["introductions"] == [intro, in_channel, for_a_team]
     assert all(welcome not in ms for ms in grouped.values())
+
+
+def test_a_newcomer_saying_they_are_here_introduces_themselves_and_a_status_does_not() -> None:
+    here = msg(
+        "Morning all. Ben here, 52, getting back on the bike after 10 years off. I have an "
+        "old steel frame. Which group suits 25 km/h?",
+        author="Ben Whitaker",
+    )
+    greeted = msg(
+        "Mālō e lelei everyone, Tevita here. I play rugby with Manny and he kept telling me "
+        "to join, so here I am.",
+        author="Tevita Fifita",
+    )
+    status = msg("Ben here, deploy is done and the queue drained overnight.", author="Ben Cho")
+    grouped = group_by_topic([here, greeted, status], TOPICS)
+    assert grouped["introductions"] == [here, greeted]
+    drafted = "\n".join(s.markdown for s in draft_sections(grouped, TOPICS, 12000))
+    assert "- Ben Whitaker (52) is getting back on the bike after 10 years off." in drafted
+    assert "- Tevita Fifita plays rugby with Manny" in drafted
 
 
 def test_a_post_linking_to_its_author_s_own_site_is_no_introduction() -> None:
