@@ -234,6 +234,8 @@ def is_fallback(clause: str, author: str) -> bool:
 # "Dedup audit (#12): I checked 600 pairs": a label before a first-person clause.
 _LABEL_RE = re.compile(r"^(?P<label>[^:\n]{3,60}):\s+(?=(?:I|I'm|I've|We|We're|We've)\b)")
 _LABEL_REF_RE = re.compile(r"[\w/.-]*#\d+")
+# A note in brackets on an edit: "146 households (edit: I'd said 142, 4 came late)".
+_EDIT_NOTE_RE = re.compile(r"\s*\((?:edit|edited)\s*:[^()]*\)", re.IGNORECASE)
 
 
 # Laughs typed as words ("lol", "haha", "hahaha"): chat, never news.
@@ -295,11 +297,14 @@ def clean_sentence(text: str) -> str:
     """The sentence without filler openers, labels before a first-person clause, a closing
     hedge, a pointer to where something is in the chat ("(see below)") and trailing emoji;
     a label's PR references move to the end."""
+    if "dit" in text:  # (what its author noted of an edit, the text already says)
+        text = _EDIT_NOTE_RE.sub("", text)
     stripped = _without_tail(_OPENER_RE.sub("", text.strip()).strip())
     if "below" in stripped or "above" in stripped:  # (where it was in the chat: no page has)
         stripped = _POINTER_RE.sub("", stripped)
     label = _LABEL_RE.match(stripped) if ":" in stripped else None
-    if label:
+    # (a colon inside brackets ends no label: "146 households served (edit: I'd said 142)")
+    if label and label["label"].count("(") <= label["label"].count(")"):
         refs = _LABEL_REF_RE.findall(label["label"])
         stripped = stripped[label.end() :].rstrip(" .")
         stripped += f" ({', '.join(refs)})." if refs else "."

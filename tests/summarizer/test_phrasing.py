@@ -198,6 +198,15 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         # an emoji said the rest (emoji are gone by now): the conjunction before it goes too
         ("Up from 64%, so still a gap, but", "Up from 64%, so still a gap"),
         ("Cats and dogs and", "Cats and dogs"),
+        # a note on an edit goes, and no colon inside it ends a label
+        (
+            "Done! **146 households** today (edit: I'd said 142, 4 came late), a record",
+            "Done! **146 households** today, a record",
+        ),
+        (
+            "Served 40 households today (note: I counted twice), a record",
+            "Served 40 households today (note: I counted twice), a record",
+        ),
         ("I think so", "I think so"),
         ("You are welcome to join the call", "You are welcome to join the call"),
         (
