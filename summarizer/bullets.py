@@ -107,6 +107,8 @@ NEAR_DUPLICATE = 0.6
 UPDATED_WORDS = 90  # a bullet and its author's later correction, said together
 LAID_OUT_TIMES = 3  # an announcement giving this many dates or times lays out an event ...
 ANNOUNCED_WORDS = 45  # ... whose bullet says this much of it
+QUESTION_SAID_AGAIN = 2  # an answer saying this many of its question's words needs no question
+MIN_SHARED = 4  # (letters of a word that counts)
 SCHEDULE_LINE_WORDS = 15  # ... and this much more for each of its lines saying when
 UPDATE_SIMILARITY = 0.05  # ... where the correction shares a few words with what it corrects
 
@@ -1037,6 +1039,9 @@ def _render(
             credit = not all(by)
         if credit:
             credits.append(author)
+        if kept and not parts and _needs_its_question(fact):
+            # (an answer says little without what it answers: "Sadly no: only packaged food")
+            kept = f"{fact.question}: {kept}"
         if kept:
             # (their authors by the names the chat knows them by, as the bullet's mentions say)
             named = [
@@ -1081,6 +1086,17 @@ def _render(
     if titled:
         body += " " + "; ".join(f"{_short_title(m)} ({with_author(m)})" for m in titled) + "."
     return "- " + defuse_pings(credited(body, trailing, credits))
+
+
+def _needs_its_question(fact: Fact) -> bool:
+    """Whether `fact` answers a short question (`Fact.question`) whose words it does not
+    say again ("Just show up! The first 2 rides are free" under "Do I need to register?"),
+    where "Will Held registered the corpus in #8189" under "Is that corpus registered?" says
+    what it answers."""
+    if not fact.question or fact.message.thread_title:
+        return False  # (a thread's title says what it answers: `_in_thread`)
+    asked = {w for w in words(fact.question) if len(w) >= MIN_SHARED and w not in STOPWORDS}
+    return len(asked & fact.words) < QUESTION_SAID_AGAIN
 
 
 def _whose(

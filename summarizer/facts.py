@@ -52,6 +52,7 @@ SIGNAL_FACT_WORDS = 8  # a sentence that is news only by its signals says someth
 STRONG_SIGNAL = 2.5  # ... unless many people reacted to it (a dozen reactions, or a pin and some)
 MIN_CODE_ANSWER_WORDS = 2
 PROBLEM_WORDS = 25  # a problem this long heads its answer
+QUESTION_WORDS = (4, 16)  # a question this long is said with its answer
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 PR_GAIN = 3.0
@@ -225,6 +226,7 @@ class Fact:
     gain: float  # what leading a bullet with it is worth (`_gain`)
     signal: float  # its own and its message's signs of news (`summarizer.signals`)
     answers: bool = False  # said in answer to another person's question
+    question: str = ""  # ... that short one, said: 'Grace Park asked "Can we take it?"'
     pasted: bool = False  # a link pasted on its own that nobody took up (`_shared_link`)
 
 
@@ -318,8 +320,10 @@ def find_facts(
             )
             found = [shared] if shared is not None else []
         if asked is not None and asked.author != message.author and _asks(asked.text):
+            question = _short_question(asked)
             for fact in found:
                 fact.answers = True
+                fact.question = question
         said = " ".join(f.text for f in found) if message.prs else ""  # (most cite none)
         missing = [p for p in message.prs if p.raw not in said]
         for line, cited in _pr_lines(lined, missing).items():
@@ -765,6 +769,25 @@ def _asks(line: str) -> bool:
     """Whether `line` holds a question mark outside its links and paths ("pulls?q=",
     "/api/tokens?user=" ask nothing)."""
     return "?" in line and _QUESTION_MARK_RE.search(URL_RE.sub("", line)) is not None
+
+
+def _short_question(asked: SourceMessage) -> str:
+    """What `asked` asks, said with who asked it ('Grace Park asked "Can we accept
+    home-cooked meals?"'), where its whole text is one short question; "" otherwise."""
+    text = " ".join(written(asked).split())
+    label = _QUESTION_LABEL_RE.match(text)  # ("Q: how long does an episode take?")
+    if label is not None:
+        text = text[label.end() :].strip()
+    if (
+        not QUESTION_WORDS[0] <= len(text.split()) <= QUESTION_WORDS[1]
+        or not text.endswith("?")
+        or len(sentences(text)) > 1
+        or "`" in text
+        or '"' in text
+        or URL_RE.search(text)
+    ):
+        return ""
+    return f'{asked.author} asked "{capitalised(text)}"'
 
 
 def _opens_asking(text: str) -> bool:

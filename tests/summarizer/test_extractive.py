@@ -4411,3 +4411,39 @@ def test_a_schedule_s_lines_are_each_said_by_when_and_what() -> None:
     for said in ("hill repeats.", "maintenance clinic at the bike co-op", "circuit laps", "94 km"):
         assert said in text
     assert "Six climbs" not in text
+
+
+def test_an_answer_that_says_little_without_its_short_question_is_said_under_it() -> None:
+    asked = msg(
+        "Do I need to register for the Sunday ride or just show up?",
+        author="Kwame Asante",
+        channel="data",
+        id="k1",
+    )
+    answer = replace(
+        msg(
+            "just show up! the first 2 rides are free, then membership is $45 a year",
+            author="Aisha Rahman",
+            channel="data",
+            reply_to_id="k1",
+        ),
+        reactions=4,
+    )
+    asked_again = msg(
+        "Is that corpus registered somewhere so the nightly stages pick it up?",
+        author="Ben Feuer",
+        channel="data",
+        id="k2",
+    )
+    restated = msg(
+        "Will Held registered the corpus as required in #8189 last night",
+        author="Dana Park",
+        channel="data",
+        reply_to_id="k2",
+    )
+    text = section(draft([asked, answer, asked_again, restated]), "data").markdown
+    assert (
+        '- Kwame Asante asked "Do I need to register for the Sunday ride or just show up?": '
+        "Just show up! The first 2 rides are free" in text
+    )
+    assert "Ben Feuer asked" not in text
