@@ -35,7 +35,7 @@ from summarizer.facts import (
     statements,
     words_but_links,
 )
-from summarizer.figures import FIGURE_RE
+from summarizer.figures import FIGURE_RE, VERSION_RE
 from summarizer.integrations import IntegrationItem, integration_items, post_repo, releases
 from summarizer.logins import login_key, member_named
 from summarizer.newsletter import capitalised, clean_sentences, dated, tidy, voiced
@@ -87,7 +87,6 @@ TITLE_WORDS = 8  # a headline this short is the title of what its message says
 HEADLINE_NEW_WORDS = 3  # ... and heads the bullet where it says this many words more
 MIN_PARAGRAPHS = 3  # an announcement this long may say several things, a bullet each
 NEWS_LIST_ITEMS = 3  # a list with this many facts among its items says them one by one
-_VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+(?:-?(?:rc|alpha|beta|a|b)\.?\d*)?\b")
 _PLAIN_WORD_RE = re.compile(r"\w+(?:[.'-]\w+)*")
 _MINOR_RE = re.compile(r"\bv?\d+\.\d+\b")
 # A courtesy opening a sentence ("Thanks to Bo for the forms"; signals reads an asker's thanks)
@@ -375,7 +374,7 @@ def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
         lead = bullet.picked[0] if bullet.picked else None
         # (a version spoken of as there, whatever is said of it: "wheels for 3.2.0rc1 are up")
         if lead is not None and not _PLAN_RE.search(lead.text):
-            for version in _VERSION_RE.findall(lead.text):
+            for version in VERSION_RE.findall(lead.text):
                 released.setdefault(version.lstrip("vV"), []).append(bullet)
     if not released:
         return bullets  # (most weeks)
@@ -386,7 +385,7 @@ def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
             continue  # (most bullets name no released version: no pattern is tried on them)
         if _PLAN_RE.search(lead.text) is None or names_release(lead.text):
             continue  # (a release's own bullet says it is out)
-        versions = [v.lstrip("vV") for v in _VERSION_RE.findall(lead.text)]
+        versions = [v.lstrip("vV") for v in VERSION_RE.findall(lead.text)]
         said = next(
             (b for v in versions for b in released.get(v, ()) if b.picked[0].time > lead.time),
             None,
@@ -406,7 +405,7 @@ def _released_once(bullets: list[Bullet]) -> list[Bullet]:
     by_version: dict[str, list[Bullet]] = {}
     for bullet in bullets:
         lead = bullet.picked[0].text if bullet.picked and bullet.author else ""
-        version = _VERSION_RE.search(lead) if names_release(lead) else None
+        version = VERSION_RE.search(lead) if names_release(lead) else None
         if version is not None:
             by_version.setdefault(version.group().lstrip("vV"), []).append(bullet)
     dropped: list[Bullet] = []
@@ -433,7 +432,7 @@ def _names(bullet: Bullet, *releases: str, full: bool = False) -> bool:
     """Whether a person's `bullet` names each of `releases` ("v5.3.0"), in full or (unless
     `full`) as its major and minor version ("5.3")."""
     for release in releases:
-        number = _VERSION_RE.search(release) or _MINOR_RE.search(release)
+        number = VERSION_RE.search(release) or _MINOR_RE.search(release)
         if number is None:
             return False
         version = number.group().lstrip("vV")
@@ -1238,7 +1237,7 @@ def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
         PR_NUMBER_RE.search(sentence)
         or "/pull/" in sentence
         or FIGURE_RE.search(sentence)
-        or _VERSION_RE.search(sentence)  # "Fixed in 4.1.4 and 4.2.0."
+        or VERSION_RE.search(sentence)  # "Fixed in 4.1.4 and 4.2.0."
         or any(p.raw in sentence for p in prs)
     )
 
@@ -1598,7 +1597,7 @@ def _other_releases(newer: Bullet, older: Bullet) -> bool:
     leads = [b.picked[0].text for b in (newer, older) if b.picked]
     if len(leads) < 2 or not all(names_release(lead) for lead in leads):
         return False
-    versions = [set(_VERSION_RE.findall(lead)) for lead in leads]
+    versions = [set(VERSION_RE.findall(lead)) for lead in leads]
     return all(versions) and versions[0] != versions[1]
 
 

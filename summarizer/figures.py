@@ -36,6 +36,9 @@ _NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"
 # written to open with the first character any figure has, so that the regex engine skips
 # straight to the next digit or "~" instead of trying every character; what comes after that
 # character depends on which it was.
+# A version, pre-releases too ("0.19.0", "v2.4.0-rc1", "3.2.0rc1"): no figure, though
+# digits; a table's column it names, a release it says is out.
+VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+(?:-?(?:rc|alpha|beta|a|b)\.?\d*)?\b")
 FIGURE_RE = re.compile(
     r"[~≈\d](?<![\w#/.:-].)"
     rf"(?:(?<=[~≈])(?:{_NUMBER})[ \u202f]?(?:{_UNIT})"

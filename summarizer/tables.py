@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import re
 
+from summarizer.figures import VERSION_RE
+
 MAX_ROWS = 4  # a newsletter cites a table's first rows, not all of them
 MAX_LABEL_WORDS = 6
 MAX_VALUE_WORDS = 12
 _CELL_GAP_RE = re.compile(r"\s{2,}|\t")
 _FIGURE_START_RE = re.compile(r"[~≈<>±+−-]?\d")
-_VERSION_RE = re.compile(r"v?\d+\.\d+\.\d+")  # (a column's name: "0.19.0 tiles/s")
 _UNIT_RE = re.compile(r"\d\s?[^\W\d_]")
 _DIFFERENCE_RE = re.compile(r"(?i:delta|diff|difference|change|Δ|%)")
 # (a word alone on the opening fence's line names the language; Slack writes the first line
@@ -42,9 +43,9 @@ def table_line(block: str) -> str | None:
     header: list[str] = []
     # (a first row without figures names the columns, "recall@10" and versions among them;
     # so does one a cell shorter than the rows under it, whatever it says: "v2.3.2   2.4.0-rc1")
-    if not any(
-        _FIGURE_START_RE.match(cell) and not _VERSION_RE.match(cell) for cell in rows[0]
-    ) or (len(rows) > 2 and len(rows[0]) == len(rows[1]) - 1):
+    if not any(_FIGURE_START_RE.match(cell) and not VERSION_RE.match(cell) for cell in rows[0]) or (
+        len(rows) > 2 and len(rows[0]) == len(rows[1]) - 1
+    ):
         header, rows = rows[0], rows[1:]
     width = len(rows[0])
     if width < 2 or header and len(header) not in (width - 1, width):
