@@ -1529,14 +1529,15 @@ def _index(bullets: list[Bullet], bullet: Bullet) -> int:
 
 
 # A later message moving what was announced: "the meetup moves to Saturday 28 November",
-# "postponed to 11/7", "now starts at 20:00".
+# "postponed to 11/7", "now starts at 20:00", "New date/place: Sunday July 12".
 _MOVED_RE = re.compile(
     r"\b(?:moves?|moved|moving|postponed?|rescheduled?|pushed back|now (?:starts?|begins?|at|on)"
-    r"|is now|(?:has|have) a new (?:venue|date|time|location|room|place))\b|\(was\b",
+    r"|is now|new (?:venue|date|time|location|room|place))\b|\(was\b",
     re.IGNORECASE,
 )
 _MOVED_PARTS = (  # (one in each)
-    *("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ", "(was", "s a new ", "e a new "),
+    *("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ", "(was"),
+    *("ew venue", "ew date", "ew time", "ew location", "ew room", "ew place"),
 )
 # A time of day: "16:00", "7pm", "9:30 am".
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)

@@ -78,7 +78,7 @@ _DIGIT_RE = re.compile(r"\d")
 _THOUSANDS_RE = re.compile(r"(\d+)[kK]")
 _EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
 # A count a correction may give with what it counts ("9 people", "61 responses").
-_COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)\s([a-z]+)")
+_COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)[^\S\n]([a-z]+)")
 # The unit of a figure: what follows its number.
 _UNIT_RE = re.compile(r"^[~≈$€£]?[\d.,]+\s?")
 FIRST_REPORTED = "first reported as"
@@ -157,9 +157,10 @@ def _plain(text: str) -> str:
 
 def _may_correct(message: SourceMessage) -> bool:
     """A cheap look: a correction says so, or, replying or taken up, says what a value was
-    "not" (or "was")."""
+    "not" (or "was"); one pasting a code block (a table or a log counted again) is a post of
+    its own, which replaces the earlier one as a newer status does."""
     text = message.text
-    if _DIGIT_RE.search(text) is None:
+    if _DIGIT_RE.search(text) is None or "```" in text:
         return False  # (a correction gives a value)
     if holds_any(text.lower(), _CORRECTION_HINTS) and _CORRECTING_WORD_RE.search(text):
         return True
@@ -201,7 +202,11 @@ def _targets(
             _OPENS_CORRECTING_RE.match(message.text) is not None
             or _NOT_RE.match(_IT_IS_RE.sub("", _plain(message.text).lstrip(), 1)) is not None
         )
-        return [(j, False)] if opens and _vouched(messages, i, post) else []
+        if opens and _vouched(messages, i, post):
+            return [(j, False)]
+        # (or, anywhere in it, says what a value was "not" and the post's author then says the
+        # right one: "I think it's PL 100.0 not 103.5?" / "you're right, sorry! PL 100.0")
+        return [(j, True)] if _confirmed(messages, i, post, _given(_plain(message.text))) else []
     if _OPENS_CORRECTING_RE.search(message.text) is None and not says_which:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
     # (one whose correction opens a later line, after news of its own, says what was "not")
@@ -255,11 +260,30 @@ def _vouched(messages: Sequence[SourceMessage], i: int, post: SourceMessage) -> 
     then!")."""
     if messages[i].reactions:
         return True
-    thread = messages[i].thread_id or messages[i].reply_to_id
     plain = _plain(messages[i].text)
     values = {_number(f) for f in _counted(plain)}
-    # (and the values it gives as "NEW, not OLD", whatever they are: "Keller 2-260")
-    given = [_value(m["new"]) for m in _NOT_RE.finditer(plain)]
+    return _confirmed(messages, i, post, _given(plain), values)
+
+
+def _given(plain: str) -> list[str]:
+    """The values a correction gives as "NEW, not OLD", whatever they are ("Keller 2-260")."""
+    if not holds_any(plain, _NOT_HINTS):
+        return []  # (most replies)
+    return [_value(m["new"]) for m in _NOT_RE.finditer(plain)]
+
+
+def _confirmed(
+    messages: Sequence[SourceMessage],
+    i: int,
+    post: SourceMessage,
+    given: Collection[str],
+    values: Collection[str] = (),
+) -> bool:
+    """Whether the post's author, later in the conversation of message `i`, says one of the
+    values `given` ("NEW" of its "NEW, not OLD"), or one whose number is among `values`."""
+    if not given and not values:
+        return False
+    thread = messages[i].thread_id or messages[i].reply_to_id
     return any(
         later.author_id == post.author_id
         and (later.thread_id or later.reply_to_id) == thread

@@ -335,6 +335,8 @@ def third_person(sentence: str, author: str) -> str:
     """
     stressed = _STRESS_OPENING_RE.match(sentence)
     if stressed is not None:
+        if _stressed_heading(sentence, stressed):
+            return f"{author}: {sentence}"
         clause = third_person(sentence[stressed.end() :], author)
         return f"{author}: {sentence}" if is_fallback(clause, author) else stressed[0] + clause
     name = author
@@ -463,6 +465,24 @@ def opens_without_subject(sentence: str) -> bool:
 
 
 _STRESS_OPENING_RE = re.compile(r"(?:\*{1,2}|_{1,2})(?=\w)")
+STRESSED_HEADING_WORDS = 3
+
+
+def _stressed_heading(sentence: str, stressed: re.Match[str]) -> bool:
+    """Whether the sentence opens with a short heading in bold whose first word is a past
+    participle ("**corrected score** after the dupe check: ..."; "**Updated agenda**"): a
+    noun phrase, not a deed of its author's ("**Fixed the login bug**")."""
+    inner, closed, _ = sentence[stressed.end() :].partition(stressed[0])
+    said = inner.split()
+    return (
+        bool(closed)
+        and 1 < len(said) <= STRESSED_HEADING_WORDS
+        and _is_past(said[0].lower())
+        and said[1].lower() not in _OBJECT_STARTS
+        and "#" not in inner
+    )
+
+
 _DAY_ABBREVIATIONS = frozenset(day.lower() for day in calendar.day_abbr)
 # "Reported (responsibly) by Aylin": the one who did it is said, in the passive.
 _PASSIVE_RE = re.compile(r"(?:\w+ly )?by (?!a PR|#)")

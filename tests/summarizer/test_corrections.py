@@ -566,3 +566,45 @@ def test_a_post_comparing_the_wrong_value_with_the_right_one_is_left_as_it_says(
         "evals: HellaSwag 56.8, MMLU 27.4 (first reported as 31.8) at 96k",
         rerun.text,
     ]
+
+
+def test_a_question_saying_what_a_value_was_not_is_taken_once_the_poster_agrees() -> None:
+    post = msg(
+        "Tonight's meetup moves to the annex: room 4B, door code 2291, bring your badge",
+        id="a1",
+        thread_id="a1",
+        author="Rosa",
+    )
+    asked = msg("Rosa isn't the door code 2219 not 2291? 2291 is the old one", thread_id="a1")
+    agreed = msg("ugh yes, sorry! code 2219", author="Rosa", thread_id="a1")
+    assert corrected([post, asked, agreed])[0].text == (
+        "Tonight's meetup moves to the annex: room 4B, door code 2219 (first reported as 2291), "
+        "bring your badge"
+    )
+
+
+def test_the_same_question_without_the_posters_word_changes_nothing() -> None:
+    post = msg("Door code for the annex is 2291", id="a2", thread_id="a2", author="Rosa")
+    asked = msg("isn't it 2219 not 2291?", thread_id="a2")
+    assert corrected([post, asked])[0].text == "Door code for the annex is 2291"
+
+
+def test_a_corrected_table_posted_anew_leaves_the_first_table_as_it_was() -> None:
+    first = msg(
+        "first count, not final:\n```\nteams     41\npoints    1,406\nbonus     250\n```",
+        id="t1",
+        author="Sven",
+    )
+    again = msg(
+        "corrected count after the recheck:\n"
+        "```\nteams     41\npoints    1,392\nbonus     250\n```",
+        id="t2",
+        author="Sven",
+    )
+    assert [m.text for m in corrected([first, again])] == [first.text, again.text]
+
+
+def test_a_count_is_never_read_across_a_line_break() -> None:
+    post = msg("sign-ups so far:\nriders: 46\nteams: 12", id="s1", author="Jo")
+    fixed = msg("correction: riders: 48\nteams: 12", author="Jo", reply_to_id="s1")
+    assert corrected([post, fixed])[0].text.splitlines()[1:] == ["riders: 46", "teams: 12"]

@@ -4447,3 +4447,23 @@ def test_an_answer_that_says_little_without_its_short_question_is_said_under_it(
         "Just show up! The first 2 rides are free" in text
     )
     assert "Ben Feuer asked" not in text
+
+
+def test_an_announcement_given_a_new_date_and_place_gives_way_to_it() -> None:
+    session = msg(
+        "**Next repair café: Saturday July 11, 10:00** at the Elm Street library, room B.\n"
+        "• bring the broken thing and its charger\n• entry free, donations welcome",
+        channel="data",
+        author="Priya Nair",
+        reactions=9,
+        pinned=True,
+    )
+    changed = msg(
+        "**Change for the July repair café**: the library double-booked room B. New date/place: "
+        "**Sunday July 12, 13:00**, at the Fire Station 42 hall, 1810 Orchard Way.",
+        channel="data",
+        author="Priya Nair",
+        reactions=3,
+    )
+    text = section(draft([session, changed]), "data").markdown
+    assert "Sunday July 12, 13:00" in text and "Saturday July 11" not in text

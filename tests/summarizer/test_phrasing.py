@@ -95,6 +95,9 @@ from summarizer.phrasing import (
         ("Testing with the new flags was green", "Ana: Testing with the new flags was green"),
         # a sentence in bold keeps its bold
         ("**We're moving to Sunday**, same place", "**The team is moving to Sunday**, same place"),
+        # ... and a short heading in bold opening with a past participle is no deed
+        ("**revised agenda** for Thursday", "Ana: **revised agenda** for Thursday"),
+        ("**Fixed the login bug** today", "**Ana fixed the login bug** today"),
         # a day's short name before a date is no verb ("wed", "sat")
         (
             "Wed 13 May, 19:00: maintenance clinic at the co-op",
