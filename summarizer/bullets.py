@@ -1564,14 +1564,18 @@ def _moves_something(bullet: Bullet) -> bool:
 
 def _moved(later: Bullet, earlier: Bullet) -> bool:
     """Whether the lead of `later`, which moves something (`_moves_something`), said after
-    that of `earlier`, moves what it announced (saying when, sharing a long word with it):
-    the same event at another time."""
+    that of `earlier`, moves what it announced (saying when, sharing a long word with it
+    other than a day's or a month's name or "moves": what moves, not when): the same event at
+    another time."""
     if not earlier.picked:
         return False
     lead, announced = later.picked[0], earlier.picked[0]
     return (
         lead.time > announced.time
-        and any(len(w) >= 5 and w.isalpha() for w in lead.words & announced.words)
+        and any(
+            len(w) >= 5 and w.isalpha() and w not in _CALENDAR_WORDS and not _MOVED_RE.match(w)
+            for w in lead.words & announced.words
+        )
         # (an announcement's headline says what, the sentence after it when)
         and any(_when(f.text) for f in earlier.picked)
     )

@@ -314,6 +314,7 @@ class _Correction:
     # that clause is all that says which post it means ('the "memory usage down 40%" line is
     # wrong': "40%", {"memory", "usage", ...}); "the 97.1% was": "97.1%", None
     wrong: tuple[tuple[str, frozenset[str] | None], ...]
+    labelled: tuple[tuple[str, str], ...]  # its values after a label: ("total", "$4,410")
 
     @classmethod
     def read(cls, text: str) -> _Correction:
@@ -334,6 +335,7 @@ class _Correction:
             emphasised=frozenset(_emphasised(text)),
             named=frozenset(_number(value) for value, _ in wrong),
             wrong=tuple(wrong),
+            labelled=tuple(_labelled(text)),
         )
 
     @property
@@ -352,6 +354,16 @@ class _Correction:
     def says_wrong(self) -> bool:
         """Whether a clause of it says a value is wrong ("the 40% line is wrong")."""
         return any(said is not None for _, said in self.wrong)
+
+    def replacing_labelled(self, text: str) -> list[tuple[str, str]]:
+        """(NEW, OLD) for each value it gives after a label ("Real Thursday total: $4,410")
+        where `text` gives one other value after the same label ("total: $4,910")."""
+        found = []
+        for label, new in self.labelled:
+            olds = {v for said, v in _labelled(text, _LABELLED_PLAINLY_RE) if said == label}
+            if len(olds) == 1 and (old := olds.pop()) != new:
+                found.append((new, old))
+        return found
 
     def replacing_wrong(self, text: str) -> list[tuple[str, str]]:
         """(NEW, OLD) for each value it says was wrong (that `text` says in the words of the
@@ -377,6 +389,9 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     pairs = list(dict.fromkeys([*correction.pairs, *correction.replacing_wrong(text)]))
     said = {old for _, old in pairs} | {new for new, _ in pairs}
     given = () if explicit_only else correction.given
+    if not explicit_only and correction.labelled:
+        pairs = list(dict.fromkeys([*pairs, *correction.replacing_labelled(text)]))
+        said = {old for _, old in pairs} | {new for new, _ in pairs}
     emphasised = correction.emphasised
     pairs += [
         (new, old)
@@ -393,6 +408,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     fixed: set[str] = set()  # (the value "1,340", fixed, is not fixed again as "1,340 viewers")
     for new, old in pairs:
         old = next((form for form in _forms(old, new) if any(_said(form, text))), old)
+        if old[-2:] in ("am", "pm") and _CLOCK_RE.fullmatch(new):
+            new += old[-2:]  # ("9am" gives way to "9:30am")
         found = list(_said(old, text))
         if len(found) != 1 or _number(old) in fixed:
             continue
@@ -424,6 +441,9 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
 def _forms(value: str, new: str = "") -> list[str]:
     """How `value` may be written: "19k" as "19k", "19,000" and "19000"; a bare number with
     the unit written onto the `new` value it gives way to ("25.4s, not 24.5": "24.5s")."""
+    if _CLOCK_RE.fullmatch(new) and value.isdigit() and len(value) <= 2:
+        # ("we start at 9:30, not 9" over "same time 9am")
+        return [value, *(value + end for end in _HOUR_ENDS)]
     unit = _unit(new)
     if unit.isalpha() and not _unit(value):
         return [value, value + unit]
@@ -432,6 +452,10 @@ def _forms(value: str, new: str = "") -> list[str]:
         return [value]
     thousands = int(short[1]) * 1000
     return [value, f"{thousands:,}", str(thousands)]
+
+
+_CLOCK_RE = re.compile(r"\d{1,2}:\d{2}")
+_HOUR_ENDS = ("am", " am", "pm", " pm", ":00")
 
 
 def _said(value: str, text: str) -> Iterator[re.Match[str]]:
@@ -492,6 +516,27 @@ def _pair(new: str, old: str) -> tuple[str, str]:
     if month and not re.match(_MONTH, old):
         old = month[0] + old
     return _value(new), _value(old)
+
+
+# A value after the word labelling it: "total: $4,410", "PL **100.0**", "score: 5,396". In a
+# correction, the label ends in a colon or the value is stressed, as a value given anew is;
+# in the post it corrects, it may stand plainly before it ("PL 103.5").
+_VALUE_AFTER = r"(?P<value>[$€£]?\d(?:[\d,.]*\d)?)(?![\w.,]\d)"
+_LABELLED_RE = re.compile(
+    rf"\b(?P<label>[A-Za-z]{{2,}})(?::[^\S\n]*[*_]*|[^\S\n]+[*_]+){_VALUE_AFTER}"
+)
+_LABELLED_PLAINLY_RE = re.compile(rf"\b(?P<label>[A-Za-z]{{2,}}):?[^\S\n]+[*_]*{_VALUE_AFTER}")
+# (words of grammar before a number label nothing: "at **9:30**", "is **12**")
+_NOT_LABELS = frozenset(["is", "was", "are", "were", "be", "at", "of", "to", "by", "and", "or"])
+
+
+def _labelled(text: str, pattern: re.Pattern[str] = _LABELLED_RE) -> list[tuple[str, str]]:
+    """The values of `text` each after a word labelling it, the label lower-cased."""
+    return [
+        (label, m["value"])
+        for m in pattern.finditer(text)
+        if (label := m["label"].lower()) not in _NOT_LABELS
+    ]
 
 
 def _number(figure: str) -> str:

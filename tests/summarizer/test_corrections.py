@@ -607,4 +607,34 @@ def test_a_corrected_table_posted_anew_leaves_the_first_table_as_it_was() -> Non
 def test_a_count_is_never_read_across_a_line_break() -> None:
     post = msg("sign-ups so far:\nriders: 46\nteams: 12", id="s1", author="Jo")
     fixed = msg("correction: riders: 48\nteams: 12", author="Jo", reply_to_id="s1")
-    assert corrected([post, fixed])[0].text.splitlines()[1:] == ["riders: 46", "teams: 12"]
+    assert corrected([post, fixed])[0].text.splitlines()[1:] == [
+        "riders: 48 (first reported as 46)",
+        "teams: 12",
+    ]
+
+
+def test_a_total_given_anew_after_its_label_replaces_the_posts() -> None:
+    post = msg(
+        "Friday total: **$2,960**! That's $2,100 online + $360 cash + the shop's $500 cheque",
+        id="d1",
+        thread_id="d1",
+        author="Priya",
+        reactions=12,
+    )
+    fixed = msg(
+        "Correction: the shop's $500 cheque was their online gift, I counted it twice. "
+        "Real Friday total: **$2,460**. Still 62% there!",
+        thread_id="d1",
+        author="Priya",
+    )
+    assert corrected([post, fixed])[0].text.startswith(
+        "Friday total: **$2,460 (first reported as $2,960)**!"
+    )
+
+
+def test_a_start_time_corrected_to_the_half_hour_replaces_the_hour_as_written() -> None:
+    post = msg("Cleanup day moves to Sunday, same place, same time 9am", id="h1", author="Mo")
+    fixed = msg("correction for Sunday: we start at **9:30**, not 9", author="Mo", reply_to_id="h1")
+    assert corrected([post, fixed])[0].text == (
+        "Cleanup day moves to Sunday, same place, same time 9:30am (first reported as 9am)"
+    )

@@ -4467,3 +4467,21 @@ def test_an_announcement_given_a_new_date_and_place_gives_way_to_it() -> None:
     )
     text = section(draft([session, changed]), "data").markdown
     assert "Sunday July 12, 13:00" in text and "Saturday July 11" not in text
+
+
+def test_a_later_aside_that_moves_something_else_to_the_same_day_leaves_the_move() -> None:
+    moved = msg(
+        "@channel Rain on Saturday. **Cleanup Day #4 moves to Sunday Nov 1**, same place "
+        "(the park gate), same time.",
+        channel="data",
+        author="Marisol Vega",
+        reactions=30,
+        pinned=True,
+    )
+    aside = msg(
+        "pizza moves with us. the bakery confirmed for Sunday 1:30",
+        channel="data",
+        author="Marisol Vega",
+    )
+    text = section(draft([moved, aside]), "data").markdown
+    assert "Cleanup Day #4 moves to Sunday Nov 1" in text
