@@ -29,13 +29,15 @@ _MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s"
 _VALUE = (  # (a score too: "13-10")
     rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:-\d+\b)?(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
 )
-# "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW Å, not OLD", "NEW (was
-# OLD)", "NEW (not OLD)", "N × NEW, not OLD" (markup taken out first).
+# "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW Å, not OLD", "NEW CET, not
+# OLD", "NEW (was OLD)", "NEW (not OLD)", "N × NEW, not OLD" (markup taken out first).
 _NOT_RE = re.compile(
     # (not the end of a range: "3–6pm, not 2–5" gives no value of its own)
-    rf"(?<![\d–-])(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[^\x00-\x7f\W\d_]{{1,3}}))?"
-    # (a word of what it was measured at may come before the brackets: "27.4 at 96k (not 31.8)")
-    rf"(?:,?\s+(?i:not|instead of)\s+|(?:\s[\w.]+)?\s\((?:was|not)\s)(?P<old>{_VALUE})"
+    rf"(?<![\d–-])(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[A-Z]{{2,5}}|[^\x00-\x7f\W\d_]{{1,3}}))?"
+    # (a word of what it was measured at may come before the brackets: "27.4 at 96k (not 31.8)";
+    # an aside in brackets before ", not": "17:00 UTC (18:00 CET), not 16:00")
+    rf"(?:(?:\s\([^()\n]{{1,40}}\))?,?\s+(?i:not|instead of)\s+|(?:\s[\w.]+)?\s\((?:was|not)\s)"
+    rf"(?P<old>{_VALUE})"
 )
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
 # "edit: +1.3 was with ...": the value a correction says was wrong.
@@ -426,10 +428,13 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
             continue  # ("13 s behind, not 22" does not make "22 riders" "13 s riders")
         value = _number(new) if unit else new
         after = end + (unit.end() if unit else 0)
+        zone = _ZONE_RE.match(text, after)  # ("17:00 CET": said with the value)
+        if zone is not None:
+            after = zone.end()
         if not annotated and (after == len(text) or text[after] in _CLAUSE_ENDS):
             annotated = True
             sign = text[start - 1] if start and text[start - 1] in "+-−" else ""  # ("+6.3%")
-            first = f"{sign}{old}{unit[0] if unit else ''}".strip()
+            first = f"{sign}{old}{unit[0] if unit else ''}{zone[0] if zone else ''}".strip()
             text = (
                 f"{text[:start]}{value}{text[end:after]} ({FIRST_REPORTED} {first}){text[after:]}"
             )
@@ -455,6 +460,7 @@ def _forms(value: str, new: str = "") -> list[str]:
 
 
 _CLOCK_RE = re.compile(r"\d{1,2}:\d{2}")
+_ZONE_RE = re.compile(r" [A-Z]{2,5}\b")
 _HOUR_ENDS = ("am", " am", "pm", " pm", ":00")
 
 

@@ -245,8 +245,8 @@ def test_an_edit_naming_the_value_it_replaces_fixes_a_figure_without_a_unit() ->
     run = msg("weekend run: 7b model + 1,200 synthetic pairs -> +1.3 BLEU on the ES dev set")
     edit = msg("edit: +1.3 was with the old dev refs again. on the new refs it's **+0.8** BLEU")
     assert [m.text for m in corrected([run, edit])] == [
-        "weekend run: 7b model + 1,200 synthetic pairs -> +0.8 (first reported as +1.3) BLEU "
-        "on the ES dev set"
+        "weekend run: 7b model + 1,200 synthetic pairs -> +0.8 BLEU (first reported as +1.3 "
+        "BLEU) on the ES dev set"
     ]
 
 
@@ -637,4 +637,21 @@ def test_a_start_time_corrected_to_the_half_hour_replaces_the_hour_as_written() 
     fixed = msg("correction for Sunday: we start at **9:30**, not 9", author="Mo", reply_to_id="h1")
     assert corrected([post, fixed])[0].text == (
         "Cleanup day moves to Sunday, same place, same time 9:30am (first reported as 9am)"
+    )
+
+
+def test_a_time_with_its_zone_corrected_in_its_thread_says_the_zone_once_each() -> None:
+    post = msg(
+        "change of plan: the call moves from Thursday to **Friday 27 March**, same time 17:00 CET",
+        id="z1",
+        thread_id="z1",
+        author="Zofia",
+    )
+    fixed = msg(
+        "correction, sorry: Friday's call is at **16:00 CET** (hard stop), not 17:00",
+        thread_id="z1",
+        author="Zofia",
+    )
+    assert corrected([post, fixed])[0].text.endswith(
+        "same time 16:00 CET (first reported as 17:00 CET)"
     )
