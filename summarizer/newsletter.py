@@ -20,7 +20,13 @@ from summarizer.phrasing import (
     plural_pronouns,
     third_person,
 )
-from summarizer.text import PHRASE_OPENERS, holds_any, quotes_whole, said_symbols
+from summarizer.text import (
+    PHRASE_OPENERS,
+    holds_any,
+    not_after_abbreviation,
+    quotes_whole,
+    said_symbols,
+)
 from summarizer.voice import CODE_SPAN_RE, EMOJI_RE, QUOTE_RE, markers
 
 _EMOJI_RUN_RE = re.compile(f"(?:{EMOJI_RE.pattern})+")
@@ -60,11 +66,11 @@ _ADDRESS_RE = re.compile(r"^(?:@[^:@\n]{1,40}:(?!//)\s*)+(?=\S)")  # (not a link
 _BOLD_LABEL_RE = re.compile(r"^\*\*([^*\n]{1,80})\*\*\s?:")
 _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 # A stop ends a sentence, but not the "vs." or "e.g." of one ("full vs. save-dots"), nor a
-# title's ("Dr. Irene Castellanos", "St. Louis"), nor an abbreviation's ("incl. Hartwell's").
+# title's ("Dr. Irene Castellanos", "St. Louis"), nor another abbreviation's ("incl.
+# Hartwell's", "Av. Tamaulipas 66").
 _SENTENCE_RE = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?]\*\*))(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\b[DM]r\.)"
-    r"(?<!\bMrs\.)(?<!\bMs\.)"
-    r"(?<!\bProf\.)(?<!\b[SM]t\.)(?<!\bincl\.)(?<!\bapprox\.)(?<!\s[a-z]\.)\s+"
+    r"(?:(?<=[.!?])|(?<=[.!?]\*\*))(?<!\be\.g\.)(?<!\bi\.e\.)"
+    rf"{not_after_abbreviation()}(?<!\s[a-z]\.)\s+"
 )
 _SPACES_RE = re.compile(r"\s{2,}")
 _LOOSE_BOLD_END_RE = re.compile(r"\s+\*\*(?=[\s.,;:!?)]|$)")

@@ -22,11 +22,24 @@ _CODE_BLOCK_RE = re.compile(
 # that the regex engine skips straight to it instead of trying every character.
 # (a stop may be followed by the marks closing bold or italic text: "**Update now.** The ...";
 # a title's stop ends nothing: "Dr. Amara Osei will speak", "St. Louis city", nor an
-# abbreviation's: "$5,110 (incl. Hartwell's $2,000)")
+# address's, "Av. Tamaulipas 66", or an abbreviation's: "$5,110 (incl. Hartwell's $2,000)")
+# (the words whose stop is an abbreviation's)
+ABBREVIATIONS = (
+    *("Dr", "Mr", "Mrs", "Ms", "Prof", "St", "Mt", "Jr", "Sr"),
+    *("Av", "Ave", "Blvd", "vs", "incl", "approx"),
+)
+
+
+def not_after_abbreviation(gap: str = "") -> str:
+    """A pattern that holds where the text before is none of the `ABBREVIATIONS` with its
+    stop, then `gap` (a pattern of fixed width)."""
+    return "".join(rf"(?<!\b{word}\.{gap})" for word in ABBREVIATIONS)
+
+
+_SPACE = r"\s"
 _SENTENCE_END_RE = re.compile(
-    r"\s(?:(?:(?<=[.!?]\s)(?<!\b[DM]r\.\s)(?<!\bMrs\.\s)(?<!\bMs\.\s)(?<!\bProf\.\s)"
-    r"(?<!\b[SM]t\.\s)"
-    r"(?<!\bvs\.\s)(?<!\bincl\.\s)(?<!\bapprox\.\s)|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))"
+    rf"\s(?:(?:(?<=[.!?]\s){not_after_abbreviation(_SPACE)}"
+    r"|(?<=[.!?][*_]\s)|(?<=[.!?]\*\*\s))"
     r"\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
 )
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the",

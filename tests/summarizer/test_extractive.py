@@ -4485,3 +4485,17 @@ def test_a_later_aside_that_moves_something_else_to_the_same_day_leaves_the_move
     )
     text = section(draft([moved, aside]), "data").markdown
     assert "Cleanup Day #4 moves to Sunday Nov 1" in text
+
+
+def test_an_address_s_abbreviation_ends_no_sentence_of_a_bullet() -> None:
+    moved = msg(
+        "⚠️ **CAMBIO · CHANGE**\nLa librería del barrio tiene un evento grande mañana por la "
+        "tarde, así que la mesa de conversación del jueves se muda a **Terraza Bruma**, Av. "
+        "Tamaulipas 66, 2º piso, Condesa. Misma hora, 19:00.\nThe bookshop has a big event "
+        "tomorrow, so Thursday's table moves to **Terraza Bruma**, Av. Tamaulipas 66, 2nd floor.",
+        channel="data",
+        author="Hannah Lindgren",
+        reactions=9,
+    )
+    text = section(draft([moved]), "data").markdown
+    assert "**Terraza Bruma**, Av. Tamaulipas 66, 2" in text

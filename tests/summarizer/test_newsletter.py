@@ -230,6 +230,10 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
         "Dr. Amara Osei will speak.",
         "Prof. Li hosts.",
     ]
+    assert sentences("The table moves to Terraza Bruma, Av. Tamaulipas 66. Same time.") == [
+        "The table moves to Terraza Bruma, Av. Tamaulipas 66.",
+        "Same time.",
+    ]
     assert sentences("3 failed on a FIPS mismatch (St. Louis city is 29510). Fixed.") == [
         "3 failed on a FIPS mismatch (St. Louis city is 29510).",
         "Fixed.",
