@@ -35,7 +35,7 @@ from summarizer.facts import (
     statements,
     words_but_links,
 )
-from summarizer.figures import FIGURE_RE, VERSION_RE
+from summarizer.figures import FIGURE_RE, VERSION_RE, find_figures
 from summarizer.integrations import IntegrationItem, integration_items, post_repo, releases
 from summarizer.logins import login_key, member_named
 from summarizer.newsletter import capitalised, clean_sentences, dated, tidy, voiced
@@ -57,6 +57,7 @@ from summarizer.signals import (
     dates_named,
     is_announcement,
     is_feed_post,
+    is_report_post,
     names_day,
     names_release,
     shows_something,
@@ -458,7 +459,13 @@ def _item_bullets(
     if thanked:
         facts = _answered(facts, thanked, item)
     time = max(times)
-    fed = _feed_bullet(topic, item[0], time) if is_feed_post(item[0]) else None
+    fed = (
+        _feed_bullet(topic, item[0], time)
+        if is_feed_post(item[0])
+        else _report_bullet(topic, item[0], time)
+        if is_report_post(item[0])
+        else None
+    )
     if fed is not None:
         # (what people said under it is theirs: "the pirate radio one is my favourite yet")
         return [fed, *_item_bullets(topic, item[1:], members)] if len(item) > 1 else [fed]
@@ -1310,6 +1317,40 @@ def _feed_bullet(topic: str, post: SourceMessage, time: float) -> Bullet | None:
         text="- " + defuse_pings(text),
         prs={},
         figures=frozenset(),
+        people=[],
+        sources=[post.id],
+        signal=social_gain(post),
+        time=time,
+        author=None,
+    )
+
+
+REPORT_WORDS = 45  # a bot's report is said by its heading and the lines that fit this
+
+
+def _report_bullet(topic: str, post: SourceMessage, time: float) -> Bullet | None:
+    """A bot's report many people took up, said by its first line and as many of the next as
+    fit `REPORT_WORDS`, whole: "Weekly numbers: Chrome: 48,210 (+3.1%); Firefox: 11,904
+    (+1.2%)."; None where it says nothing but emoji."""
+    lines = [
+        said
+        for line in post.text.splitlines()
+        if (said := " ".join(EMOJI_RE.sub(" ", LIST_LINE_RE.sub("", line)).split()).strip(" .;:"))
+    ]
+    if not lines:
+        return None
+    kept, words = [lines[0]], len(lines[0].split())
+    for line in lines[1:]:
+        words += len(line.split())
+        if words > REPORT_WORDS:
+            break
+        kept.append(line)
+    said = f"{kept[0]}: {'; '.join(kept[1:])}" if kept[1:] else kept[0]
+    return Bullet(
+        topic=topic,
+        text=f"- {defuse_pings(capitalised(said))}.",
+        prs={},
+        figures=frozenset(find_figures(said)),
         people=[],
         sources=[post.id],
         signal=social_gain(post),

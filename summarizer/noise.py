@@ -15,7 +15,7 @@ from summarizer.addressed import is_addressed
 from summarizer.figures import FIGURE_RE
 from summarizer.integrations import commits, releases
 from summarizer.previews import written
-from summarizer.signals import is_feed_post
+from summarizer.signals import is_feed_post, is_report_post
 from summarizer.text import URL_RE, holds_any
 from summarizer.types import SourceMessage
 
@@ -268,13 +268,15 @@ def is_noise(message: SourceMessage) -> bool:
         return True
     if message.is_bot:
         # Bot chatter counts only when it carries a PR, a figure, pushed commits or a
-        # release, or posts a page many people took up (CI and deploy pings do not).
+        # release, or posts a page or a report many people took up (CI and deploy pings
+        # do not).
         return not (
             message.prs
             or FIGURE_RE.search(text)
             or commits(text)
             or releases(text)
             or is_feed_post(message)
+            or is_report_post(message)
         )
     return "gif" in text.lower() and _is_a_gif(message)
 

@@ -76,12 +76,27 @@ RELEASE_GAIN = 1.0
 ANNOUNCEMENT_GAIN = 2.0
 PIN_GAIN = 2.0
 FEED_GAIN = math.log1p(11)  # a bot's post of a page a dozen people reacted to is news
+REPORT_GAIN = math.log1p(5)  # ... and its report of figures or a status that five did
 
 
 def is_feed_post(message: SourceMessage) -> bool:
     """Whether `message` is a bot's post of a page that many people took up: a feed's new
     episode, video or blog post ("📻 **The Long Wave** has a new episode! <url>")."""
     return message.is_bot and _links(message.text) and social_gain(message) >= FEED_GAIN
+
+
+def is_report_post(message: SourceMessage) -> bool:
+    """Whether `message` is a bot's report that many people took up (the week's figures, a
+    store's review of a release, a tally): not a page (`is_feed_post`), no PR's news (an
+    integration's post says those), and said to no one member (a command's answer: "@Kofi
+    🎲 Result: 1d20 (14) + 5")."""
+    return (
+        message.is_bot
+        and not message.prs
+        and "@" not in message.text
+        and social_gain(message) >= REPORT_GAIN
+        and not is_feed_post(message)
+    )
 
 
 def social_gain(message: SourceMessage) -> float:

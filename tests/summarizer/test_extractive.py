@@ -4499,3 +4499,28 @@ def test_an_address_s_abbreviation_ends_no_sentence_of_a_bullet() -> None:
     )
     text = section(draft([moved]), "data").markdown
     assert "**Terraza Bruma**, Av. Tamaulipas 66, 2" in text
+
+
+def test_a_bots_report_people_took_up_is_news_and_its_answer_to_one_member_is_not() -> None:
+    report = msg(
+        "📊 **Weekly numbers**\nActive readers, Jun 1–7\n• Android: 12,480 (+2.1%)\n"
+        "• iOS: 9,115 (+0.8%)\nTotal: 21,595",
+        channel="data",
+        author="StatsBot",
+        is_bot=True,
+        reactions=7,
+    )
+    reply = msg("the iOS figure still counts the beta testers twice", channel="data")
+    roll = msg(
+        "@Kofi Mensah 🎲\n**Result:** 1d20 (14) + 5 = `19`",
+        channel="data",
+        author="DiceBot",
+        is_bot=True,
+        reactions=6,
+    )
+    text = section(draft([report, reply, roll]), "data").markdown
+    assert (
+        "- **Weekly numbers**: Active readers, Jun 1–7; Android: 12,480 (+2.1%); iOS: 9,115 "
+        "(+0.8%); Total: 21,595." in text
+    )
+    assert "Bot" not in text and "1d20" not in text
