@@ -35,7 +35,7 @@ from summarizer.facts import (
     statements,
     words_but_links,
 )
-from summarizer.figures import FIGURE_RE, VERSION_RE, find_figures
+from summarizer.figures import FIGURE_RE, VERSION_RE, find_figures, version_key
 from summarizer.integrations import IntegrationItem, integration_items, post_repo, releases
 from summarizer.logins import login_key, member_named
 from summarizer.newsletter import capitalised, clean_sentences, dated, tidy, voiced
@@ -373,20 +373,25 @@ def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
     released: dict[str, list[Bullet]] = {}
     for bullet in bullets:
         lead = bullet.picked[0] if bullet.picked else None
-        # (a version spoken of as there, whatever is said of it: "wheels for 3.2.0rc1 are up")
-        if lead is not None and not _PLAN_RE.search(lead.text):
-            for version in VERSION_RE.findall(lead.text):
-                released.setdefault(version.lstrip("vV"), []).append(bullet)
+        if lead is None or VERSION_RE.search(lead.text) is None:
+            continue  # (most bullets)
+        # (a version spoken of as there, whatever is said of it: "wheels for 3.2.0rc1 are up";
+        # sentence by sentence: "RC2 is out! ... 1.4.0 final is still planned for 31 March")
+        for sentence in sentences(lead.text):
+            if names_release(sentence) or not _PLAN_RE.search(sentence):
+                for version in VERSION_RE.findall(sentence):
+                    released.setdefault(version_key(version), []).append(bullet)
     if not released:
         return bullets  # (most weeks)
+    numbers = {version.partition("-")[0] for version in released}  # (as written: "1.4 RC2")
     dropped: list[Bullet] = []
     for bullet in bullets:
         lead = bullet.picked[0] if bullet.picked else None
-        if lead is None or not holds_any(lead.text, released):
+        if lead is None or not holds_any(lead.text, numbers):
             continue  # (most bullets name no released version: no pattern is tried on them)
         if _PLAN_RE.search(lead.text) is None or names_release(lead.text):
             continue  # (a release's own bullet says it is out)
-        versions = [v.lstrip("vV") for v in VERSION_RE.findall(lead.text)]
+        versions = [version_key(v) for v in VERSION_RE.findall(lead.text)]
         said = next(
             (b for v in versions for b in released.get(v, ()) if b.picked[0].time > lead.time),
             None,
@@ -408,7 +413,7 @@ def _released_once(bullets: list[Bullet]) -> list[Bullet]:
         lead = bullet.picked[0].text if bullet.picked and bullet.author else ""
         version = VERSION_RE.search(lead) if names_release(lead) else None
         if version is not None:
-            by_version.setdefault(version.group().lstrip("vV"), []).append(bullet)
+            by_version.setdefault(version_key(version.group()), []).append(bullet)
     dropped: list[Bullet] = []
     for same in by_version.values():
         said = max(same, key=lambda b: b.signal)
@@ -1037,10 +1042,14 @@ def _render(
         if says_little((kept or fact.text).removeprefix(f"{author} "), fact.prs):
             # "Fix is #310.": the PRs' titles say what the chat does not, and who wrote them
             # where that is known ("Khoa's first PR already": Khoa's, not the poster's).
-            by = [mentions.get(p.ref, p).author for p in fact.prs]
+            # (each once: "#4830 is up: <.../pull/4830>" cites it twice)
+            once: dict[str, PRMention] = {}
+            for mention in fact.prs:
+                once.setdefault(mention.ref, mention)
+            by = [mentions.get(p.ref, p).author for p in once.values()]
             kept = "; ".join(
                 f"{pr_title(p.title)} ({p.raw}{f', {who}' if who else ''})"
-                for p, who in zip(fact.prs, by, strict=True)
+                for p, who in zip(once.values(), by, strict=True)
             )
             credit = not all(by)
         if credit:
@@ -1643,7 +1652,7 @@ def _other_releases(newer: Bullet, older: Bullet) -> bool:
     leads = [b.picked[0].text for b in (newer, older) if b.picked]
     if len(leads) < 2 or not all(names_release(lead) for lead in leads):
         return False
-    versions = [set(VERSION_RE.findall(lead)) for lead in leads]
+    versions = [{version_key(v) for v in VERSION_RE.findall(lead)} for lead in leads]
     return all(versions) and versions[0] != versions[1]
 
 

@@ -36,9 +36,21 @@ _NUMBER_REST = r"\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?"
 # written to open with the first character any figure has, so that the regex engine skips
 # straight to the next digit or "~" instead of trying every character; what comes after that
 # character depends on which it was.
-# A version, pre-releases too ("0.19.0", "v2.4.0-rc1", "3.2.0rc1"): no figure, though
-# digits; a table's column it names, a release it says is out.
-VERSION_RE = re.compile(r"\bv?\d+\.\d+\.\d+(?:-?(?:rc|alpha|beta|a|b)\.?\d*)?\b")
+# A version, pre-releases too ("0.19.0", "v2.4.0-rc1", "3.2.0rc1", "1.4 RC2"): no figure,
+# though digits; a table's column it names, a release it says is out.
+VERSION_RE = re.compile(
+    r"\bv?\d+\.\d+(?:\.\d+(?:-?(?:rc|alpha|beta|a|b)\.?\d*)?|[ -]?(?i:rc|alpha|beta)\.?\d+)\b"
+)
+_PRE_RELEASE_RE = re.compile(r"[ .-]?(rc|alpha|beta|a|b)\.?(?=\d)", re.IGNORECASE)
+
+
+def version_key(version: str) -> str:
+    """A version as `VERSION_RE` finds it, written one way: "v1.4 RC2" and "1.4-rc2" are
+    "1.4-rc2"."""
+    number = version.lstrip("vV")
+    return _PRE_RELEASE_RE.sub(lambda m: f"-{m[1].lower()}", number)
+
+
 FIGURE_RE = re.compile(
     r"[~≈\d](?<![\w#/.:-].)"
     rf"(?:(?<=[~≈])(?:{_NUMBER})[ \u202f]?(?:{_UNIT})"

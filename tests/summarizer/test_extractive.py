@@ -4524,3 +4524,24 @@ def test_a_bots_report_people_took_up_is_news_and_its_answer_to_one_member_is_no
         "(+0.8%); Total: 21,595." in text
     )
     assert "Bot" not in text and "1d20" not in text
+
+
+def test_a_pr_cited_twice_in_a_sentence_that_says_little_is_titled_once() -> None:
+    up = msg("#4830 is up: https://github.com/lab/main/pull/4830", channel="data", author="Ada")
+    titled = replace(up, prs=tuple(replace(p, title="Initialise the knot span") for p in up.prs))
+    text = section(draft([titled]), "data").markdown
+    assert text.count("Initialise the knot span (") == 1
+
+
+def test_a_plan_for_a_release_candidate_gives_way_to_a_release_post_that_plans_the_final() -> None:
+    plan = msg("**Widget 2.1 RC2** is planned for **Wednesday 11 March**", reactions=8)
+    fixes = msg("Since RC1 we've merged 31 fixes, among them #4776 and #4781", minutes=10)
+    out = msg(
+        "🎉 **Widget 2.1 RC2 is out!** Downloads: <https://widget.example/2.1-rc2>. 2.1.0 final "
+        "is still planned for **31 March**",
+        minutes=5000,
+        reactions=12,
+        author="Ingrid Solberg",
+    )
+    text = "\n".join(s.markdown for s in draft([plan, fixes, out]).sections)
+    assert "Widget 2.1 RC2 is out!" in text and "Wednesday 11 March" not in text
