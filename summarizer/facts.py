@@ -26,6 +26,7 @@ from summarizer.phrasing import (
 )
 from summarizer.previews import LINK_RE, page_title, with_titles, written
 from summarizer.signals import names_day, names_release, shows_something, text_gain
+from summarizer.termmodel import STOPWORDS
 from summarizer.text import (
     LOWER_START_RE,
     PHRASE_OPENERS,
@@ -53,6 +54,8 @@ STRONG_SIGNAL = 2.5  # ... unless many people reacted to it (a dozen reactions, 
 MIN_CODE_ANSWER_WORDS = 2
 PROBLEM_WORDS = 25  # a problem this long heads its answer
 QUESTION_WORDS = (4, 16)  # a question this long is said with its answer
+# ... one closing a longer message, where it names this many words of its own this long
+MIN_ASKED_WORDS, MIN_ASKED_WORD = 2, 4
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 PR_GAIN = 3.0
@@ -773,8 +776,16 @@ def _asks(line: str) -> bool:
 
 def _short_question(asked: SourceMessage) -> str:
     """What `asked` asks, said with who asked it ('Grace Park asked "Can we accept
-    home-cooked meals?"'), where its whole text is one short question; "" otherwise."""
+    home-cooked meals?"'), where its whole text is one short question, or it closes with one
+    that needs none of what came before ("Licensed in Romania since 2009. Question for the
+    VE team: does my Romanian license count for any element?"); "" otherwise."""
     text = " ".join(written(asked).split())
+    said = sentences(text) if text.endswith("?") else []
+    if len(said) > 1:
+        text = _LEAD_IN_RE.sub("", said[-1], 1)
+        asked_of = [w for w in words(text) if len(w) >= MIN_ASKED_WORD and w not in STOPWORDS]
+        if _VAGUE_RE.search(text) or len(asked_of) < MIN_ASKED_WORDS:
+            return ""  # ("Does it work on ARM?", "What am I missing?": it was said before)
     label = _QUESTION_LABEL_RE.match(text)  # ("Q: how long does an episode take?")
     if label is not None:
         text = text[label.end() :].strip()
@@ -911,6 +922,8 @@ def _fact(
 
 
 # A message labelled as a question: "Question. My second print ...", "quick q: ...".
+# A few words leading in to a question after a colon: "Question for the VE team: does ...?"
+_LEAD_IN_RE = re.compile(r"^[^:?]{1,40}:\s+(?=\S+(?:\s+\S+){3})")
 _QUESTION_LABEL_RE = re.compile(
     r"\W*(?:(?:quick|dumb|naive|noob|silly|stupid) )?(?:question|q)\b[.:!]", re.IGNORECASE
 )

@@ -4545,3 +4545,40 @@ def test_a_plan_for_a_release_candidate_gives_way_to_a_release_post_that_plans_t
     )
     text = "\n".join(s.markdown for s in draft([plan, fixes, out]).sections)
     assert "Widget 2.1 RC2 is out!" in text and "Wednesday 11 March" not in text
+
+
+def test_a_question_closing_a_longer_message_is_said_over_its_answer_unless_it_is_vague() -> None:
+    asked = msg(
+        "Hello everyone, hope the field day went well. Quick one for whoever runs the exams: "
+        "does my Portuguese licence count for any element?",
+        author="Rui Costa",
+        channel="data",
+        id="q1",
+    )
+    answer = replace(
+        msg(
+            "sadly no, a foreign one gives no credit. you can sit all 3 on July 12 for $15",
+            author="Tom Lind",
+            channel="data",
+            reply_to_id="q1",
+        ),
+        reactions=4,
+    )
+    vague = msg(
+        "I rebuilt the image with the new base and the tests still hang. What am I missing?",
+        author="Sanna Korpi",
+        channel="data",
+        id="q2",
+    )
+    answered = replace(
+        msg(
+            "the runner caps memory at 8 GB including file cache, so a big file hits the cap",
+            author="Farida Nazar",
+            channel="data",
+            reply_to_id="q2",
+        ),
+        reactions=4,
+    )
+    text = section(draft([asked, answer, vague, answered]), "data").markdown
+    assert 'Rui Costa asked "Does my Portuguese licence count for any element?": ' in text
+    assert "missing" not in text
