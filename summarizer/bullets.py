@@ -311,8 +311,10 @@ def _moved_elsewhere(bullets: list[Bullet]) -> list[Bullet]:
                 if b.topic != later.topic
                 and not any(b is d for d in dropped)
                 and _moved(later, b)
-                # (another topic's: two words of its own in common, not only "group")
-                and len(_long_words(later) & _long_words(b)) >= 2
+                # (another topic's: two words of its own in common, not only "group"; a
+                # number it goes by is one: "call #7")
+                and len(_long_words(later) & _long_words(b)) + bool(_numbers(later) & _numbers(b))
+                >= 2
             ),
             None,
         )
@@ -326,6 +328,14 @@ def _moved_elsewhere(bullets: list[Bullet]) -> list[Bullet]:
 _CALENDAR_WORDS = frozenset(
     name.lower() for name in [*calendar.day_name, *calendar.month_name] if name
 )
+
+
+_NUMBERED_RE = re.compile(r"#\d+\b")
+
+
+def _numbers(bullet: Bullet) -> set[str]:
+    """The numbers its lead goes by: "#7" of "community call #7"."""
+    return set(_NUMBERED_RE.findall(bullet.picked[0].text)) if bullet.picked else set()
 
 
 def _long_words(bullet: Bullet) -> set[str]:

@@ -655,3 +655,11 @@ def test_a_time_with_its_zone_corrected_in_its_thread_says_the_zone_once_each() 
     assert corrected([post, fixed])[0].text.endswith(
         "same time 16:00 CET (first reported as 17:00 CET)"
     )
+
+
+def test_a_value_corrected_within_brackets_says_what_it_was_within_them() -> None:
+    post = msg("Community call #7 is this Wednesday, 18:00 CEST (17:00 UTC)", id="b1", author="I")
+    fixed = msg("correction: 18:00 CEST is **16:00 UTC**, not 17:00", author="I", reply_to_id="b1")
+    assert corrected([post, fixed])[0].text == (
+        "Community call #7 is this Wednesday, 18:00 CEST (16:00 UTC, first reported as 17:00 UTC)"
+    )

@@ -4582,3 +4582,21 @@ def test_a_question_closing_a_longer_message_is_said_over_its_answer_unless_it_i
     text = section(draft([asked, answer, vague, answered]), "data").markdown
     assert 'Rui Costa asked "Does my Portuguese licence count for any element?": ' in text
     assert "missing" not in text
+
+
+def test_a_move_placed_under_another_topic_replaces_the_numbered_event_it_moves() -> None:
+    announced = msg(
+        "Community call #7 is this **Wednesday 14 Oct, 18:00 CEST** on the usual link",
+        channel="data",
+        author="Ingrid Solberg",
+        reactions=14,
+    )
+    moved = msg(
+        "📅 **Call moved**: community call #7 is now on **Thursday 15 Oct**, same time, same link",
+        channel="hero-run",
+        author="Ingrid Solberg",
+        reactions=8,
+        minutes=3000,
+    )
+    text = "\n".join(s.markdown for s in draft([announced, moved]).sections)
+    assert "Thursday 15 Oct" in text and "Wednesday 14 Oct" not in text
