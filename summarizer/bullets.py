@@ -147,6 +147,7 @@ class Bullet:
     part: int = 0  # which paragraph of an announcement said a bullet each (`_item_bullets`)
     said: tuple[Fact, ...] = ()  # every fact of the item, in the order they were said
     ended: str = ""  # "merged": what became of the PRs it says are waiting (`_ended`)
+    series: str = ""  # a bot's reports of one kind, the latest the news (`_report_bullet`)
 
     @property
     def pr_gain(self) -> float:
@@ -280,10 +281,11 @@ def _showcased_apart(item: list[SourceMessage]) -> list[list[SourceMessage]]:
 
 
 def settled(bullets: list[Bullet]) -> list[Bullet]:
-    """The week's bullets, of every topic, without those later ones replace: a release's
-    bot post or plan (`without_announced_releases`), and an announcement its author moved
-    in a post another topic took (`_moved_elsewhere`)."""
-    return _moved_elsewhere(without_announced_releases(bullets))
+    """The week's bullets, of every topic, without those later ones replace: a bot's report
+    said again (`_latest_reports`), a release's bot post or plan
+    (`without_announced_releases`), and an announcement its author moved in a post another
+    topic took (`_moved_elsewhere`)."""
+    return _moved_elsewhere(without_announced_releases(_latest_reports(bullets)))
 
 
 def _moved_elsewhere(bullets: list[Bullet]) -> list[Bullet]:
@@ -1345,6 +1347,7 @@ def _feed_bullet(topic: str, post: SourceMessage, time: float) -> Bullet | None:
 
 
 REPORT_WORDS = 45  # a bot's report is said by its heading and the lines that fit this
+_LINE_MARK_RE = re.compile(rf"{LIST_LINE_RE.pattern}|^[ \t]*>[ \t]?")  # (a list's, a quote's)
 
 
 def _report_bullet(topic: str, post: SourceMessage, time: float) -> Bullet | None:
@@ -1354,7 +1357,7 @@ def _report_bullet(topic: str, post: SourceMessage, time: float) -> Bullet | Non
     lines = [
         said
         for line in post.text.splitlines()
-        if (said := " ".join(EMOJI_RE.sub(" ", LIST_LINE_RE.sub("", line)).split()).strip(" .;:"))
+        if (said := " ".join(EMOJI_RE.sub(" ", _LINE_MARK_RE.sub("", line)).split()).strip(" .;:"))
     ]
     if not lines:
         return None
@@ -1375,7 +1378,31 @@ def _report_bullet(topic: str, post: SourceMessage, time: float) -> Bullet | Non
         signal=social_gain(post),
         time=time,
         author=None,
+        # ("New donation: $100.00 to ..." and "New donation: $50.00 to ...": one running
+        # tally; "... Skimlet 4.12.0" and "... Skimlet 4.12.1": two releases)
+        series=f"{post.author_id}:{_of_series(lines[0])}",
     )
+
+
+_AMOUNT_RE = re.compile(r"\d[\d.,]*")
+
+
+def _of_series(heading: str) -> str:
+    """What a bot's report's first line says of its kind: its words and versions, not its
+    amounts."""
+    return f"{_AMOUNT_RE.sub('#', VERSION_RE.sub('', heading))} {VERSION_RE.findall(heading)}"
+
+
+def _latest_reports(bullets: list[Bullet]) -> list[Bullet]:
+    """The bullets without a bot's report that a later one of its series says again (a
+    running tally, the week's figures posted twice)."""
+    latest: dict[str, Bullet] = {}
+    for bullet in bullets:
+        if bullet.series and bullet.time >= latest.get(bullet.series, bullet).time:
+            latest[bullet.series] = bullet
+    if not latest:
+        return bullets  # (most weeks)
+    return [b for b in bullets if not b.series or latest[b.series] is b]
 
 
 def _release_bullet(

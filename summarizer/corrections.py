@@ -437,8 +437,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
             first = f"{sign}{old}{unit[0] if unit else ''}{zone[0] if zone else ''}".strip()
             # (within brackets, a clause of theirs: "(16:00 UTC, first reported as 17:00 UTC)")
             bracketed = text.count("(", 0, start) > text.count(")", 0, start)
-            said = f", {FIRST_REPORTED} {first}" if bracketed else f" ({FIRST_REPORTED} {first})"
-            text = f"{text[:start]}{value}{text[end:after]}{said}{text[after:]}"
+            note = f", {FIRST_REPORTED} {first}" if bracketed else f" ({FIRST_REPORTED} {first})"
+            text = f"{text[:start]}{value}{text[end:after]}{note}{text[after:]}"
         else:
             text = f"{text[:start]}{value}{text[end:]}"
     return text

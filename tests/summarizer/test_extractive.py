@@ -4600,3 +4600,16 @@ def test_a_move_placed_under_another_topic_replaces_the_numbered_event_it_moves(
     )
     text = "\n".join(s.markdown for s in draft([announced, moved]).sections)
     assert "Thursday 15 Oct" in text and "Wednesday 14 Oct" not in text
+
+
+def test_a_bots_running_tally_is_said_by_its_latest_report_and_two_releases_by_both() -> None:
+    def posted(text: str, minutes: int, author: str = "TallyBot") -> SourceMessage:
+        return msg(text, channel="data", author=author, is_bot=True, reactions=6, minutes=minutes)
+
+    first = posted("New donation: $100.00 to the Winter Fund\nRaised online: $2,790 of $6,000", 0)
+    second = posted("New donation: $50.00 to the Winter Fund\nRaised online: $2,840 of $6,000", 60)
+    rejected = posted("Web Store · Reader 4.12.0\nStatus: Rejected", 90, "StoreWatch")
+    published = posted("Web Store · Reader 4.12.1\nStatus: Published", 900, "StoreWatch")
+    text = section(draft([first, second, rejected, published]), "data").markdown
+    assert "$2,840 of $6,000" in text and "$2,790" not in text
+    assert "Status: Rejected" in text and "Status: Published" in text
