@@ -204,11 +204,12 @@ def _targets(
             _OPENS_CORRECTING_RE.match(message.text) is not None
             or _NOT_RE.match(_IT_IS_RE.sub("", _plain(message.text).lstrip(), 1)) is not None
         )
-        if opens and _vouched(messages, i, post):
+        if opens and _vouched(messages, posts, i, post):
             return [(j, False)]
         # (or, anywhere in it, says what a value was "not" and the post's author then says the
         # right one: "I think it's PL 100.0 not 103.5?" / "you're right, sorry! PL 100.0")
-        return [(j, True)] if _confirmed(messages, i, post, _given(_plain(message.text))) else []
+        given = _given(_plain(message.text))
+        return [(j, True)] if _confirmed(messages, posts, i, post, given) else []
     if _OPENS_CORRECTING_RE.search(message.text) is None and not says_which:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
     # (one whose correction opens a later line, after news of its own, says what was "not")
@@ -234,6 +235,18 @@ class _Posts:
     def __init__(self, messages: Sequence[SourceMessage]) -> None:
         self._messages = messages
         self._index: dict[tuple[str | None, str | None], list[int]] | None = None
+        self._conversations: dict[str | None, list[int]] | None = None
+
+    def after_in_conversation(self, i: int) -> list[int]:
+        """The positions after `i` of the posts in its thread, or replying to what it replies
+        to."""
+        if self._conversations is None:
+            self._conversations = {}
+            for j, m in enumerate(self._messages):
+                self._conversations.setdefault(m.thread_id or m.reply_to_id, []).append(j)
+        message = self._messages[i]
+        found = self._conversations.get(message.thread_id or message.reply_to_id, [])
+        return found[bisect_left(found, i + 1) :]
 
     def before(self, i: int, channel: str | None, author_id: str | None = None) -> list[int]:
         """The positions of the `EARLIER` posts before `i` in `channel` (any channel: None), by
@@ -256,7 +269,7 @@ def _replies(message: SourceMessage) -> str | None:
     return message.reply_to_id or (message.thread_id if message.thread_id != message.id else None)
 
 
-def _vouched(messages: Sequence[SourceMessage], i: int, post: SourceMessage) -> bool:
+def _vouched(messages: Sequence[SourceMessage], posts: _Posts, i: int, post: SourceMessage) -> bool:
     """Whether another person's correction (message `i`) of `post` stands: people reacted
     to it, or the post's author said its value after it in the same conversation ("9 people
     then!")."""
@@ -264,7 +277,7 @@ def _vouched(messages: Sequence[SourceMessage], i: int, post: SourceMessage) -> 
         return True
     plain = _plain(messages[i].text)
     values = {_number(f) for f in _counted(plain)}
-    return _confirmed(messages, i, post, _given(plain), values)
+    return _confirmed(messages, posts, i, post, _given(plain), values)
 
 
 def _given(plain: str) -> list[str]:
@@ -276,6 +289,7 @@ def _given(plain: str) -> list[str]:
 
 def _confirmed(
     messages: Sequence[SourceMessage],
+    posts: _Posts,
     i: int,
     post: SourceMessage,
     given: Collection[str],
@@ -285,15 +299,13 @@ def _confirmed(
     values `given` ("NEW" of its "NEW, not OLD"), or one whose number is among `values`."""
     if not given and not values:
         return False
-    thread = messages[i].thread_id or messages[i].reply_to_id
     return any(
         later.author_id == post.author_id
-        and (later.thread_id or later.reply_to_id) == thread
         and (
             any(_number(f) in values for f in _counted(later.text))
             or any(any(_said(new, _plain(later.text))) for new in given)
         )
-        for later in messages[i + 1 :]
+        for later in (messages[j] for j in posts.after_in_conversation(i))
     )
 
 
