@@ -380,7 +380,8 @@ def _without_own_name(rest: str, author: str) -> str:
     data engineer" -> "a data engineer", "am Priya Raman, a ..." -> "am a ..."."""
     am = "am " if rest[:3].lower() == "am " else ""
     said = rest[len(am) :]
-    for own in (author, author.split()[0]):
+    # (any of the author's names: "Park Seo-yeon" goes by "Seo-yeon")
+    for own in (author, *author.split()):
         if said[: len(own) + 1].casefold() == f"{own},".casefold():
             return am + said[len(own) + 1 :].lstrip()
     return rest

@@ -113,6 +113,11 @@ def test_the_speaker_becomes_the_subject(sentence: str, clause: str) -> None:
     assert third_person(sentence, "Ana") == clause
 
 
+def test_a_speaker_naming_themselves_by_any_of_their_names_is_named_once() -> None:
+    said = third_person("I'm Seo-yeon, a data analyst in Busan", "Park Seo-yeon")
+    assert said == "Park Seo-yeon is a data analyst in Busan"
+
+
 def test_a_title_in_italics_keeps_its_words() -> None:
     assert they("We host Ines: *Condensed groups: what the port taught us*") == (
         "They host Ines: *Condensed groups: what the port taught us*"
