@@ -14,6 +14,7 @@ It stays in the week: it says who found what.
 
 from __future__ import annotations
 
+import calendar
 import re
 from bisect import bisect_left
 from collections.abc import Collection, Iterator, Sequence
@@ -35,8 +36,10 @@ _NOT_RE = re.compile(
     # (not the end of a range: "3–6pm, not 2–5" gives no value of its own)
     rf"(?<![\d–-])(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[A-Z]{{2,5}}|[^\x00-\x7f\W\d_]{{1,3}}))?"
     # (a word of what it was measured at may come before the brackets: "27.4 at 96k (not 31.8)";
-    # an aside in brackets before ", not": "17:00 UTC (18:00 CET), not 16:00")
-    rf"(?:(?:\s\([^()\n]{{1,40}}\))?,?\s+(?i:not|instead of)\s+|(?:\s[\w.]+)?\s\((?:was|not)\s)"
+    # an aside in brackets before ", not": "17:00 UTC (18:00 CET), not 16:00"; or a few words
+    # of where it was seen: "1,284,517 rows from the API count, not 1,248,517")
+    rf"(?:(?:(?:\s[\w'’-]+){{1,4}},|(?:\s\([^()\n]{{1,40}}\))?,?)\s+(?i:not|instead of)\s+"
+    rf"|(?:\s[\w.]+)?\s\((?:was|not)\s)"
     rf"(?P<old>{_VALUE})"
 )
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
@@ -540,13 +543,18 @@ def _pair(new: str, old: str) -> tuple[str, str]:
 # A value after the word labelling it: "total: $4,410", "PL **100.0**", "score: 5,396". In a
 # correction, the label ends in a colon or the value is stressed, as a value given anew is;
 # in the post it corrects, it may stand plainly before it ("PL 103.5").
-_VALUE_AFTER = r"(?P<value>[$€£]?\d(?:[\d,.]*\d)?)(?![\w.,]\d)"
+_VALUE_AFTER = r"(?P<value>[$€£]?\d(?:[\d,.]*\d)?)(?![\w.,:]\d)"
 _LABELLED_RE = re.compile(
     rf"\b(?P<label>[A-Za-z]{{2,}})(?::[^\S\n]*[*_]*|[^\S\n]+[*_]+){_VALUE_AFTER}"
 )
 _LABELLED_PLAINLY_RE = re.compile(rf"\b(?P<label>[A-Za-z]{{2,}}):?[^\S\n]+[*_]*{_VALUE_AFTER}")
-# (words of grammar before a number label nothing: "at **9:30**", "is **12**")
-_NOT_LABELS = frozenset(["is", "was", "are", "were", "be", "at", "of", "to", "by", "and", "or"])
+# (words of grammar before a number label nothing: "at **9:30**", "is **12**"; nor does a day's
+# or a month's name: "Friday **19:00**" is a time, "Friday 9 Oct" a date)
+_NOT_LABELS = frozenset(
+    ["is", "was", "are", "were", "be", "at", "of", "to", "by", "and", "or"]
+    + [name.lower() for name in (*calendar.day_name, *calendar.month_name, *calendar.month_abbr)]
+    + [name.lower() for name in calendar.day_abbr]
+)
 
 
 def _labelled(text: str, pattern: re.Pattern[str] = _LABELLED_RE) -> list[tuple[str, str]]:

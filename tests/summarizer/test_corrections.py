@@ -663,3 +663,35 @@ def test_a_value_corrected_within_brackets_says_what_it_was_within_them() -> Non
     assert corrected([post, fixed])[0].text == (
         "Community call #7 is this Wednesday, 18:00 CEST (16:00 UTC, first reported as 17:00 UTC)"
     )
+
+
+def test_a_time_corrected_after_its_day_leaves_the_date_alone() -> None:
+    post = msg(
+        "session #87 moves to **Friday 9 Oct, 18:30 IST**, same place",
+        id="f1",
+        thread_id="f1",
+        author="Arjun",
+        reactions=13,
+    )
+    fixed = msg(
+        "correction: Friday **19:00** IST, not 18:30. the room is booked until 19:00",
+        thread_id="f1",
+        author="Mira",
+        reactions=12,
+    )
+    assert corrected([post, fixed])[0].text == (
+        "session #87 moves to **Friday 9 Oct, 19:00 IST (first reported as 18:30 IST)**, same place"
+    )
+
+
+def test_a_value_questioned_with_where_it_was_seen_is_corrected_once_the_poster_agrees() -> None:
+    post = msg("It's live! The refreshed dataset has 1,248,517 rows", id="r1", thread_id="r1")
+    asked = msg(
+        "quick check: I'm getting 1,284,517 rows from the API count, not 1,248,517. typo?",
+        thread_id="r1",
+        author="Walt",
+    )
+    agreed = msg("ugh, yes. sorry: it's **1,284,517** rows", thread_id="r1")
+    assert corrected([post, asked, agreed])[0].text == (
+        "It's live! The refreshed dataset has 1,284,517 (first reported as 1,248,517) rows"
+    )
