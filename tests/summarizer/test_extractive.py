@@ -4613,4 +4613,3 @@ def test_a_bots_running_tally_is_said_by_its_latest_report_and_two_releases_by_b
     text = section(draft([first, second, rejected, published]), "data").markdown
     assert "$2,840 of $6,000" in text and "$2,790" not in text
     assert "Status: Rejected" in text and "Status: Published" in text
-
