@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from summarizer.figures import find_figures
-from summarizer.prrefs import normalise, parse_pr_refs
+from summarizer.prrefs import normalise, parse_pr_refs, stray_numbers
 from summarizer.render import QUIET_WEEK
 from summarizer.voice import CODE_SPAN_RE
 
@@ -320,10 +320,15 @@ class _PRs:
 
 
 def _prs(text: str, default_repo: str | None, aliases: Mapping[str, str] | None) -> _PRs:
+    """The text's PRs, without the "#N" that count something else, as the drafter reads a
+    week (`stray_numbers`: "generator #2" in a club's newsletter is no PR)."""
     refs: list[str] = []
     keys: list[_Key] = []
-    for ref in parse_pr_refs(text):
-        normalised = normalise(ref, default_repo, aliases)
+    found = [(ref.raw, normalise(ref, default_repo, aliases)) for ref in parse_pr_refs(text)]
+    stray = stray_numbers(found)
+    for raw, normalised in found:
+        if (raw, normalised) in stray:
+            continue
         key = _key(normalised)
         if key not in keys:
             refs.append(normalised)
