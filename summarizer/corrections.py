@@ -82,6 +82,10 @@ _DIGIT_RE = re.compile(r"\d")
 # "19k" is "19,000" and "19000"
 _THOUSANDS_RE = re.compile(r"(\d+)[kK]")
 _EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
+# A sum of money ("£72", "$4,410") or a score ("15-9", "2–1"), as a correction may stress it.
+_SUM_OR_SCORE_RE = re.compile(
+    r"[$€£]\d(?:[\d,.]*\d)?|(?<![\w.,/:-])\d{1,3}[-–]\d{1,3}(?!\w|[.,/:-]\d)"
+)
 # A count a correction may give with what it counts ("9 people", "61 responses").
 _COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)[^\S\n]([a-z]+)")
 # The unit of a figure: what follows its number.
@@ -199,8 +203,29 @@ def _targets(
         if j is None or j == i:
             return []
         post = messages[j]
+        # (one opening as a correction may fix what its author said earlier in the thread:
+        # "Correction: ... so it's *£72* to the fund" under the simul's results, after
+        # "**£52** goes to the fund"; nearest first)
+        mine = (
+            [
+                (k, False)
+                for k in posts.before_in_conversation(i)
+                if k != j and messages[k].author_id == message.author_id
+            ]
+            if _OPENS_CORRECTING_RE.match(message.text) is not None
+            else []
+        )
         if post.author_id == message.author_id:
-            return [(j, False)]
+            return [*mine, (j, False)]
+        # (its author agreeing with a remark on their own post: "I think you missed me?" /
+        # "you're right, sorry. **8 yes**, 2 no")
+        remarked = by_id.get(_replies(post) or "")
+        if (
+            remarked is not None
+            and messages[remarked].author_id == message.author_id
+            and _CORRECTING_WORD_RE.search(message.text) is not None
+        ):
+            return [(remarked, False)]
         # (or opens with the right value: "1,900 :sweat_smile: not 19k", "it's 2-260, not
         # 2-206")
         opens = (
@@ -208,11 +233,11 @@ def _targets(
             or _NOT_RE.match(_IT_IS_RE.sub("", _plain(message.text).lstrip(), 1)) is not None
         )
         if opens and _vouched(messages, posts, i, post):
-            return [(j, False)]
+            return [*mine, (j, False)]
         # (or, anywhere in it, says what a value was "not" and the post's author then says the
         # right one: "I think it's PL 100.0 not 103.5?" / "you're right, sorry! PL 100.0")
         given = _given(_plain(message.text))
-        return [(j, True)] if _confirmed(messages, posts, i, post, given) else []
+        return [*mine, (j, True)] if _confirmed(messages, posts, i, post, given) else mine
     if _OPENS_CORRECTING_RE.search(message.text) is None and not says_which:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
     # (one whose correction opens a later line, after news of its own, says what was "not")
@@ -243,13 +268,21 @@ class _Posts:
     def after_in_conversation(self, i: int) -> list[int]:
         """The positions after `i` of the posts in its thread, or replying to what it replies
         to."""
+        found = self._conversation(i)
+        return found[bisect_left(found, i + 1) :]
+
+    def before_in_conversation(self, i: int) -> list[int]:
+        """The positions before `i` of the posts in its conversation, nearest first."""
+        found = self._conversation(i)
+        return found[: bisect_left(found, i)][::-1]
+
+    def _conversation(self, i: int) -> list[int]:
         if self._conversations is None:
             self._conversations = {}
             for j, m in enumerate(self._messages):
                 self._conversations.setdefault(m.thread_id or m.reply_to_id, []).append(j)
         message = self._messages[i]
-        found = self._conversations.get(message.thread_id or message.reply_to_id, [])
-        return found[bisect_left(found, i + 1) :]
+        return self._conversations.get(message.thread_id or message.reply_to_id, [])
 
     def before(self, i: int, channel: str | None, author_id: str | None = None) -> list[int]:
         """The positions of the `EARLIER` posts before `i` in `channel` (any channel: None), by
@@ -314,9 +347,19 @@ def _confirmed(
 
 def _emphasised(text: str) -> set[str]:
     """The numbers `text` sets in bold or italics: the values a correction gives."""
+    return {n for span in _stressed_spans(text) for n in re.findall(r"\d[\d,.]*", span)}
+
+
+def _stressed_spans(text: str) -> list[str]:
+    """What `text` sets in bold or italics."""
     if "*" not in text and "_" not in text:
-        return set()
-    return {n for span in _EMPHASIS_RE.finditer(text) for n in re.findall(r"\d[\d,.]*", span[2])}
+        return []
+    return [span[2] for span in _EMPHASIS_RE.finditer(text)]
+
+
+def _kind(value: str) -> str:
+    """What a sum or a score is: its currency's sign, or "score"."""
+    return value[0] if value[0] in "$€£" else "score"
 
 
 @dataclass(frozen=True)
@@ -332,6 +375,7 @@ class _Correction:
     # wrong': "40%", {"memory", "usage", ...}); "the 97.1% was": "97.1%", None
     wrong: tuple[tuple[str, frozenset[str] | None], ...]
     labelled: tuple[tuple[str, str], ...]  # its values after a label: ("total", "$4,410")
+    stressed: tuple[str, ...]  # the sums and scores it sets in bold or italics ("*£72*", "*15-9*")
 
     @classmethod
     def read(cls, text: str) -> _Correction:
@@ -353,6 +397,9 @@ class _Correction:
             named=frozenset(_number(value) for value, _ in wrong),
             wrong=tuple(wrong),
             labelled=tuple(_labelled(text)),
+            stressed=tuple(
+                value for span in _stressed_spans(text) for value in _SUM_OR_SCORE_RE.findall(span)
+            ),
         )
 
     @property
@@ -382,6 +429,20 @@ class _Correction:
                 found.append((new, old))
         return found
 
+    def replacing_stressed(self, text: str) -> list[tuple[str, str]]:
+        """(NEW, OLD) for each sum or score it stresses where `text` gives one other of its
+        kind (of several, the one `text` stresses: "So it's *£72* to the fund" over "£120,
+        so **£52** goes to the fund")."""
+        found = []
+        for new in self.stressed:
+            kind = _kind(new)
+            olds = {v for v in _SUM_OR_SCORE_RE.findall(text) if _kind(v) == kind and v != new}
+            if len(olds) > 1:
+                olds &= set(_SUM_OR_SCORE_RE.findall(" ".join(_stressed_spans(text))))
+            if len(olds) == 1:
+                found.append((new, olds.pop()))
+        return found
+
     def replacing_wrong(self, text: str) -> list[tuple[str, str]]:
         """(NEW, OLD) for each value it says was wrong (that `text` says in the words of the
         clause saying so, where one does), where it gives one other value of its unit (of
@@ -406,8 +467,9 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     pairs = list(dict.fromkeys([*correction.pairs, *correction.replacing_wrong(text)]))
     said = {old for _, old in pairs} | {new for new, _ in pairs}
     given = () if explicit_only else correction.given
-    if not explicit_only and correction.labelled:
-        pairs = list(dict.fromkeys([*pairs, *correction.replacing_labelled(text)]))
+    if not explicit_only and (correction.labelled or correction.stressed):
+        more = correction.replacing_labelled(text) + correction.replacing_stressed(text)
+        pairs = list(dict.fromkeys([*pairs, *more]))
         said = {old for _, old in pairs} | {new for new, _ in pairs}
     emphasised = correction.emphasised
     pairs += [

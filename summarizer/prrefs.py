@@ -172,7 +172,7 @@ _SERIES_RE = re.compile(
     r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
     r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow|priority"
     r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip|rule|team"
-    r"|placed|finished|sensor)"
+    r"|placed|finished|final|sensor)"
     r"|\b\w+(?:jam|fest))(?: (?-i:[A-Z][a-z]+))? $"
 )  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5"; with the place or
 # name of the series: "Meetup Amsterdam #4")
@@ -181,6 +181,9 @@ SERIES_CHARS = 32  # the longest of those words, a name, their spaces and a char
 # #2 on EN", "I'm #3 in the league").
 _FIRST_RE = re.compile(r"(?i:\b(?:is|are|was|were|the|'re|'s|'m|’re|’s|’m)) $")
 _PLACE_RE = re.compile(r"(?i:\b(?:am|are|'re|'m|’re|’m)) $")
+# ... at any height where people say it of themselves ("we're #23!!", "I'm #14 overall"):
+# a person is no PR ("they're #8538 and #8540" may be PRs)
+_OWN_PLACE_RE = re.compile(r"(?i:\b(?:we|I|you)(?:'re|'m|’re|’m| are| am)) $")
 _ON_A_BOARD_RE = re.compile(r"\s+(?:on|in)\b")
 PODIUM = 3  # the places a rank says ("#2 on EN"); higher numbers are PRs
 # ... and what a first place ranks, after it: "#1 rule: safety glasses on", "#2 favourite".
@@ -423,6 +426,8 @@ def _numbers_a_series(text: str, at: int, number: int) -> bool:
         return _numbers_a_series(text, earlier, int(more["number"]))
     if number == 1 and _FIRST_RE.search(before):
         return True  # ("we're #1 on the leaderboard", "the #1 request")
+    if _OWN_PLACE_RE.search(before):
+        return True
     if number <= PODIUM and _PLACE_RE.search(before):
         return _ON_A_BOARD_RE.match(text, after) is not None  # ("we're #2 on EN")
     return _SERIES_RE.search(before) is not None

@@ -28,12 +28,18 @@ ABBREVIATIONS = (
     *("Dr", "Mr", "Mrs", "Ms", "Prof", "St", "Mt", "Jr", "Sr"),
     *("Av", "Ave", "Blvd", "vs", "incl", "approx"),
 )
+# ... and those that stop no sentence before a number: "FIDE Art. 6.9", "Fig. 3", "Vol. 2"
+NUMBERING = ("Art", "Nr", "Fig", "Sec", "Ch", "Vol", "pp", "Eq")
 
 
 def not_after_abbreviation(gap: str = "") -> str:
     """A pattern that holds where the text before is none of the `ABBREVIATIONS` with its
-    stop, then `gap` (a pattern of fixed width)."""
-    return "".join(rf"(?<!\b{word}\.{gap})" for word in ABBREVIATIONS)
+    stop, then `gap` (a pattern of fixed width; none: the text after is spaces first), nor
+    one of the `NUMBERING` before a number."""
+    ahead = "" if gap else r"\s+"
+    return "".join(rf"(?<!\b{word}\.{gap})" for word in ABBREVIATIONS) + "".join(
+        rf"(?:(?<!\b{word}\.{gap})|(?!{ahead}\d))" for word in NUMBERING
+    )
 
 
 _SPACE = r"\s"

@@ -695,3 +695,64 @@ def test_a_value_questioned_with_where_it_was_seen_is_corrected_once_the_poster_
     assert corrected([post, asked, agreed])[0].text == (
         "It's live! The refreshed dataset has 1,284,517 (first reported as 1,248,517) rows"
     )
+
+
+def test_a_sum_its_author_stresses_anew_in_the_thread_replaces_the_stressed_one() -> None:
+    post = msg(
+        "Quiz night takings: £210 on the door, £64 for the raffle. After the hall (£95), "
+        "**£179** goes to the roof fund",
+        id="q1",
+        thread_id="q1",
+        author="Maeve",
+    )
+    fixed = msg(
+        "Correction: the caretaker waived £30 of the hall fee, so it's *£209* to the roof fund",
+        thread_id="q1",
+        author="Maeve",
+    )
+    assert [m.text for m in corrected([post, fixed])] == [
+        "Quiz night takings: £210 on the door, £64 for the raffle. After the hall (£95), "
+        "**£209 (first reported as £179)** goes to the roof fund"
+    ]
+
+
+def test_a_score_its_author_corrects_in_the_thread_reads_corrected() -> None:
+    post = msg(
+        "Treasurer vote is in: Dana Whitlock, 11-7 over Sol Baptiste", id="v1", thread_id="v1"
+    )
+    fixed = msg("correction: *12-7*, one ballot came in by email", thread_id="v1")
+    assert corrected([post, fixed])[0].text == (
+        "Treasurer vote is in: Dana Whitlock, 12-7 (first reported as 11-7) over Sol Baptiste"
+    )
+
+
+def test_an_author_agreeing_with_a_reply_to_their_post_corrects_the_post() -> None:
+    post = msg(
+        "Poll closed: 9 for, 3 against, so the new rota starts in May", id="r1", author="Ana"
+    )
+    remark = msg(
+        "I voted for on Tuesday, did you count me?", id="r2", reply_to_id="r1", author="Bo"
+    )
+    agreed = msg("you're right, sorry: **10 for**, 3 against", reply_to_id="r2", author="Ana")
+    elsewhere = msg("you're right, 12 for would be a record", reply_to_id="r2", author="Cy")
+    texts = [m.text for m in corrected([post, remark, agreed, elsewhere])]
+    assert texts[0] == (
+        "Poll closed: 10 for (first reported as 9 for), 3 against, so the new rota starts in May"
+    )
+
+
+def test_a_correction_in_another_s_thread_fixes_what_its_author_said_there() -> None:
+    root = msg("Bake sale done! Sold out by 2pm", id="b1", thread_id="b1", author="Ruth")
+    takings = msg("Takings: **$412**, all to the library fund", thread_id="b1", author="Kofi")
+    cheer = msg("amazing, thank you all", thread_id="b1", author="Ruth")
+    fixed = msg(
+        "Correction: two envelopes came in late, so it's *$467* for the fund",
+        thread_id="b1",
+        author="Kofi",
+    )
+    texts = [m.text for m in corrected([root, takings, cheer, fixed])]
+    assert texts[:3] == [
+        "Bake sale done! Sold out by 2pm",
+        "Takings: **$467 (first reported as $412)**, all to the library fund",
+        "amazing, thank you all",
+    ]

@@ -4501,6 +4501,20 @@ def test_an_address_s_abbreviation_ends_no_sentence_of_a_bullet() -> None:
     assert "**Terraza Bruma**, Av. Tamaulipas 66, 2" in text
 
 
+def test_an_article_s_number_ends_no_sentence_of_a_bullet() -> None:
+    ruling = msg(
+        "Ruling on Tuesday's flag fall, since three of you asked. Rulebook Art. 9.6: a game "
+        "where neither side has a legal mate left is drawn, whatever the clock shows. So the "
+        "result stands as a draw and the pairings for round 5 stay as they are.",
+        channel="data",
+        author="Ines Moreau",
+        reactions=6,
+    )
+    text = section(draft([ruling]), "data").markdown
+    assert "ruling on Tuesday's flag fall" in text
+    assert "Art." not in text.replace("Art. 9.6: a game where neither side", "")  # (no "Art." cut)
+
+
 def test_a_bots_report_people_took_up_is_news_and_its_answer_to_one_member_is_not() -> None:
     report = msg(
         "📊 **Weekly numbers**\nActive readers, Jun 1–7\n• Android: 12,480 (+2.1%)\n"

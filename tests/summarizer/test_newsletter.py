@@ -234,6 +234,12 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
         "The table moves to Terraza Bruma, Av. Tamaulipas 66.",
         "Same time.",
     ]
+    assert sentences("The rule is Art. 6.9 of the Laws. See Fig. 2. Art. Deco night.") == [
+        "The rule is Art. 6.9 of the Laws.",
+        "See Fig. 2.",
+        "Art.",
+        "Deco night.",
+    ]
     assert sentences("3 failed on a FIPS mismatch (St. Louis city is 29510). Fixed.") == [
         "3 failed on a FIPS mismatch (St. Louis city is 29510).",
         "Fixed.",

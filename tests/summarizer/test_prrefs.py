@@ -599,6 +599,7 @@ def test_a_numbered_list_is_not_a_list_of_prs() -> None:
         "*Widget Meetup Utrecht #4*: Thursday 29 October, 18:30",
         "#1 rule: safety glasses on when anyone is cutting",
         "They're team #12 on the list, and we placed #3 last year",
+        "we're #23!! 2,150 pts. I'm #41 on the solo board, final #14 overall",
         "Is it agenda item #9 or #11? Sensor #17 is down again",
     ],
 )
@@ -612,6 +613,7 @@ def test_a_number_after_a_verb_or_an_issue_is_still_a_pr() -> None:
     assert [r.number for r in parse_pr_refs("the fix is #2 in lab/main")] == [2]
     assert [r.number for r in parse_pr_refs("the fix is #12 or #13, item #4 or #14")] == [12, 13]
     assert [r.number for r in parse_pr_refs("#2 fixes the rule parser")] == [2]
+    assert [r.number for r in parse_pr_refs("they're #812 and #813, both merged")] == [812, 813]
 
 
 def test_a_lone_small_number_is_still_a_pr() -> None:
