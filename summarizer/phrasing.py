@@ -252,6 +252,7 @@ def is_laugh(word: str) -> bool:
 _HEDGE_TAIL_RE = re.compile(
     r",\s*(?:(?:i|we) (?:think|find|guess|believe|feel|suppose|reckon)|imo|imho|tbh)"
     r"(?: though| anyway)?(?=[.!]*$)"
+    r"|\s+(?:i|we) (?:think|guess|believe|reckon)(?=[.!]*$)"  # ("a record I think")
     rf"|,?\s+(?:{'|'.join(_LAUGHS)}|haha\w*)(?=[.!]*$)",
     re.IGNORECASE,
 )
@@ -279,9 +280,17 @@ _WELCOME_TAIL_RE = re.compile(
 )
 
 
+# "I'm afraid" said aside, with what it softens ("Spring, I'm afraid: it's closed", "Bad news
+# for Saturday I'm afraid: ..."), not what someone fears ("I'm afraid of heights").
+_AFRAID_RE = re.compile(r",?\s+(?:I'm|I am|we're|we are) afraid(?=\s*[:,.;!—–-]|\s*$)", re.I)
+
+
 def _without_tail(text: str) -> str:
-    """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`), a condition on its
-    reader (`_IF_WANTED_RE`) or a welcome (`_WELCOME_TAIL_RE`)."""
+    """`text` without a closing hedge or laugh (`_HEDGE_TAIL_RE`), "I'm afraid" said aside
+    (`_AFRAID_RE`), a condition on its reader (`_IF_WANTED_RE`) or a welcome
+    (`_WELCOME_TAIL_RE`)."""
+    if "afraid" in text:
+        text = _AFRAID_RE.sub("", text)
     if " if " in text[-TAIL_CHARS - 20 :]:
         text = _IF_WANTED_RE.sub("", text)
     if "welcome" in text[-TAIL_CHARS:].lower():

@@ -182,6 +182,13 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         ("Reminder: the call moves to 17:00 UTC", "The call moves to 17:00 UTC"),
         ("Reminder that the call moves to 17:00", "The call moves to 17:00"),
         ("The old loader was faster, imo.", "The old loader was faster."),
+        ("31 people came, a record I think", "31 people came, a record"),
+        ("Winter, I'm afraid: the list is closed", "Winter: the list is closed"),
+        (
+            "No tour on Friday I'm afraid, the hall is booked",
+            "No tour on Friday, the hall is booked",
+        ),
+        ("I'm afraid of the new parser", "I'm afraid of the new parser"),
         ("the thing from #45 broke again lol", "the thing from #45 broke again"),
         ("the cache broke again lmfao", "the cache broke again"),
         ("Lolcats are back in the dataset", "Lolcats are back in the dataset"),
