@@ -638,9 +638,11 @@ def _root_apart(
     if (
         len(item) == 1
         or signal < max(STRONG_SIGNAL, said.signal)
-        or any(f.message is item[0] or f.message.thread_id == item[0].id for f in said.picked)
+        or any(
+            f.message is item[0] or f.message.thread_id == item[0].id and f.prs for f in said.picked
+        )
     ):
-        return []  # (most items; a thread says how its opening post went on)
+        return []  # (most items; a thread's PR says how its opening post went on)
     return _item_bullets(topic, item[:1], members)
 
 

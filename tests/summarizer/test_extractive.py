@@ -4627,3 +4627,26 @@ def test_a_bots_running_tally_is_said_by_its_latest_report_and_two_releases_by_b
     text = section(draft([first, second, rejected, published]), "data").markdown
     assert "$2,840 of $6,000" in text and "$2,790" not in text
     assert "Status: Rejected" in text and "Status: Published" in text
+
+
+def test_a_result_many_took_up_stays_beside_its_author_s_other_news_in_the_thread() -> None:
+    result = msg(
+        ":tada: **Quiz night result**: won by The Ampersands on the very last question. The "
+        "juniors' team came third!",
+        channel="data",
+        author="Rosa Lind",
+        id="q1",
+        thread_id="q1",
+        reactions=16,
+    )
+    cheer = msg("what a night, thanks all", channel="data", author="Tom Reed", thread_id="q1")
+    money = msg(
+        "Quiz money: £366 on the door (51 adults × £6 + 10 juniors × £6). The hall was £90, so "
+        "**£276** goes to the roof fund.",
+        channel="data",
+        author="Rosa Lind",
+        thread_id="q1",
+    )
+    text = section(draft([result, cheer, money]), "data").markdown
+    assert "won by The Ampersands on the very last question" in text
+    assert "**£276** goes to the roof fund" in text
