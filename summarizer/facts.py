@@ -56,6 +56,7 @@ PROBLEM_WORDS = 25  # a problem this long heads its answer
 QUESTION_WORDS = (4, 16)  # a question this long is said with its answer
 # ... one closing a longer message, where it names this many words of its own this long
 MIN_ASKED_WORDS, MIN_ASKED_WORD = 2, 4
+ASIDE_WORDS = 8  # ... after the question, a sentence this short is an aside
 MAX_FACT_WORDS = 60  # longer sentences are rambles, not facts; they are left out, never cut
 BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stays this short
 PR_GAIN = 3.0
@@ -780,8 +781,12 @@ def _short_question(asked: SourceMessage) -> str:
     that needs none of what came before ("Licensed in Romania since 2009. Question for the
     VE team: does my Romanian license count for any element?"); "" otherwise."""
     text = " ".join(written(asked).split())
-    said = sentences(text) if text.endswith("?") else []
-    if len(said) > 1:
+    said = sentences(text) if "?" in text else []
+    # (a few words may follow it, "... back after half term? Ayaan's asking and I don't
+    # know", but not a figure the question needs: "Who owns the evals? They score 0")
+    while said and not said[-1].endswith("?") and _is_aside(said[-1]):
+        said.pop()
+    if len(said) > 1 or said and said[-1] != text:
         text = _LEAD_IN_RE.sub("", said[-1], 1)
         asked_of = [w for w in words(text) if len(w) >= MIN_ASKED_WORD and w not in STOPWORDS]
         if _VAGUE_RE.search(text) or len(asked_of) < MIN_ASKED_WORDS:
@@ -799,6 +804,11 @@ def _short_question(asked: SourceMessage) -> str:
     ):
         return ""
     return f'{asked.author} asked "{capitalised(text)}"'
+
+
+def _is_aside(sentence: str) -> bool:
+    """Whether a sentence after a question only remarks on it: short, measuring nothing."""
+    return len(sentence.split()) <= ASIDE_WORDS and not any(c.isdigit() for c in sentence)
 
 
 def _opens_asking(text: str) -> bool:
@@ -925,7 +935,9 @@ def _fact(
 # A few words leading in to a question after a colon: "Question for the VE team: does ...?"
 _LEAD_IN_RE = re.compile(r"^[^:?]{1,40}:\s+(?=\S+(?:\s+\S+){3})")
 _QUESTION_LABEL_RE = re.compile(
-    r"\W*(?:(?:quick|dumb|naive|noob|silly|stupid) )?(?:question|q)\b[.:!]", re.IGNORECASE
+    r"\W*(?:(?:also|and|ok|okay|so|btw),? )?(?:(?:quick|dumb|naive|noob|silly|stupid) )?"
+    r"(?:question|q)\b(?:[.:!]|(?<=question),)",
+    re.IGNORECASE,
 )
 
 

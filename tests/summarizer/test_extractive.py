@@ -4598,6 +4598,45 @@ def test_a_question_closing_a_longer_message_is_said_over_its_answer_unless_it_i
     assert "missing" not in text
 
 
+def test_a_question_with_a_short_aside_after_it_or_a_label_before_it_is_said_over_its_answer() -> (
+    None
+):
+    asked = msg(
+        "Question for the coaches: are the Tuesday track sessions back after the break? "
+        "My daughter keeps asking",
+        author="Lina Haddad",
+        channel="data",
+        id="q1",
+    )
+    answer = replace(
+        msg(
+            "Yes, from **3 March**, 18:00-19:30 at the east field, same as before.",
+            author="Ola Berg",
+            channel="data",
+            reply_to_id="q1",
+        ),
+        reactions=3,
+    )
+    labelled = msg(
+        "Also, dumb question, how do I book the small hall for a Saturday workshop?",
+        author="Kai Moreno",
+        channel="data",
+        id="q2",
+    )
+    booked = replace(
+        msg(
+            "ask at the front desk, 48 hours ahead, £10 an hour",
+            author="Ola Berg",
+            channel="data",
+            reply_to_id="q2",
+        ),
+        reactions=3,
+    )
+    text = section(draft([asked, answer, labelled, booked]), "data").markdown
+    assert 'Lina Haddad asked "Are the Tuesday track sessions back after the break?": ' in text
+    assert 'Kai Moreno asked "How do I book the small hall for a Saturday workshop?": ' in text
+
+
 def test_a_move_placed_under_another_topic_replaces_the_numbered_event_it_moves() -> None:
     announced = msg(
         "Community call #7 is this **Wednesday 14 Oct, 18:00 CEST** on the usual link",
