@@ -126,7 +126,9 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
             text = _with_corrections(found[j].text, correction, explicit)
             if text != found[j].text:
                 # (another's correction says who found what; one citing a PR, what was done)
-                if found[j].author_id == message.author_id and not message.prs:
+                # (one pinned is the news: "Change of meeting point ... we start at 7:15
+                # instead of 7:30")
+                if found[j].author_id == message.author_id and not (message.prs or message.pinned):
                     dropped.add(i)
                 found[j] = replace(found[j], text=text)
                 fixed = True

@@ -172,7 +172,8 @@ _SERIES_RE = re.compile(
     r"|volume|edition|newsletter|jam|hackathon|session|lecture|lesson|workshop|stream"
     r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow|priority"
     r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip|rule|team"
-    r"|placed|finished|final|sensor)"
+    r"|placed|finished|final|sensor|bus|route|tram|platform|gate|exit|room|bay|pier|stop"
+    r"|line)"
     r"|\b\w+(?:jam|fest))(?: (?-i:[A-Z][a-z]+))? $"
 )  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5"; with the place or
 # name of the series: "Meetup Amsterdam #4")
@@ -190,8 +191,9 @@ PODIUM = 3  # the places a rank says ("#2 on EN"); higher numbers are PRs
 _RANKS_RE = re.compile(
     r"\s+(?i:rule|priority|favou?rite|pick|choice|spot|place|seed|reason|request|goal|fan)s?\b"
 )
-# One more of the numbers before it: "agenda item #9 or #11?", "tables #3, #4 and #7".
-_ONE_MORE_RE = re.compile(r"#(?P<number>\d+)(?:,? (?:or|and|&)|,|/) $")
+# One more of the numbers before it: "agenda item #9 or #11?", "tables #3, #4 and #7", "bus
+# #601 then the #606".
+_ONE_MORE_RE = re.compile(r"#(?P<number>\d+)(?:,? (?:or|and|&|then(?: the)?)|,|/) $")
 
 # A repository whose PRs have reached this number has few single-digit ones left to cite.
 MATURE_NUMBER = 100

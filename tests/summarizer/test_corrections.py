@@ -756,3 +756,27 @@ def test_a_correction_in_another_s_thread_fixes_what_its_author_said_there() -> 
         "Takings: **$467 (first reported as $412)**, all to the library fund",
         "amazing, thank you all",
     ]
+
+
+def test_a_pinned_change_its_author_posts_stays_in_the_week() -> None:
+    plan = replace(
+        msg(
+            "**Litter pick: Saturday 9 May**. Meet 9:30 am at the north gate for bags and gloves",
+            id="l1",
+            author="Ruth",
+        ),
+        reactions=11,
+        pinned=True,
+    )
+    change = replace(
+        msg(
+            "**Change of meeting point**: the north gate is shut for resurfacing, so we meet at "
+            "the boathouse instead, and start at 9:15 instead of 9:30",
+            author="Ruth",
+        ),
+        reactions=8,
+        pinned=True,
+    )
+    texts = [m.text for m in corrected([plan, change])]
+    assert len(texts) == 2
+    assert "we meet at the boathouse instead" in texts[1]
