@@ -1302,6 +1302,8 @@ def _bot_bullet(
         credit = f", {person}" if person else ""
         if known is not None and not known.done:  # ("Add X (#12, opened by ana)": not done)
             credit = f", opened by {person}" if person else ", opened"
+        elif known is not None and known.rejected:  # (not done either: "Closed without merging.")
+            credit = f", closed without merging{f' by {person}' if person else ''}"
         lines.append(f"{pr_title(title)} ({link(mention)}{credit})")
         if person:
             people[person] = None

@@ -39,6 +39,9 @@ _COMMIT_RE = re.compile(
     r" (?P<message>[^\n]{1,500})$",
     re.MULTILINE,
 )
+# What says a closed PR was not merged, on the lines right after its event.
+_UNMERGED_RE = re.compile(r"\b(?:without merg|not merged|unmerged|closed unmerged)", re.I)
+UNMERGED_CHARS = 200
 _MERGE_RE = re.compile(r"^Merge pull request #(?P<number>\d{1,7}) from \S{1,200}")
 _RESOLVES_RE = re.compile(
     r"[;,.]?\s{0,3}\b(?:resolves|resolved|fixes|fixed|closes|closed)\s{1,3}#(?P<number>\d{1,7})\b",
@@ -102,6 +105,7 @@ class IntegrationItem:
     person: str | None = None
     done: bool = True  # merged or closed; not only opened (or reopened, or ready for review)
     merged: bool = True  # merged, as far as the post says ("closed" may not be)
+    rejected: bool = False  # closed, and the post says it was not merged
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +127,11 @@ def integration_items(text: str) -> list[IntegrationItem]:
     """The PRs and issues a post reports, in order (see the module docstring)."""
     found = [
         IntegrationItem(
-            m["number"], *_title_credit(m["title"]), done=_done(m["event"]), merged=_merged(m)
+            m["number"],
+            *_title_credit(m["title"]),
+            done=_done(m["event"]),
+            merged=_merged(m),
+            rejected=_rejected(m, text),
         )
         for m in _EVENT_RE.finditer(text[:20_000])
     ] + [
@@ -158,6 +166,14 @@ def _done(event: str) -> bool:
 
 def _merged(match: re.Match[str]) -> bool:
     return match["event"].lower() == "merged"
+
+
+def _rejected(match: re.Match[str], text: str) -> bool:
+    """Whether a "closed" event's post says, on the lines after it, that it was not merged
+    (GitHub's Discord webhook: "Closed without merging.")."""
+    if match["event"].lower() != "closed":
+        return False
+    return _UNMERGED_RE.search(text, match.end(), match.end() + UNMERGED_CHARS) is not None
 
 
 def releases(text: str) -> list[str]:

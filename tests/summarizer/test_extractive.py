@@ -1017,6 +1017,24 @@ def test_a_login_a_bot_names_is_credited_as_the_member_who_goes_by_it() -> None:
     assert "opened by Mei-Ling Zhou)" in hero
 
 
+def test_a_pr_a_bot_reports_closed_without_merging_is_said_so() -> None:
+    d = draft(
+        [
+            github_post(
+                "[lab/main] Pull request closed: #8511 Move the docs to Hugo\n"
+                "Closed without merging."
+            ),
+            github_post("[lab/main] Pull request closed: #8512 Pin the CUDA image"),
+        ]
+    )
+    hero = section(d, "hero-run").markdown
+    assert (
+        "Move the docs to Hugo ([#8511](https://github.com/lab/main/pull/8511), closed without "
+        "merging)" in hero
+    )
+    assert "Pin the CUDA image ([#8512](https://github.com/lab/main/pull/8512))" in hero
+
+
 def test_a_pr_a_bot_reports_only_opened_is_not_said_as_done() -> None:
     d = draft(
         [

@@ -75,6 +75,15 @@ def test_pr_events_report_their_titles() -> None:
     assert (merged.number, merged.title) == ("8498", "Bump NCCL to 2.29")
 
 
+def test_a_pr_closed_without_merging_is_no_merge() -> None:
+    [closed] = integration_items(
+        "[o/r] Pull request closed: #37 Move to Hugo\nClosed without merging."
+    )
+    assert (closed.done, closed.merged, closed.rejected) == (True, False, True)
+    [closed] = integration_items("[o/r] Pull request closed: #38 Pin the image")
+    assert closed.rejected is False
+
+
 def test_an_event_s_title_names_who_did_it_in_brackets_or_by_handle() -> None:
     posts = [
         "Pull request merged: #5509 Rescale operators live (by hmarsh)",
