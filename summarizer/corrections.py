@@ -378,6 +378,8 @@ class _Correction:
     wrong: tuple[tuple[str, frozenset[str] | None], ...]
     labelled: tuple[tuple[str, str], ...]  # its values after a label: ("total", "$4,410")
     stressed: tuple[str, ...]  # the sums and scores it sets in bold or italics ("*£72*", "*15-9*")
+    # ... each with the long words said with it ("**board 2 Tom Ellison 0-1 Sunita Chaudhary**")
+    stressed_with: tuple[tuple[str, frozenset[str]], ...]
 
     @classmethod
     def read(cls, text: str) -> _Correction:
@@ -392,6 +394,11 @@ class _Correction:
                 for clause in _WRONG_RE.finditer(plain)
                 for value in find_figures(clause[0])
             ]
+        stressed = [
+            (value, frozenset(w for w in words(span) if len(w) >= MIN_WORD))
+            for span in _stressed_spans(text)
+            for value in _SUM_OR_SCORE_RE.findall(span)
+        ]
         return cls(
             pairs=tuple(_pair(_factor(m), m["old"]) for m in _NOT_RE.finditer(plain)),
             given=tuple(_without_changes(_counted(plain), plain)),
@@ -399,9 +406,8 @@ class _Correction:
             named=frozenset(_number(value) for value, _ in wrong),
             wrong=tuple(wrong),
             labelled=tuple(_labelled(text)),
-            stressed=tuple(
-                value for span in _stressed_spans(text) for value in _SUM_OR_SCORE_RE.findall(span)
-            ),
+            stressed=tuple(value for value, _ in stressed),
+            stressed_with=tuple(stressed),
         )
 
     @property
@@ -445,6 +451,31 @@ class _Correction:
                 found.append((new, olds.pop()))
         return found
 
+    def fixing_rows(self, text: str) -> str:
+        """`text` with each score or sum it stresses with words of a line of `text` (a row
+        of a table: "2  Tom Ellison  1-0  Sunita Chaudhary") in place of the one other of
+        its kind that line gives, saying once what it was first reported as."""
+        if "\n" not in text:
+            return text  # (most posts: no rows)
+        lines = text.split("\n")
+        for new, said in self.stressed_with:
+            rows = [
+                at
+                for at, line in enumerate(lines)
+                if len(said & words(line)) >= MIN_SHARED_WORDS
+                and any(_kind(v) == _kind(new) for v in _SUM_OR_SCORE_RE.findall(line))
+            ]
+            if len(rows) != 1:
+                continue
+            line = lines[rows[0]]
+            olds = [v for v in _SUM_OR_SCORE_RE.findall(line) if _kind(v) == _kind(new)]
+            if len(olds) == 1 and olds[0] != new:
+                at = line.index(olds[0])
+                lines[rows[0]] = (
+                    f"{line[:at]}{new} ({FIRST_REPORTED} {olds[0]}){line[at + len(olds[0]) :]}"
+                )
+        return "\n".join(lines)
+
     def replacing_wrong(self, text: str) -> list[tuple[str, str]]:
         """(NEW, OLD) for each value it says was wrong (that `text` says in the words of the
         clause saying so, where one does), where it gives one other value of its unit (of
@@ -466,6 +497,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     """`text` with each "NEW, not OLD" of the correction applied where OLD is in it once, and
     (unless `explicit_only`) each other figure of the correction in place of the one figure
     of `text` with the same unit."""
+    if not explicit_only and correction.stressed_with:
+        text = correction.fixing_rows(text)
     pairs = list(dict.fromkeys([*correction.pairs, *correction.replacing_wrong(text)]))
     said = {old for _, old in pairs} | {new for new, _ in pairs}
     given = () if explicit_only else correction.given

@@ -26,6 +26,7 @@ MAX_LABEL_WORDS = 6
 MAX_VALUE_WORDS = 12
 _CELL_GAP_RE = re.compile(r"\s{2,}|\t")
 _FIGURE_START_RE = re.compile(r"[~≈<>±+−-]?\d")
+_PLACE_RE = re.compile(r"\d{1,3}[=.]?")  # a row's place or board: "1", "4=", "12."
 _UNIT_RE = re.compile(r"\d\s?[^\W\d_]")
 _DIFFERENCE_RE = re.compile(r"(?i:delta|diff|difference|change|Δ|%)")
 # (a word alone on the opening fence's line names the language; Slack writes the first line
@@ -37,9 +38,15 @@ def table_line(block: str) -> str | None:
     """The table of figures a fenced code block holds, said as one sentence; None where the
     block is not one."""
     rows = [_cells(line) for line in _FENCE_RE.sub("", block.strip()).splitlines() if line.strip()]
+    if len(rows) > 2 and len(rows[0]) == 1 < len(rows[1]):
+        rows = rows[1:]  # (the table's title: "Autumn Championship - Round 4")
     if len(rows) < 2:
         return None
     rows = _with_long_labels_apart(rows)
+    placed = _without_places(rows)
+    # (a ranking's or a pairing's rows are said as they read: "Ana Lind 1-0 Bo Berg")
+    plainly = placed is not rows
+    rows = placed
     header: list[str] = []
     # (a first row without figures names the columns, "recall@10" and versions among them;
     # so does one a cell shorter than the rows under it, whatever it says: "v2.3.2   2.4.0-rc1")
@@ -60,7 +67,7 @@ def table_line(block: str) -> str | None:
         # measurements is said by them, and a correction to one would leave it wrong; of
         # two scores, "71.8  72.4  +0.6", it is what is read)
         names, rows = names[:-1], [row[:-1] for row in rows]
-    said = [_said(row, names) for row in rows[:MAX_ROWS]]
+    said = [" ".join(row) if plainly else _said(row, names) for row in rows[:MAX_ROWS]]
     return "; ".join(said) + "."
 
 
@@ -84,6 +91,30 @@ def _with_long_labels_apart(rows: list[list[str]]) -> list[list[str]]:
     return apart
 
 
+def _without_places(rows: list[list[str]]) -> list[list[str]]:
+    """The rows without a first column that only numbers them ("Bd", "#", "Pos" over "1",
+    "2", "4="): each row is then labelled by what it ranks or pairs."""
+    head, body = ([], rows) if _PLACE_RE.fullmatch(rows[0][0]) else (rows[:1], rows[1:])
+    if len(body) < 2 or not all(len(row) > 2 and _PLACE_RE.fullmatch(row[0]) for row in body):
+        return rows  # (most tables)
+    if not _counts_places([row[0] for row in body]):
+        return rows  # (a measure's values: "players" 2, 3, 4; "GPUs" 1, 2, 4, 8)
+    head = [row[1:] if len(row) == len(body[0]) else row for row in head]
+    return [*head, *(row[1:] for row in body)]
+
+
+def _counts_places(cells: list[str]) -> bool:
+    """Whether `cells` count places from 1, one by one, a tie ("4=") holding its number and
+    skipping as many places as it holds."""
+    before, tied = 0, False
+    for cell in cells:
+        number = int(cell.rstrip("=."))
+        if not (number == before + 1 or tied and number >= before):
+            return False
+        before, tied = number, cell.endswith("=")
+    return True
+
+
 def _measured(rows: list[list[str]]) -> bool:
     """Whether every value but the last of each row has its unit ("41.2s", "2.31 GB")."""
     return all(_UNIT_RE.search(value) for row in rows for value in row[1:-1])
@@ -99,9 +130,9 @@ def _is_row(row: list[str], *, named: bool) -> bool:
     label, values = row[0], row[1:]
     return (
         (named or any(c.isalpha() for c in label))
-        and len(label.split()) <= MAX_LABEL_WORDS
+        and (len(label.split()) <= MAX_LABEL_WORDS or "," in label)  # (or tied names)
         and all(len(value.split()) <= MAX_VALUE_WORDS for value in values)
-        and any(c.isdigit() for value in values for c in value)
+        and any(c.isnumeric() for value in values for c in value)  # ("½-½" too)
     )
 
 

@@ -35,10 +35,14 @@ NUMBERING = ("Art", "Nr", "Fig", "Sec", "Ch", "Vol", "pp", "Eq")
 def not_after_abbreviation(gap: str = "") -> str:
     """A pattern that holds where the text before is none of the `ABBREVIATIONS` with its
     stop, then `gap` (a pattern of fixed width; none: the text after is spaces first), nor
-    one of the `NUMBERING` before a number."""
+    an initial opening an item of a list, nor one of the `NUMBERING` before a number."""
     ahead = "" if gap else r"\s+"
-    return "".join(rf"(?<!\b{word}\.{gap})" for word in ABBREVIATIONS) + "".join(
-        rf"(?:(?<!\b{word}\.{gap})|(?!{ahead}\d))" for word in NUMBERING
+    # (nor an initial opening an item of a list: "; R. Fenwick 1-0 Kwame Mensah")
+    initial = rf"(?<![;,:]\s[A-Z]\.{gap})"
+    return (
+        initial
+        + "".join(rf"(?<!\b{word}\.{gap})" for word in ABBREVIATIONS)
+        + "".join(rf"(?:(?<!\b{word}\.{gap})|(?!{ahead}\d))" for word in NUMBERING)
     )
 
 

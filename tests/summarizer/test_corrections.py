@@ -780,3 +780,19 @@ def test_a_pinned_change_its_author_posts_stays_in_the_week() -> None:
     texts = [m.text for m in corrected([plan, change])]
     assert len(texts) == 2
     assert "we meet at the boathouse instead" in texts[1]
+
+
+def test_a_score_corrected_with_its_row_s_names_fixes_that_row_of_a_table() -> None:
+    post = msg(
+        "Round 2 results:\n```\nBd  Home       Res   Away\n1   Ana Lind   1-0   Bo Berg\n"
+        "2   Cy Moss    1-0   Dina Park\n3   Ed Yu      0-1   Flo Hart\n```",
+        id="r1",
+        thread_id="r1",
+        author="Gus",
+    )
+    fixed = msg(
+        "Corrected: **board 2 Cy Moss 0-1 Dina Park**, sorry both", thread_id="r1", author="Gus"
+    )
+    [text] = [m.text for m in corrected([post, fixed])]
+    assert "2   Cy Moss    0-1 (first reported as 1-0)   Dina Park\n" in text
+    assert "1   Ana Lind   1-0   Bo Berg" in text and "3   Ed Yu      0-1   Flo Hart" in text

@@ -240,6 +240,11 @@ def test_a_title_s_stop_ends_no_sentence() -> None:
         "Art.",
         "Deco night.",
     ]
+    assert sentences("Boards: D. Harper drew; R. Fenwick won. Plan B. Then home.") == [
+        "Boards: D. Harper drew; R. Fenwick won.",
+        "Plan B.",
+        "Then home.",
+    ]
     assert sentences("3 failed on a FIPS mismatch (St. Louis city is 29510). Fixed.") == [
         "3 failed on a FIPS mismatch (St. Louis city is 29510).",
         "Fixed.",

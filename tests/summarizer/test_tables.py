@@ -83,6 +83,29 @@ def test_a_table_is_said_row_by_row_with_its_columns_names(block: str, line: str
     assert table_line(block) == line
 
 
+@pytest.mark.parametrize(
+    ("block", "line"),
+    [
+        (  # a title over it, boards numbered from 1, each row read as it is
+            "```\nSpring League - Round 2\nBd  Home          Res   Away\n"
+            "1   Ana Lind      1-0   Bo Berg\n2   Cy Moss       ½-½   Di Park\n```",
+            "Ana Lind 1-0 Bo Berg; Cy Moss ½-½ Di Park.",
+        ),
+        (  # places with ties, some holding several names
+            "```\n#    Name              Pts\n1    Ana Lind          4\n2=   Bo Berg, Cy Moss  3\n"
+            "2=   Di Park           3\n5    Ed Yu             1\n```",
+            "Ana Lind 4; Bo Berg, Cy Moss 3; Di Park 3; Ed Yu 1.",
+        ),
+        (  # counts that are no places: a measure of their own
+            "```\nplayers  games  avg length\n2        3      38 min\n3        4      52 min\n```",
+            "players 2: 3 games, 38 min avg length; players 3: 4 games, 52 min avg length.",
+        ),
+    ],
+)
+def test_a_ranking_or_a_round_s_results_are_said_by_their_rows(block: str, line: str) -> None:
+    assert table_line(block) == line
+
+
 def test_a_long_table_is_said_by_its_first_rows() -> None:
     rows = "\n".join(f"run {n}        {n}.5 s" for n in range(1, 9))
     assert table_line(f"```\n{rows}\n```") == (
