@@ -781,6 +781,8 @@ def _short_question(asked: SourceMessage) -> str:
     that needs none of what came before ("Licensed in Romania since 2009. Question for the
     VE team: does my Romanian license count for any element?"); "" otherwise."""
     text = " ".join(written(asked).split())
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]  # (a message said as an aside: "(also, what do you use for ...?)")
     said = sentences(text) if "?" in text else []
     # (a few words may follow it, "... back after half term? Ayaan's asking and I don't
     # know", but not a figure the question needs: "Who owns the evals? They score 0")
@@ -794,6 +796,7 @@ def _short_question(asked: SourceMessage) -> str:
     label = _QUESTION_LABEL_RE.match(text)  # ("Q: how long does an episode take?")
     if label is not None:
         text = text[label.end() :].strip()
+    text = clean_sentence(text)  # ("also what do you all use for card layout?")
     if (
         not QUESTION_WORDS[0] <= len(text.split()) <= QUESTION_WORDS[1]
         or not text.endswith("?")

@@ -4650,8 +4650,24 @@ def test_a_question_with_a_short_aside_after_it_or_a_label_before_it_is_said_ove
         ),
         reactions=3,
     )
-    text = section(draft([asked, answer, labelled, booked]), "data").markdown
+    aside = msg(
+        "(also do I need to book the Sunday ride or just show up? 😅)",
+        author="Noor Ali",
+        channel="data",
+        id="q3",
+    )
+    used = replace(
+        msg(
+            "just show up! the first 2 rides are free, then it's $45 a year",
+            author="Ola Berg",
+            channel="data",
+            reply_to_id="q3",
+        ),
+        reactions=4,
+    )
+    text = section(draft([asked, answer, labelled, booked, aside, used]), "data").markdown
     assert 'Lina Haddad asked "Are the Tuesday track sessions back after the break?": ' in text
+    assert 'Noor Ali asked "Do I need to book the Sunday ride or just show up?": Just' in text
     assert 'Kai Moreno asked "How do I book the small hall for a Saturday workshop?": ' in text
 
 
