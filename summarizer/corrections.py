@@ -99,6 +99,8 @@ _IT_IS_RE = re.compile(r"^(?:it'?s|it is|that'?s|that is|should be)\s+", re.IGNO
 # What says a value is not what it is, just before it ("..., not 3.1x", "(was 3.1x")
 _NOT_BEFORE_RE = re.compile(r"(?:\b(?i:not|instead of)|\(was)\s+[~≈*_]*\Z")
 _CLAUSE_ENDS = " \n.,;:!?)*_"  # (a value in a range, "7–10pm", is replaced without a word)
+DATE_CHARS = 12  # a day's or month's name and its comma or space before a day's number
+_DAY_NAMES = [day[:3].lower() + "[a-z]*" for day in calendar.day_name]
 EARLIER = 30  # how many earlier posts in its channel (its author's, others') a correction reaches
 MIN_SHARED_WORDS = 2  # a post a "... is wrong" clause means says this many of its long words
 MIN_WORD = 4  # (letters of a long word)
@@ -531,6 +533,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
             continue  # (a post saying both values compares them: "31.8 test-shots, 27.4 dev")
         if _NOT_BEFORE_RE.search(text, 0, found[0].start()):
             continue  # (a post saying what it was not: "so *2.4x*, not 3.1x")
+        if old.isdigit() and _in_a_date(text, *found[0].span()):
+            continue  # (a count's "18, not 16" leaves "Saturday 16 May" as it is)
         fixed.add(_number(old))
         start, end = found[0].span()
         # ("118 fps, not 131" over "131 fps": the unit is there already)
@@ -554,6 +558,21 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
         else:
             text = f"{text[:start]}{value}{text[end:]}"
     return text
+
+
+# A day's or a month's name right before a number, or a month's right after it: a date.
+_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_DATE_BEFORE_RE = re.compile(rf"\b(?:{'|'.join(_DAY_NAMES)}|{_MONTH_NAME})[,.]?\s+\Z", re.I)
+_DATE_AFTER_RE = re.compile(rf"(?:st|nd|rd|th)?\s+{_MONTH_NAME}\b", re.I)
+
+
+def _in_a_date(text: str, start: int, end: int) -> bool:
+    """Whether the number at `start`:`end` of `text` is a day of a month ("Saturday 16
+    May", "May 16")."""
+    return (
+        _DATE_BEFORE_RE.search(text, max(0, start - DATE_CHARS), start) is not None
+        or _DATE_AFTER_RE.match(text, end) is not None
+    )
 
 
 def _forms(value: str, new: str = "") -> list[str]:

@@ -796,3 +796,18 @@ def test_a_score_corrected_with_its_row_s_names_fixes_that_row_of_a_table() -> N
     [text] = [m.text for m in corrected([post, fixed])]
     assert "2   Cy Moss    0-1 (first reported as 1-0)   Dina Park\n" in text
     assert "1   Ana Lind   1-0   Bo Berg" in text and "3   Ed Yu      0-1   Flo Hart" in text
+
+
+def test_a_count_s_correction_leaves_a_date_with_that_number_as_it_is() -> None:
+    order = msg("Group buy: 16 kits so far, orders close Friday", id="g1", author="Cal")
+    meetup = msg("Next meetup: Saturday 16 May, 1-6pm at the hackspace", id="g2", author="Ben")
+    fixed = replace(
+        msg(
+            "Correction on the group buy count: it's **18**, not 16. Two came in by DM",
+            author="Cal",
+        ),
+        reactions=5,
+    )
+    texts = [m.text for m in corrected([order, meetup, fixed])]
+    assert texts[0] == "Group buy: 18 (first reported as 16) kits so far, orders close Friday"
+    assert texts[1] == "Next meetup: Saturday 16 May, 1-6pm at the hackspace"
