@@ -173,10 +173,10 @@ _SERIES_RE = re.compile(
     r"|podcast|meeting|ranked|rank|number|no\.|top|build|job|pipeline|workflow|priority"
     r"|submission|paper|table|figure|fig|slide|step|item|question|option|tip|rule|team"
     r"|placed|finished|final|sensor|bus|route|tram|platform|gate|exit|room|bay|pier|stop"
-    r"|line)"
+    r"|line|task)s?"
     r"|\b\w+(?:jam|fest))(?: (?-i:[A-Z][a-z]+))? $"
 )  # (and a compound one: "Modjam #4", "Gamejam #2", "Hacktoberfest #5"; with the place or
-# name of the series: "Meetup Amsterdam #4")
+# name of the series: "Meetup Amsterdam #4"; several of them: "tasks #1–#9")
 SERIES_CHARS = 32  # the longest of those words, a name, their spaces and a character before
 # ... and what says first place ("is #1", "the #1 request"), or a place on a board ("we're
 # #2 on EN", "I'm #3 in the league").
@@ -192,8 +192,8 @@ _RANKS_RE = re.compile(
     r"\s+(?i:rule|priority|favou?rite|pick|choice|spot|place|seed|reason|request|goal|fan)s?\b"
 )
 # One more of the numbers before it: "agenda item #9 or #11?", "tables #3, #4 and #7", "bus
-# #601 then the #606".
-_ONE_MORE_RE = re.compile(r"#(?P<number>\d+)(?:,? (?:or|and|&|then(?: the)?)|,|/) $")
+# #601 then the #606", "tasks #1–#9".
+_ONE_MORE_RE = re.compile(r"#(?P<number>\d+)(?:,? (?:or|and|&|then(?: the)?|to)|,|/|[–-]) ?$")
 
 # A repository whose PRs have reached this number has few single-digit ones left to cite.
 MATURE_NUMBER = 100
@@ -420,12 +420,14 @@ def _numbers_a_series(text: str, at: int, number: int) -> bool:
     if number <= PODIUM and _RANKS_RE.match(text, after):
         return True
     before = text[max(0, at - SERIES_CHARS) : at]
-    if not before.endswith(" "):
+    if not before.endswith((" ", "–", "-")):
         return False
     more = _ONE_MORE_RE.search(before)
     if more is not None:
         earlier = at - len(before) + more.start()
         return _numbers_a_series(text, earlier, int(more["number"]))
+    if not before.endswith(" "):
+        return False
     if number == 1 and _FIRST_RE.search(before):
         return True  # ("we're #1 on the leaderboard", "the #1 request")
     if _OWN_PLACE_RE.search(before):

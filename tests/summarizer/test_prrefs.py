@@ -602,6 +602,7 @@ def test_a_numbered_list_is_not_a_list_of_prs() -> None:
         "we're #23!! 2,150 pts. I'm #41 on the solo board, final #14 overall",
         "Is it agenda item #9 or #11? Sensor #17 is down again",
         "bus #601 then the #606? the crash is on line #212, we're in room #4",
+        "skip task #12, tasks #1–#9 are the easy grid",
     ],
 )
 def test_a_number_in_a_series_or_a_rank_is_not_a_pr(text: str) -> None:
