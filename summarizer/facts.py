@@ -783,10 +783,12 @@ def _short_question(asked: SourceMessage) -> str:
     text = " ".join(written(asked).split())
     if text.startswith("(") and text.endswith(")"):
         text = text[1:-1]  # (a message said as an aside: "(also, what do you use for ...?)")
-    said = sentences(text) if "?" in text else []
     # (a few words may follow it, "... back after half term? Ayaan's asking and I don't
     # know", but not a figure the question needs: "Who owns the evals? They score 0")
-    while said and not said[-1].endswith("?") and _is_aside(said[-1]):
+    if "?" not in text or not _is_aside(text.rpartition("?")[2]):
+        return ""  # (most messages: no question, or much after it)
+    said = sentences(text)
+    while said and not said[-1].endswith("?"):
         said.pop()
     if len(said) > 1 or said and said[-1] != text:
         text = _LEAD_IN_RE.sub("", said[-1], 1)
@@ -810,7 +812,7 @@ def _short_question(asked: SourceMessage) -> str:
 
 
 def _is_aside(sentence: str) -> bool:
-    """Whether a sentence after a question only remarks on it: short, measuring nothing."""
+    """Whether what follows a question only remarks on it: short, measuring nothing."""
     return len(sentence.split()) <= ASIDE_WORDS and not any(c.isdigit() for c in sentence)
 
 
