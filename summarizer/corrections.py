@@ -64,18 +64,18 @@ _OPENS_CORRECTING_RE = re.compile(
 # What a correction says: a word or phrase of correcting anywhere in it ("I swapped the
 # digits", "the 40% line is wrong"), or, opening it, "edit:" or, opening a reply, "you're
 # right" ("ugh you're right, it's 8 bytes per 4 KiB page, so ~0.2%"; later in a reply it
-# agrees with what someone else said).
+# agrees with what someone else said), or "good catch".
 _CORRECTING_WORD_RE = re.compile(
     r"\b(?:corrections?|corrected|erratum|typo|misread|miscounted|mistyped)\b"
     r"|\bswapped (?:the )?digits\b|\bmy (?:bad|mistake)\b"
-    r"|^\W*edit\s*:|^\W*(?:\w+\W+)?you'?re right\b"
+    r"|^\W*edit\s*:|^\W*(?:\w+\W+)?(?:you'?re right|good catch)\b"
     r"|\b(?:is|was|are|were)\s+(?:wrong|incorrect)\b",
     re.IGNORECASE,
 )
 # (in each word `_CORRECTING_WORD_RE` finds, lower-cased: most text holds none)
 _CORRECTION_HINTS = (
     *("correct", "erratum", "typo", "right", "wrong", "misread", "miscount", "mistyp"),
-    *("digits", "my bad", "mistake", "dit:", "dit :"),
+    *("digits", "my bad", "mistake", "dit:", "dit :", "catch"),
 )
 _MARKUP_RE = re.compile(r"[*_`~]")
 _DIGIT_RE = re.compile(r"\d")
@@ -446,6 +446,8 @@ class _Correction:
         found = []
         for new in self.stressed:
             kind = _kind(new)
+            if sum(_kind(v) == kind for v in self.stressed) > 1:
+                continue  # (a list of changes, each said with its own label: "almonds: **$31.90**")
             olds = {v for v in _SUM_OR_SCORE_RE.findall(text) if _kind(v) == kind and v != new}
             if len(olds) > 1:
                 olds &= set(_SUM_OR_SCORE_RE.findall(" ".join(_stressed_spans(text))))

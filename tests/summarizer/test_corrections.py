@@ -811,3 +811,35 @@ def test_a_count_s_correction_leaves_a_date_with_that_number_as_it_is() -> None:
     texts = [m.text for m in corrected([order, meetup, fixed])]
     assert texts[0] == "Group buy: 18 (first reported as 16) kits so far, orders close Friday"
     assert texts[1] == "Next meetup: Saturday 16 May, 1-6pm at the hackspace"
+
+
+def test_a_list_of_changed_prices_replaces_no_stressed_price_with_another() -> None:
+    earlier = msg(
+        "Correction: the rice on the list was a typo. It's **$41.00** a sack, not $14.00",
+        id="c1",
+        author="Priya",
+    )
+    changes = msg(
+        "Corrected list is up. Changes: rice **$41.00** (was $14.00), oats **$22.10** "
+        "(was $23.40), beans **$30.80** (was $31.80)",
+        author="Priya",
+    )
+    assert corrected([earlier, changes])[0].text == earlier.text
+
+
+def test_good_catch_opening_a_reply_corrects_its_author_s_post() -> None:
+    post = msg(
+        "Monthly numbers: sales **$9,860**, dues $1,320, spoilage $212",
+        id="n1",
+        thread_id="n1",
+        author="Dmitri",
+    )
+    asked = msg("isn't the last Saturday missing?", thread_id="n1", author="Ana")
+    fixed = msg(
+        "Ugh, good catch. The export stopped on Friday. Real total is **$11,120**",
+        thread_id="n1",
+        author="Dmitri",
+    )
+    assert corrected([post, asked, fixed])[0].text == (
+        "Monthly numbers: sales **$11,120 (first reported as $9,860)**, dues $1,320, spoilage $212"
+    )
