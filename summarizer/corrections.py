@@ -379,9 +379,9 @@ class _Correction:
     # wrong': "40%", {"memory", "usage", ...}); "the 97.1% was": "97.1%", None
     wrong: tuple[tuple[str, frozenset[str] | None], ...]
     labelled: tuple[tuple[str, str], ...]  # its values after a label: ("total", "$4,410")
-    stressed: tuple[str, ...]  # the sums and scores it sets in bold or italics ("*£72*", "*15-9*")
-    # ... each with the long words said with it ("**board 2 Tom Ellison 0-1 Sunita Chaudhary**")
-    stressed_with: tuple[tuple[str, frozenset[str]], ...]
+    # the sums and scores it sets in bold or italics ("*£72*", "*15-9*"), each with the long
+    # words said with it ("**board 2 Tom Ellison 0-1 Sunita Chaudhary**")
+    stressed: tuple[tuple[str, frozenset[str]], ...]
 
     @classmethod
     def read(cls, text: str) -> _Correction:
@@ -408,8 +408,7 @@ class _Correction:
             named=frozenset(_number(value) for value, _ in wrong),
             wrong=tuple(wrong),
             labelled=tuple(_labelled(text)),
-            stressed=tuple(value for value, _ in stressed),
-            stressed_with=tuple(stressed),
+            stressed=tuple(stressed),
         )
 
     @property
@@ -444,9 +443,9 @@ class _Correction:
         kind (of several, the one `text` stresses: "So it's *£72* to the fund" over "£120,
         so **£52** goes to the fund")."""
         found = []
-        for new in self.stressed:
+        for new, _ in self.stressed:
             kind = _kind(new)
-            if sum(_kind(v) == kind for v in self.stressed) > 1:
+            if sum(_kind(v) == kind for v, _ in self.stressed) > 1:
                 continue  # (a list of changes, each said with its own label: "almonds: **$31.90**")
             olds = {v for v in _SUM_OR_SCORE_RE.findall(text) if _kind(v) == kind and v != new}
             if len(olds) > 1:
@@ -462,7 +461,7 @@ class _Correction:
         if "\n" not in text:
             return text  # (most posts: no rows)
         lines = text.split("\n")
-        for new, said in self.stressed_with:
+        for new, said in self.stressed:
             rows = [
                 at
                 for at, line in enumerate(lines)
@@ -501,7 +500,7 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     """`text` with each "NEW, not OLD" of the correction applied where OLD is in it once, and
     (unless `explicit_only`) each other figure of the correction in place of the one figure
     of `text` with the same unit."""
-    if not explicit_only and correction.stressed_with:
+    if not explicit_only and correction.stressed:
         text = correction.fixing_rows(text)
     pairs = list(dict.fromkeys([*correction.pairs, *correction.replacing_wrong(text)]))
     said = {old for _, old in pairs} | {new for new, _ in pairs}

@@ -40,7 +40,7 @@ _COMMIT_RE = re.compile(
     re.MULTILINE,
 )
 # What says a closed PR was not merged, on the lines right after its event.
-_UNMERGED_RE = re.compile(r"\b(?:without merg|not merged|unmerged|closed unmerged)", re.I)
+_UNMERGED_RE = re.compile(r"\b(?:without merg|not merged|unmerged)", re.I)
 UNMERGED_CHARS = 200
 _MERGE_RE = re.compile(r"^Merge pull request #(?P<number>\d{1,7}) from \S{1,200}")
 _RESOLVES_RE = re.compile(
