@@ -195,6 +195,7 @@ _RANKS_RE = re.compile(
 # #601 then the #606", "tasks #1–#9".
 _ONE_MORE_RE = re.compile(r"#(?P<number>\d+)(?:,? (?:or|and|&|then(?: the)?|to)|,|/|[–-]) ?$")
 
+LISTED_NUMBERS = 8  # how far back a list of numbers is followed to what it numbers
 # A repository whose PRs have reached this number has few single-digit ones left to cite.
 MATURE_NUMBER = 100
 COLOUR_DIGITS = 6  # "#330000": a colour's red, green and blue
@@ -413,9 +414,10 @@ def _scan(text: str) -> Iterator[PRRef]:
         # fence, code, mention: consumed so that nothing inside them counts.
 
 
-def _numbers_a_series(text: str, at: int, number: int) -> bool:
+def _numbers_a_series(text: str, at: int, number: int, hops: int = LISTED_NUMBERS) -> bool:
     """Whether the bare "#N" at `at` numbers one of a series or a rank ("Devlog #12",
-    "Meetup #34", "ranked #2"), not a PR."""
+    "Meetup #34", "ranked #2"), not a PR; one of a list is what the `hops` numbers before it
+    in the list are ("tasks #1–#9")."""
     after = at + len(str(number)) + 1
     if number <= PODIUM and _RANKS_RE.match(text, after):
         return True
@@ -424,8 +426,10 @@ def _numbers_a_series(text: str, at: int, number: int) -> bool:
         return False
     more = _ONE_MORE_RE.search(before)
     if more is not None:
+        if not hops:
+            return False  # (a long run of numbers is read in time linear in its length)
         earlier = at - len(before) + more.start()
-        return _numbers_a_series(text, earlier, int(more["number"]))
+        return _numbers_a_series(text, earlier, int(more["number"]), hops - 1)
     if not before.endswith(" "):
         return False
     if number == 1 and _FIRST_RE.search(before):
