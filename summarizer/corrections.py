@@ -267,7 +267,7 @@ class _Posts:
     def __init__(self, messages: Sequence[SourceMessage]) -> None:
         self._messages = messages
         self._index: dict[tuple[str | None, str | None], list[int]] | None = None
-        self._conversations: dict[str | None, list[int]] | None = None
+        self._conversations: dict[str, list[int]] | None = None
 
     def after_in_conversation(self, i: int) -> list[int]:
         """The positions after `i` of the posts in its thread, or replying to what it replies
@@ -281,12 +281,15 @@ class _Posts:
         return found[: bisect_left(found, i)][::-1]
 
     def _conversation(self, i: int) -> list[int]:
+        """The positions of the posts in the thread of post `i`, or replying to what it
+        replies to; none for a post on its own."""
         if self._conversations is None:
             self._conversations = {}
             for j, m in enumerate(self._messages):
-                self._conversations.setdefault(m.thread_id or m.reply_to_id, []).append(j)
+                if key := m.thread_id or m.reply_to_id:
+                    self._conversations.setdefault(key, []).append(j)
         message = self._messages[i]
-        return self._conversations.get(message.thread_id or message.reply_to_id, [])
+        return self._conversations.get(message.thread_id or message.reply_to_id or "", [])
 
     def before(self, i: int, channel: str | None, author_id: str | None = None) -> list[int]:
         """The positions of the `EARLIER` posts before `i` in `channel` (any channel: None), by
