@@ -78,7 +78,8 @@ _CLAUSE_END_RE = re.compile(r"[.!?;\n]")
 MIN_CLAUSE_WORDS = 3
 CLAUSE_LOOKAHEAD = 80  # characters
 # (not before an ellipsis, nor a file's name: "in .gitignore")
-_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,;:!?)]|\.(?!\.\.|\w))")
+# (not a colon opening a word: "gradlew :android:assembleDebug")
+_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,;!?)]|:(?!\w)|\.(?!\.\.|\w))")
 
 
 def tidy(text: str) -> str:

@@ -19,7 +19,9 @@ _OPENER_RE = re.compile(
     # ("Small update to Widget: v2.3 adds ..." keeps what it updates)
     r"^(?:(?:(?:(?:small|quick) )?update (?:on|to|for)(?= [^:,\n]{1,40}:)|"
     r"(?:(?:small|quick) )?(?:update|correction)(?=\s*[:,.!—–-])|"
-    r"ok(?:ay)?|so|well|also|btw|fyi|psa|heads[ -]up|status|"
+    # ("So far 3 people came", "So many came" say how far and how many)
+    r"ok(?:ay)?|so(?! (?:far|much|many|few|little|long)\b)|well|also|btw|fyi|psa|"
+    r"heads[ -]up|status|"
     r"(?:(?:small|quick|friendly) )?reminder(?=\s*[:—–-]| that )(?: that)?|good news|bad news|re|"
     r"(?:\w+ )?note(?=:)|note|(?:small |quick )?nit(?=:)|fun(?: (?:fact|stat)s?)?(?=:)|"
     r"bonus(?=:)|unrelated(?=[:,])|"

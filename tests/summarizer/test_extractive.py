@@ -548,6 +548,17 @@ def test_an_emoji_code_where_a_stop_was_left_out_ends_the_sentence() -> None:
     )
 
 
+def test_a_words_colons_are_no_emoji_code() -> None:
+    """A Gradle task's colons ("gradlew :android:assembleDebug") are not ":android:"."""
+    answer = replace(
+        msg(
+            "The Android build is `./gradlew :android:assembleDebug` from the root", channel="data"
+        ),
+        reactions=9,
+    )
+    assert "`./gradlew :android:assembleDebug`" in section(draft([answer]), "data").markdown
+
+
 def test_an_emoji_code_after_bold_ends_the_sentence_too() -> None:
     release = replace(
         msg("*Widget 2.6.0 is out* :satellite: `pip install -U widget`", channel="data"),

@@ -223,6 +223,9 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
             "Served 40 households today (note: I counted twice), a record",
         ),
         ("I think so", "I think so"),
+        ("So far we found 3 of them", "So far we found 3 of them"),
+        ("so many came to the stall", "so many came to the stall"),
+        ("So the stall raised £42", "The stall raised £42"),
         ("You are welcome to join the call", "You are welcome to join the call"),
         (
             "Docs are faster, welcome contributions here",
