@@ -850,7 +850,25 @@ def _with_links(kept: list[str], links: list[str]) -> list[str]:
     rest = kept[opening:]
     if len(rest) > 1 and sum(len(k.split()) for k in rest) <= BULLET_WORDS:
         return [*kept[:opening], " ".join(full_stop(k) for k in rest)]
+    # A long table's rows, said apart, leave the prose after them one statement ("448 of
+    # 705 pages done. I need 3 more checkers." under the register's table), or the prose
+    # before them where none follows.
+    tabled = [_said_table(k) for k in rest]
+    if any(tabled):
+        last = len(rest) - tabled[::-1].index(True)
+        first = tabled.index(True)
+        start, end = (last, len(rest)) if last < len(rest) else (0, first)
+        prose = rest[start:end]
+        if len(prose) > 1 and sum(len(k.split()) for k in prose) <= BULLET_WORDS:
+            joined = " ".join(full_stop(k) for k in prose)
+            return [*kept[:opening], *rest[:start], joined, *rest[end:]]
     return kept
+
+
+def _said_table(statement: str) -> bool:
+    """Whether `statement` says a table's rows ("parish A: 212 pages, 180 done; parish B:
+    ..."; `summarizer.tables`)."""
+    return "; " in statement and statement.count(": ") >= 2
 
 
 def _dated(said: Sequence[str]) -> bool:

@@ -25,6 +25,7 @@ MAX_ROWS = 4  # a newsletter cites a table's first rows, not all of them
 MAX_LABEL_WORDS = 6
 MAX_VALUE_WORDS = 12
 _CELL_GAP_RE = re.compile(r"\s{2,}|\t")
+_RULE_RE = re.compile(r"\s*[-=+|:_ ]*[-=_]{3}[-=+|:_ ]*")  # "-----", "====+====", "|---|---|"
 _FIGURE_START_RE = re.compile(r"[~≈<>±+−-]?\d")
 _PLACE_RE = re.compile(r"\d{1,3}[=.]?")  # a row's place or board: "1", "4=", "12."
 _UNIT_RE = re.compile(r"\d\s?[^\W\d_]")
@@ -37,12 +38,16 @@ _FENCE_RE = re.compile(r"^(?:```|~~~)(?:[\w+-]*[ \t]*\n)?|\n?(?:```|~~~)\s*$")
 def table_line(block: str) -> str | None:
     """The table of figures a fenced code block holds, said as one sentence; None where the
     block is not one."""
-    rows = [_cells(line) for line in _FENCE_RE.sub("", block.strip()).splitlines() if line.strip()]
+    lines = [line for line in _FENCE_RE.sub("", block.strip()).splitlines() if line.strip()]
+    # (a rule line sets the totals under it apart: they are said after the first rows)
+    ruled = [at for at, line in enumerate(lines) if _RULE_RE.fullmatch(line)]
+    rows = [_cells(line) for line in lines if not _RULE_RE.fullmatch(line)]
+    totals = len(lines) - ruled[-1] - 1 if ruled and ruled[-1] > 1 else 0
     if len(rows) > 2 and len(rows[0]) == 1 < len(rows[1]):
         rows = rows[1:]  # (the table's title: "Autumn Championship - Round 4")
     if len(rows) < 2:
         return None
-    rows = _with_long_labels_apart(rows)
+    rows = _with_totals_aligned(_with_long_labels_apart(rows), max(totals, 1))
     placed = _without_places(rows)
     # (a ranking's or a pairing's rows are said as they read: "Ana Lind 1-0 Bo Berg")
     plainly = placed is not rows
@@ -67,7 +72,8 @@ def table_line(block: str) -> str | None:
         # measurements is said by them, and a correction to one would leave it wrong; of
         # two scores, "71.8  72.4  +0.6", it is what is read)
         names, rows = names[:-1], [row[:-1] for row in rows]
-    said = [" ".join(row) if plainly else _said(row, names) for row in rows[:MAX_ROWS]]
+    shown = rows[:MAX_ROWS] + rows[max(MAX_ROWS, len(rows) - totals) :]
+    said = [" ".join(row) if plainly else _said(row, names) for row in shown]
     return "; ".join(said) + "."
 
 
@@ -91,6 +97,25 @@ def _with_long_labels_apart(rows: list[list[str]]) -> list[list[str]]:
     return apart
 
 
+def _with_totals_aligned(rows: list[list[str]], last: int) -> list[list[str]]:
+    """The rows, each of the `last` ones a cell short of those over it with its values under
+    the last columns ("Total  705  448" under "Register  Years  Pages  Done": a total leaves
+    the cells it cannot add up empty)."""
+    width = len(rows[0])
+    if all(len(row) == width for row in rows[-last:]) or len(rows) - last < 2:
+        return rows  # (most tables)
+    if any(len(row) != width for row in rows[:-last]):
+        return rows
+    aligned = rows[:-last]
+    for row in rows[-last:]:
+        if len(row) == 1 and " " in row[0]:  # ("total $537.40", one space apart)
+            row = row[0].rsplit(" ", 1)
+        if 1 < len(row) < width and any(c.isalpha() for c in row[0]):
+            row = [row[0], *[""] * (width - len(row)), *row[1:]]
+        aligned.append(row)
+    return aligned
+
+
 def _without_places(rows: list[list[str]]) -> list[list[str]]:
     """The rows without a first column that only numbers them ("Bd", "#", "Pos" over "1",
     "2", "4="): each row is then labelled by what it ranks or pairs."""
@@ -99,6 +124,8 @@ def _without_places(rows: list[list[str]]) -> list[list[str]]:
         return rows  # (most tables)
     if not _counts_places([row[0] for row in body]):
         return rows  # (a measure's values: "players" 2, 3, 4; "GPUs" 1, 2, 4, 8)
+    if any(_FIGURE_START_RE.match(row[1]) for row in body):
+        return rows  # (runs numbered 1, 2, 3 with only their figures: the number labels them)
     head = [row[1:] if len(row) == len(body[0]) else row for row in head]
     return [*head, *(row[1:] for row in body)]
 

@@ -77,6 +77,22 @@ def test_a_table_is_said_after_the_sentence_its_message_opens_with() -> None:
             "median / request: 41 µs regex, 9 µs trie; "
             "cold start (load+compile): 820 ms regex, 310 ms trie.",
         ),
+        (  # runs numbered from 1 with only their figures: the number labels each row
+            "```\nrun  lift_off   apogee\n1    +0.2 s     702 ft\n2    +0.3 s     698 ft\n```",
+            "run 1: +0.2 s lift_off, 702 ft apogee; run 2: +0.3 s lift_off, 698 ft apogee.",
+        ),
+        (  # a total leaves the cells it cannot add up empty; one a single space from its label
+            "```\nshelf        years       boxes   done\nparish A     1813-1850   212     180\n"
+            "parish B     1851-1900   305     60\nTotal                    517     240\n```",
+            "parish A: 1813-1850 years, 212 boxes, 180 done; parish B: 1851-1900 years, 305 "
+            "boxes, 60 done; Total: 517 boxes, 240 done.",
+        ),
+        (
+            "```\nitem          qty   price\nrail guide    1     $11.20\n"
+            "epoxy kit     1     $89.95\n                  total $101.15\n```",
+            "rail guide: 1 qty, $11.20 price; epoxy kit: 1 qty, $89.95 price; "
+            "total: $101.15 price.",
+        ),
     ],
 )
 def test_a_table_is_said_row_by_row_with_its_columns_names(block: str, line: str) -> None:
@@ -110,6 +126,15 @@ def test_a_long_table_is_said_by_its_first_rows() -> None:
     rows = "\n".join(f"run {n}        {n}.5 s" for n in range(1, 9))
     assert table_line(f"```\n{rows}\n```") == (
         "run 1: 1.5 s; run 2: 2.5 s; run 3: 3.5 s; run 4: 4.5 s."
+    )
+
+
+def test_the_totals_under_a_rule_are_said_after_a_long_table_s_first_rows() -> None:
+    rows = "\n".join(f"kind {n}      {n}0     {n}.0%" for n in range(1, 7))
+    block = f"```\nkind        count   share\n{rows}\n--------------------\nall     210   100%\n```"
+    assert table_line(block) == (
+        "kind 1: 10 count, 1.0% share; kind 2: 20 count, 2.0% share; kind 3: 30 count, 3.0% "
+        "share; kind 4: 40 count, 4.0% share; all: 210 count, 100% share."
     )
 
 
@@ -171,3 +196,17 @@ def test_a_table_of_bare_scores_is_news_by_its_scores() -> None:
         reactions=24,
     )
     assert "ember-27: 12 n, 0.713 old, 0.781 new" in text
+
+
+def test_what_follows_a_long_table_is_said_whole() -> None:
+    """A long table's rows leave the message's remarks after it one statement: the bullet
+    keeps the count and the call for helpers, not the first remark alone."""
+    register = "\n".join(f"shelf {n}      19{n}0-19{n}9     2{n}0      1{n}0" for n in range(1, 5))
+    text = drafted_with(
+        f"```\nshelf        years        boxes     done\n{register}\nTotal                     "
+        "1000      600\n```\nSo 600 of 1000 boxes are listed but only 240 checked. Checking "
+        "is now the bottleneck. I need 3 more volunteers for checking, about 2 hours a week.",
+        reactions=6,
+    )
+    assert "600 of 1000 boxes are listed but only 240 checked" in text
+    assert "3 more volunteers for checking" in text
