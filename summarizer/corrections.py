@@ -17,7 +17,7 @@ from __future__ import annotations
 import calendar
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from summarizer.figures import find_figures
@@ -87,7 +87,10 @@ _SUM_OR_SCORE_RE = re.compile(
     r"[$€£]\d(?:[\d,.]*\d)?|(?<![\w.,/:-])\d{1,3}[-–]\d{1,3}(?!\w|[.,/:-]\d)"
 )
 # A count a correction may give with what it counts ("9 people", "61 responses").
-_COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)[^\S\n]([a-z]+)")
+# (or in capitals: "71 YES / 9 NO")
+_COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)[^\S\n]([a-z]+|[A-Z]{2,}\b)")
+# The word after a count ("71 units pledged": "pledged").
+_WORD_AFTER_RE = re.compile(r"[^\S\n]([a-z]{3,})")
 # The unit of a figure: what follows its number.
 _UNIT_RE = re.compile(r"^[~≈$€£]?[\d.,]+\s?")
 FIRST_REPORTED = "first reported as"
@@ -385,6 +388,8 @@ class _Correction:
     # the sums and scores it sets in bold or italics ("*£72*", "*15-9*"), each with the long
     # words said with it ("**board 2 Tom Ellison 0-1 Sunita Chaudhary**")
     stressed: tuple[tuple[str, frozenset[str]], ...]
+    # the word after each count it gives, where one follows ("71 units pledged": "pledged")
+    after: Mapping[str, str]
 
     @classmethod
     def read(cls, text: str) -> _Correction:
@@ -412,6 +417,11 @@ class _Correction:
             wrong=tuple(wrong),
             labelled=tuple(_labelled(text)),
             stressed=tuple(stressed),
+            after={
+                m[0]: word[1]
+                for m in _COUNT_RE.finditer(plain)
+                if (word := _WORD_AFTER_RE.match(plain, m.end()))
+            },
         )
 
     @property
@@ -516,7 +526,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     pairs += [
         (new, old)
         for new in given
-        if new not in said and (old := _same_unit(text, new, given, emphasised, correction.named))
+        if new not in said
+        and (old := _same_unit(text, new, given, emphasised, correction.named, correction.after))
     ]
     # The value the correction stresses first (of those, the first in the post): the
     # newsletter says what it was first reported as, once ("83% (first reported as 87%)"), as
@@ -525,13 +536,16 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
         key=lambda pair: (_number(pair[0]) not in emphasised, text.find(pair[1]), len(pair[1]))
     )
     annotated = False
-    fixed: set[str] = set()  # (the value "1,340", fixed, is not fixed again as "1,340 viewers")
+    # (the value "1,340", fixed, is not fixed again as "1,340 viewers"; "68 YES" fixed, "68
+    # units" still is)
+    fixed: dict[str, set[str]] = {}
     for new, old in pairs:
         old = next((form for form in _forms(old, new) if any(_said(form, text))), old)
         if old[-2:] in ("am", "pm") and _CLOCK_RE.fullmatch(new):
             new += old[-2:]  # ("9am" gives way to "9:30am")
         found = list(_said(old, text))
-        if len(found) != 1 or _number(old) in fixed:
+        units = fixed.get(_number(old), set())
+        if len(found) != 1 or units and not units.isdisjoint({"", _unit(old).strip(" ,")}):
             continue
         if any(_said(new, text)):
             continue  # (a post saying both values compares them: "31.8 test-shots, 27.4 dev")
@@ -539,7 +553,7 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
             continue  # (a post saying what it was not: "so *2.4x*, not 3.1x")
         if old.isdigit() and _in_a_date(text, *found[0].span()):
             continue  # (a count's "18, not 16" leaves "Saturday 16 May" as it is)
-        fixed.add(_number(old))
+        fixed.setdefault(_number(old), set()).add(_unit(old).strip(" ,"))
         start, end = found[0].span()
         # ("118 fps, not 131" over "131 fps": the unit is there already)
         said_unit = not _unit(old) and _unit(new)
@@ -705,11 +719,13 @@ def _same_unit(
     given: Sequence[str],
     emphasised: Collection[str],
     named: Collection[str],
+    after: Mapping[str, str],
 ) -> str | None:
     """The one figure of `text` with the unit of `figure` and another value (one the
     correction names too, where it names others; of several, the one it says was wrong,
-    `named`), where the correction's figures (`given`) have that unit once (or once in
-    bold or italics, `emphasised`); None where there is none or several."""
+    `named`, or the one followed by the word the correction says after it, `after`), where
+    the correction's figures (`given`) have that unit once (or once in bold or italics,
+    `emphasised`); None where there is none or several."""
     unit = _unit(figure)
     if not unit:
         return None
@@ -729,5 +745,17 @@ def _same_unit(
     if said:
         found = {f for f in found if _number(f) in said}
     if len(found) > 1:
-        found = {f for f in found if _number(f) in named}
+        found = {f for f in found if _number(f) in named} or {
+            f for f in found if figure in after and _followed_by(text, f, after[figure])
+        }
     return found.pop() if len(found) == 1 else None
+
+
+def _followed_by(text: str, figure: str, word: str) -> bool:
+    """Whether `figure` is said once in `text`, followed by `word` ("68 units pledged")."""
+    places = [m.end() for m in _said(figure, text)]
+    return (
+        len(places) == 1
+        and (m := _WORD_AFTER_RE.match(text, places[0])) is not None
+        and (m[1] == word)
+    )

@@ -843,3 +843,22 @@ def test_good_catch_opening_a_reply_corrects_its_author_s_post() -> None:
     assert corrected([post, asked, fixed])[0].text == (
         "Monthly numbers: sales **$11,120 (first reported as $9,860)**, dues $1,320, spoilage $212"
     )
+
+
+def test_a_recount_fixes_counts_in_capitals_and_the_one_its_words_name() -> None:
+    """ "71 YES" corrects "68 YES", and "71 units pledged" the "68 units pledged" of two
+    counts of units; "68 YES" fixed, the same number's other count still is."""
+    result = msg(
+        "**The co-op voted YES.** Count: **68 YES, 9 NO** (77 ballots, 68 units pledged; "
+        "we needed 60 units).",
+        id="v1",
+        author="Kei",
+    )
+    fixed = msg(
+        "**Correction** to last night: 3 more turned up this morning. The final count "
+        "is **71 YES / 9 NO, 80 ballots**, with 71 units pledged.",
+        author="Kei",
+    )
+    [text] = [m.text for m in corrected([result, fixed])]
+    assert "**71 YES (first reported as 68 YES), 9 NO**" in text
+    assert "(80 ballots, 71 units pledged; we needed 60 units)" in text
