@@ -328,7 +328,11 @@ def _moved_elsewhere(bullets: list[Bullet]) -> list[Bullet]:
 
 
 _CALENDAR_WORDS = frozenset(
-    name.lower() for name in [*calendar.day_name, *calendar.month_name] if name
+    [
+        *(name.lower() for name in [*calendar.day_name, *calendar.month_name] if name),
+        *("today", "tonight", "tomorrow", "yesterday", "weekend", "morning", "afternoon"),
+        "evening",
+    ]
 )
 
 
@@ -1623,12 +1627,20 @@ def _index(bullets: list[Bullet], bullet: Bullet) -> int:
 # "postponed to 11/7", "now starts at 20:00", "New date/place: Sunday July 12".
 _MOVED_RE = re.compile(
     r"\b(?:moves?|moved|moving|postponed?|rescheduled?|pushed back|now (?:starts?|begins?|at|on)"
-    r"|is now|new (?:venue|date|time|location|room|place))\b|\(was\b",
+    r"|is now|new (?:venue|date|time|location|room|place|plan)|updated plan|change of plans?)\b"
+    r"|\(was\b",
     re.IGNORECASE,
 )
 _MOVED_PARTS = (  # (one in each)
-    *("mov", "Mov", "ostpon", "eschedul", "ushed back", "ow ", "(was"),
-    *("ew venue", "ew date", "ew time", "ew location", "ew room", "ew place"),
+    *("mov", "Mov", "MOV", "ostpon", "OSTPON", "eschedul", "ESCHEDUL", "ushed back", "ow "),
+    *("OW ", "(was", "ew venue", "ew date", "ew time", "ew location", "ew room", "ew place"),
+    *("ew plan", "EW PLAN", "pdated plan", "PDATED PLAN", "hange of plan", "HANGE OF PLAN"),
+)
+# A post labelled an update of a plan, saying when: "small update for tomorrow: ... we'll
+# start at 7:30", "UPDATE: doors at 6".
+_UPDATE_LABEL_RE = re.compile(
+    r"^\W*(?:(?:@|<!)\w+>?\W+)?(?:\w+\s+)?update\b(?:\s+(?:on|to|for)\b[^:\n]{0,40})?\s*[:—–-]",
+    re.IGNORECASE,
 )
 # A time of day: "16:00", "7pm", "9:30 am".
 _CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)
@@ -1644,9 +1656,10 @@ def _moves_something(bullet: Bullet) -> bool:
         return False
     message = picked[0].message
     said = (picked[0].text, picked[1].text if picked[1:] and picked[1].message is message else "")
-    if not (holds_any(said[0], _MOVED_PARTS) or holds_any(said[1], _MOVED_PARTS)):
+    labelled = "pdate" in message.text[:70] and _UPDATE_LABEL_RE.match(message.text) is not None
+    if not (labelled or holds_any(said[0], _MOVED_PARTS) or holds_any(said[1], _MOVED_PARTS)):
         return False  # (most bullets: the pattern's words are not in them)
-    moving = any(_MOVED_RE.search(text) is not None for text in said)
+    moving = labelled or any(_MOVED_RE.search(text) is not None for text in said)
     # (when: in what the bullet says, or elsewhere in the message moving it)
     return moving and any(
         _when(f.text) for f in (*picked, *(f for f in bullet.said if f.message is message))
@@ -1656,20 +1669,40 @@ def _moves_something(bullet: Bullet) -> bool:
 def _moved(later: Bullet, earlier: Bullet) -> bool:
     """Whether the lead of `later`, which moves something (`_moves_something`), said after
     that of `earlier`, moves what it announced (saying when, sharing a long word with it
-    other than a day's or a month's name or "moves": what moves, not when): the same event at
-    another time."""
+    other than a day's or a month's name or "moves", or two words in a row: what moves, not
+    when): the same event at another time."""
     if not earlier.picked:
         return False
-    lead, announced = later.picked[0], earlier.picked[0]
+    lead = later.picked[0]
+    # (what it announced: its headline, or the sentence after the reason it opens with)
+    announced = " ".join(f.text for f in earlier.picked)
     return (
-        lead.time > announced.time
-        and any(
-            len(w) >= 5 and w.isalpha() and w not in _CALENDAR_WORDS and not _MOVED_RE.match(w)
-            for w in lead.words & announced.words
+        lead.time > earlier.picked[0].time
+        and (
+            any(
+                len(w) >= 5
+                and w.isalpha()
+                and w not in _CALENDAR_WORDS
+                and w not in STOPWORDS  # ("until 7:15", "until 12:15")
+                and not _MOVED_RE.match(w)
+                for w in lead.words & words(announced)
+            )
+            or not _pairs(lead.text).isdisjoint(_pairs(announced))  # ("open hive day")
         )
         # (an announcement's headline says what, the sentence after it when)
         and any(_when(f.text) for f in earlier.picked)
     )
+
+
+def _pairs(text: str) -> set[tuple[str, str]]:
+    """The pairs of words `text` says in a row, stop words left out, other than days' names
+    and words of moving ("open hive day": ("open", "hive"), ("hive", "day"))."""
+    said = [w for w in _WORD_RE.findall(text.lower()) if w not in STOPWORDS]
+    return {
+        (a, b)
+        for a, b in zip(said, said[1:], strict=False)
+        if not {a, b} & _CALENDAR_WORDS and not _MOVED_RE.match(a) and not _MOVED_RE.match(b)
+    }
 
 
 def _when(text: str) -> bool:

@@ -106,9 +106,9 @@ _HIDDEN_RE = re.compile(
     r"|(?<![\w~])~(?=[^\s\d~])[^~\n]{1,200}(?<=\S)~(?![\w~])",
     re.MULTILINE,
 )
-# Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00") nor a word's
-# colons ("gradlew :android:assembleDebug").
-EMOJI_CODE_RE = re.compile(r":(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:(?![A-Za-z0-9])")
+# Slack's emoji codes (":simple_smile:"), but not clock times ("10:30:00", "9:30am: open
+# day") nor a word's colons ("gradlew :android:assembleDebug").
+EMOJI_CODE_RE = re.compile(r"(?<!\d):(?=[0-9+-]*+[a-z_])[a-z0-9_+-]*+:(?![A-Za-z0-9])")
 # Emoji codes where chat left out a stop: "4.2.0 is released :tada: Exactly-once sinks ...",
 # "thanks to our sponsors :heart: *Acme* bought ..."; or a dash: "#12 merged :tada: the cache
 # now has a quota" (as `summarizer.newsletter` reads an emoji).

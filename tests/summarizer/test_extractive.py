@@ -559,6 +559,12 @@ def test_a_words_colons_are_no_emoji_code() -> None:
     assert "`./gradlew :android:assembleDebug`" in section(draft([answer]), "data").markdown
 
 
+def test_a_time_before_a_colon_is_no_emoji_code() -> None:
+    """ "9:30am: open day" keeps its ":30am"."""
+    day = replace(msg("Sat 6/13, 9:30am: open day at the club, all welcome"), reactions=6)
+    assert "Sat 6/13, 9:30am: open day at the club" in draft([day]).sections[0].markdown
+
+
 def test_an_emoji_code_after_bold_ends_the_sentence_too() -> None:
     release = replace(
         msg("*Widget 2.6.0 is out* :satellite: `pip install -U widget`", channel="data"),
@@ -3588,6 +3594,78 @@ def test_an_event_moved_later_is_drafted_at_its_new_time_only() -> None:
     text = section(draft([meetup, moved, other]), "data").markdown
     assert "28 November" in text and "21 November" not in text
     assert "02:00 on Sunday" in text
+
+
+def test_an_updated_plan_or_an_update_saying_when_replaces_the_plan() -> None:
+    """ "UPDATED PLAN: ..." moves what it shares words with; so does a post labelled an
+    update that says when, against the plan's sentence after the reason it opens with."""
+    plan = msg(
+        "The hall is a polling station on Tuesday. **Choir practice is moved to Wednesday, "
+        "7:00-9:00 PM** at the Quaker meeting house, 4 Mill Lane. Bring your folders",
+        channel="data",
+        author="Sue",
+        reactions=12,
+    )
+    update = msg(
+        "@channel small update for Wednesday: the meeting house has a group until 7:15, so "
+        "we'll start at 7:30 and run to 9:15",
+        channel="data",
+        author="Sue",
+        reactions=8,
+    )
+    picnic = msg(
+        "Club picnic on Saturday at 11:00 in Elm Park, bring a blanket",
+        channel="data",
+        author="Tom",
+    )
+    replanned = msg(
+        "UPDATED PLAN: club picnic is Sunday at 12:00, Elm Park bandstand",
+        channel="data",
+        author="Tom",
+        reactions=6,
+    )
+    text = section(draft([plan, update, picnic, replanned]), "data").markdown
+    assert "start at 7:30" in text and "7:00-9:00 PM" not in text
+    assert "Sunday at 12:00" in text and "Saturday at 11:00" not in text
+
+
+def test_a_move_shares_more_with_what_it_moves_than_when_it_is() -> None:
+    """ "until 7:15" and "until 12:15", "tomorrow" and "tomorrow" say nothing of what
+    moves: the quartet's new start stays where the cellos' sectional moves."""
+    hall = msg(
+        "small update for tomorrow: the hall is ours until 7:15, so the quartet starts at 7:30",
+        channel="data",
+        author="Sue",
+        reactions=5,
+    )
+    moved = msg(
+        "change for tomorrow: Studio A is booked until 12:15, so the cello sectional moves to "
+        "12:30-2:00",
+        channel="data",
+        author="Sue",
+        reactions=5,
+    )
+    text = section(draft([hall, moved]), "data").markdown
+    assert "the quartet starts at 7:30" in text and "moves to 12:30-2:00" in text
+
+
+def test_a_move_of_an_event_named_in_short_words_replaces_it() -> None:
+    """ "open hive day" is no long word, but two words in a row name the event."""
+    plan = msg(
+        "Sat 6/13, 9:30am: open hive day at the club apiary on Wickiup Hill. Loaner veils, "
+        "gloves and smokers for newcomers; members bring their own kit and a snack to share",
+        channel="data",
+        author="Marge",
+        reactions=6,
+    )
+    moved = msg(
+        "**Open hive day is MOVED to SUNDAY June 14, 1:00pm**, storms all Saturday morning",
+        channel="data",
+        author="Marge",
+        reactions=9,
+    )
+    text = section(draft([plan, moved]), "data").markdown
+    assert "SUNDAY June 14, 1:00pm" in text and "9:30am" not in text
 
 
 def test_an_announcement_given_a_new_venue_under_a_headline_gives_way_to_it() -> None:
