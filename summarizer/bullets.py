@@ -1627,14 +1627,14 @@ def _index(bullets: list[Bullet], bullet: Bullet) -> int:
 # "postponed to 11/7", "now starts at 20:00", "New date/place: Sunday July 12".
 _MOVED_RE = re.compile(
     r"\b(?:moves?|moved|moving|postponed?|rescheduled?|pushed back|now (?:starts?|begins?|at|on)"
-    r"|is now|new (?:venue|date|time|location|room|place|plan)|updated plan|change of plans?)\b"
+    r"|is now|new (?:venue|date|time|location|room|place|plan)|updated plan)\b"
     r"|\(was\b",
     re.IGNORECASE,
 )
 _MOVED_PARTS = (  # (one in each)
     *("mov", "Mov", "MOV", "ostpon", "OSTPON", "eschedul", "ESCHEDUL", "ushed back", "ow "),
     *("OW ", "(was", "ew venue", "ew date", "ew time", "ew location", "ew room", "ew place"),
-    *("ew plan", "EW PLAN", "pdated plan", "PDATED PLAN", "hange of plan", "HANGE OF PLAN"),
+    *("ew plan", "EW PLAN", "pdated plan", "PDATED PLAN"),
 )
 # A post labelled an update of a plan, saying when: "small update for tomorrow: ... we'll
 # start at 7:30", "UPDATE: doors at 6".
