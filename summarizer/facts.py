@@ -269,7 +269,7 @@ def find_facts(
                 facts.append(answered)
                 continue
         how_to = (
-            _how_to(asked, message, time, thanked=message.id in thanked)
+            _how_to(asked, message, time, signal, thanked=message.id in thanked)
             if asked is not None
             else None
         )
@@ -472,13 +472,18 @@ def _share(
 
 
 def _how_to(
-    asked: SourceMessage, message: SourceMessage, time: float, *, thanked: bool = False
+    asked: SourceMessage,
+    message: SourceMessage,
+    time: float,
+    signal: float,
+    *,
+    thanked: bool = False,
 ) -> Fact | None:
     """Where `message` answers another person's "How do I ...?", the answer's first sentence
     under what was asked ("How to set a timeout per query: `.all(timeout=2)` raises ...");
     where it answers a problem with a command and the asker thanked it (`thanked`), under
     the problem ("Dee Park's ESP32 won't flash: hold BOOT while it says Connecting");
-    else None."""
+    else None. `signal`: what people made of the answer (its asker's thanks among it)."""
     if asked.author == message.author or "?" not in asked.text:
         return None
     question = _HOW_TO_RE.match(asked.text.lstrip())
@@ -515,8 +520,8 @@ def _how_to(
         n_words=len(text.split()),
         decision=True,  # a question settled
         time=time,
-        gain=_gain(text, prs, frozenset(), True),
-        signal=0.0,
+        gain=_gain(text, prs, frozenset(), True) + SIGNAL_WEIGHT * signal,
+        signal=signal,
     )
 
 

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 from factories import TOPICS, msg
 
-from summarizer.bullets import pr_title
+from summarizer.bullets import bullets, pr_title
 from summarizer.draft import format_title, make_draft, ordinal
 from summarizer.render import to_json, to_markdown
 from summarizer.text import full_stop, visible_length
@@ -2554,6 +2554,28 @@ def test_a_how_to_answered_with_a_command_is_said_under_its_question() -> None:
     assert section(d, "data").markdown.startswith(
         "- How to make the linter skip files that are in .cache: pass `--no-cache-dir`"
     )
+
+
+def test_a_thanked_how_to_answer_carries_its_thanks_as_news_people_took_up() -> None:
+    """The asker's thanks are the answer's signal, as for any other answer: it ranks with
+    the week's other news instead of below everything people reacted to."""
+    asked = msg(
+        "how do I make the linter skip files that are in .cache? it keeps flagging them",
+        channel="data",
+        author="Lea Park",
+        thread_id="q1",
+        id="q1",
+    )
+    answer = msg(
+        "pass `--no-cache-dir`, since 0.13 the cache is linted unless you do",
+        channel="data",
+        author="Bo Chen",
+        thread_id="q1",
+    )
+    thanks = msg("perfect, that worked, thanks!", channel="data", author="Lea Park", thread_id="q1")
+    [bullet] = bullets("data", [asked, answer, thanks], {})
+    assert bullet.markdown.startswith("- How to make the linter skip files that are in .cache")
+    assert bullet.signal > 0 and bullet.value > 0
 
 
 def test_owning_up_opens_a_reply_and_is_not_said() -> None:
