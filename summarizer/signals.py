@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from summarizer.corrections import corrects
 from summarizer.phrasing import REPLY_OPENER_RE
@@ -60,7 +60,11 @@ _RELEASE_HINTS = ("release", " out", "available", "ship", "dropped", "published"
 
 # The asker's thanks for an answer: "that was it, thank you!!", "thx, works now".
 _THANKS_RE = re.compile(
-    r"\b(?:thanks|thank you|thx|ty|tysm|that (?:was|did) it|works now|that worked)\b",
+    r"\b(?:thanks|thank you|thx|ty|tysm|that (?:was|did) it|works now|that worked"
+    # (in the languages chat is most often in besides English)
+    r"|gracias|merci|danke|dankjewel|bedankt|grazie|obrigad[oa]|dzięki|dziękuję|спасибо"
+    r"|funciona|funktioniert|ça marche)\b"
+    r"|ありがとう|谢谢|謝謝|감사합니다|고마워",
     re.IGNORECASE,
 )
 THANKS_WORDS = 12  # a thanks is short: a longer reply goes on with its own question or news
@@ -186,6 +190,34 @@ def _says_it_worked(text: str) -> bool:
     )
 
 
+def _since(said: Sequence[SourceMessage], author_id: str) -> list[SourceMessage]:
+    """The messages of a thread (`said`, so far) after the last one by `author_id`, by
+    others."""
+    at = len(said)
+    while at and said[at - 1].author_id != author_id:
+        at -= 1
+    return list(said[at:])
+
+
+def _asked(
+    answer: SourceMessage,
+    by_id: Mapping[str, SourceMessage],
+    in_thread: Mapping[str, Sequence[SourceMessage]],
+    first_in_thread: Mapping[str, SourceMessage],
+) -> SourceMessage | None:
+    """What `answer` answers: the message it replies to; in a thread, the last message before
+    it by another person who asked ("?"), or else the thread's first."""
+    replied = by_id.get(answer.reply_to_id or "")
+    if replied is not None or not answer.thread_id:
+        return replied
+    said = in_thread.get(answer.thread_id, [])
+    before = said[: next((at for at, m in enumerate(said) if m is answer), len(said))]
+    return next(
+        (m for m in reversed(before) if m.author_id != answer.author_id and "?" in m.text),
+        first_in_thread.get(answer.thread_id),
+    )
+
+
 def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
     """The messages of a conversation that answered another person's question and that the
     asker then thanked, by id, each with the id of the question: a question answered in
@@ -196,43 +228,52 @@ def thanked_answers(item: Sequence[SourceMessage]) -> dict[str, str]:
     names a day: that is news of its own)."""
     by_id = {m.id: m for m in item}
     first_in_thread: dict[str, SourceMessage] = {}
-    last_in_thread: dict[str, SourceMessage] = {}
+    in_thread: dict[str, list[SourceMessage]] = {}
     thanked: dict[str, str] = {}
     previous: SourceMessage | None = None
     for message in item:
         thread = message.thread_id
         unmarked = thread is None and message.reply_to_id is None
-        answer = by_id.get(message.reply_to_id or "") or (
-            last_in_thread.get(thread) if thread else previous if unmarked else None
+        replied = by_id.get(message.reply_to_id or "")
+        # (in a thread, every reply since the thanker last spoke: "thank you both")
+        answers = (
+            [replied]
+            if replied
+            else _since(in_thread.get(thread, []), message.author_id)
+            if thread
+            else [previous]
+            if unmarked and previous
+            else []
         )
         previous = message
         if thread:
             first_in_thread.setdefault(thread, message)
-            last_in_thread[thread] = message
+            in_thread.setdefault(thread, []).append(message)
         if (
-            answer is None
-            or answer.author_id == message.author_id
+            not answers
             or len(message.text.split()) > THANKS_WORDS
             and not _says_it_worked(message.text)
             or _THANKS_RE.search(message.text) is None
         ):
             continue  # (most messages: no thanks for another's answer)
-        opened = first_in_thread.get(answer.thread_id) if answer.thread_id else None
-        asked = by_id.get(answer.reply_to_id or "") or opened
-        if (
-            asked is not None
-            and asked.author_id == message.author_id
-            # (a thread's opener that names a day is a plan, whatever help it asks for: "Grant
-            # ... Submission deadline: Thursday, Nov 5. What I need from you all: ...")
-            and (
-                "?" in asked.text
-                or asked is opened
-                and not asked.prs
-                and not _names_day(asked.text.lower())
-            )
-            and not REPLY_OPENER_RE.match(answer.text)  # ("yes, filter for ..." needs its question)
-            # (thanks for a correction of the post: "it's 2-260, not 2-206", "oops yes, thanks")
-            and not corrects(answer.text, asked.text)
-        ):
-            thanked[answer.id] = asked.id
+        for answer in answers:
+            asked = _asked(answer, by_id, in_thread, first_in_thread)
+            if (
+                asked is not None
+                and asked.author_id == message.author_id != answer.author_id
+                # (a thread's opener that names a day is a plan, whatever help it asks for:
+                # "Grant ... Submission deadline: Thursday, Nov 5. What I need from you all:")
+                and (
+                    "?" in asked.text
+                    or asked is first_in_thread.get(asked.thread_id or "")
+                    and not asked.prs
+                    and not _names_day(asked.text.lower())
+                )
+                # ("yes, filter for ..." needs its question; another's question is none)
+                and not REPLY_OPENER_RE.match(answer.text)
+                and not answer.text.rstrip().endswith("?")
+                # (thanks for a correction of the post: "it's 2-260, not 2-206", "oops yes")
+                and not corrects(answer.text, asked.text)
+            ):
+                thanked[answer.id] = asked.id
     return thanked

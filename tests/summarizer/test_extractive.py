@@ -627,6 +627,43 @@ def test_an_answer_the_asker_thanked_is_news() -> None:
     )
 
 
+@pytest.mark.parametrize("thanks", ["funciona!! gracias 🙏", "danke, jetzt geht es", "ありがとう!"])
+def test_an_answer_thanked_in_another_language_is_news(thanks: str) -> None:
+    d = draft(_help_thread(ANSWER, thanks))
+    assert section(d, "data").markdown.startswith(
+        "- Logins lost after upgrading: Session cookies are signed with a key derived from "
+        "the app name since 5.3"
+    )
+
+
+def test_thanks_to_both_thank_every_answer_since_the_question() -> None:
+    """In a thread someone else opened, "thank you both" thanks each answer given since the
+    asker's question, not only the last: the item is said by what they answered."""
+    said = [
+        ("Hana Obi", "Training tonight, 7pm in G.03: motions and prep for novices"),
+        ("Nadia Rahman", "silly q but how does prep work when you get the motion?"),
+        (
+            "Hannah Okafor",
+            "In BP you get the motion shortly before the round with no internet, so prep "
+            "is about splitting the clash with your partner",
+        ),
+        (
+            "Rhys Pritchard",
+            "The main motion types are policy motions, value judgements and regrets motions, "
+            "each with its own burden for the proposition",
+        ),
+        ("Nadia Rahman", "amazing thank you both 🙏"),
+    ]
+    thread = [
+        msg(text, channel="data", author=who, thread_id="t1", id="t1" if at == 0 else f"t1-{at}")
+        for at, (who, text) in enumerate(said)
+    ]
+    sections = [s.markdown for s in draft(thread).sections if s.topic == "data"]
+    assert sections and sections[0].startswith(
+        ("- In BP you get the motion shortly before", "- The main motion types are")
+    )
+
+
 @pytest.mark.parametrize(
     ("answer", "thanks"),
     [
