@@ -516,7 +516,11 @@ def _item_bullets(
             said,
             *([released] if released is not None else []),
         ]
-    groups = [g for g in _by_paragraph(item[0], facts) if any(_says(f) for f in g)]
+    # (a paragraph listing what the announcement offers, its program or its prizes, says
+    # what it lists)
+    groups = [
+        g for g in _by_paragraph(item[0], facts) if any(_says(f) or _lists(f.text) for f in g)
+    ]
     headline = groups[0][0] if len(groups) >= 2 and len(groups[0]) == 1 else None
     if headline is not None and _title_words(headline.text) <= TITLE_WORDS and not headline.prs:
         # ("**Quiver 0.9.0 is out!**" over its highlights, its install command or its
@@ -537,6 +541,21 @@ def _item_bullets(
         bullet.part = part
     released = _release_bullet(topic, item, mentions, time) if len(item) > 1 else None
     return written if released is None else [*written, released]
+
+
+LIST_HEADING_WORDS = 4
+
+
+def _lists(text: str) -> bool:
+    """Whether `text` is a heading over three items or more, said as one line ("Program:
+    Rossini: Overture, Price: Adoration and Dvořák: Symphony No. 8"; `summarizer.text`)."""
+    heading, colon, items = text.partition(": ")
+    return (
+        bool(colon)
+        and len(heading.split()) <= LIST_HEADING_WORDS
+        and items.count(", ") >= 1
+        and " and " in items
+    )
 
 
 def _title_words(text: str) -> int:

@@ -36,6 +36,7 @@ from summarizer.text import (
     full_stop,
     holds_any,
     listed,
+    quotes_whole,
     says_to_the_reader,
     sentences,
     strip_code_blocks,
@@ -698,6 +699,8 @@ def statements(text: str, *, list_intros: bool = False, whole_lists: bool = Fals
     links: list[str] = []  # a bare link reads best after what it is about
     for line in chat_lines(text, whole_lists=whole_lists):
         said = [part for s in sentences(line) for part in _split(s)]
+        if "(" in line and len(said) > 1:  # ("Price: Adoration (arr. for strings)")
+            said = quotes_whole(said)
         lead_in = ""  # a line's short opening sentence, said with the next one
         for at, sentence in enumerate(said):
             if _BARE_LINK_RE.fullmatch(sentence):

@@ -321,7 +321,7 @@ _LONE_WORD_RE = re.compile(r"(?![A-Za-z]+ed\b)[A-Za-z]+[.!?]*")
 def _split(text: str) -> list[str]:
     """`text`'s sentences, a quotation's kept whole (`quotes_whole`)."""
     parts = _SENTENCE_RE.split(text)
-    return quotes_whole(parts) if '"' in text or "“" in text else parts
+    return quotes_whole(parts) if '"' in text or "“" in text or "(" in text else parts
 
 
 def _without_mentions(text: str) -> str:

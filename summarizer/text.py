@@ -29,7 +29,7 @@ ABBREVIATIONS = (
     *("Av", "Ave", "Blvd", "vs", "incl", "approx"),
 )
 # ... and those that stop no sentence before a number: "FIDE Art. 6.9", "Fig. 3", "Vol. 2"
-NUMBERING = ("Art", "Nr", "Fig", "Sec", "Ch", "Vol", "pp", "Eq")
+NUMBERING = ("Art", "Nr", "No", "Op", "Fig", "Sec", "Ch", "Vol", "pp", "Eq")
 
 
 def not_after_abbreviation(gap: str = "") -> str:
@@ -361,7 +361,7 @@ def visible_length(markdown: str) -> int:
 def sentences(text: str) -> list[str]:
     """Sentences and lines of chat text, list markers removed, code blocks left out."""
     parts = _SENTENCE_END_RE.split(strip_code_blocks(text))
-    if '"' in text or "“" in text:
+    if '"' in text or "“" in text or "(" in text:
         parts = quotes_whole(parts)
     cleaned = (_single_spaced(_LIST_MARK_RE.sub("", part)).strip() for part in parts)
     return [part for part in cleaned if part]
@@ -372,7 +372,8 @@ QUOTED_SENTENCES = 3  # a quotation runs on over at most this many sentences
 
 def quotes_whole(parts: list[str]) -> list[str]:
     """`parts` with a quotation's sentences kept in the sentence quoting them ('VS Code says
-    "the server crashed 5 times. It will not be restarted."'), where its quote closes."""
+    "the server crashed 5 times. It will not be restarted."'), where its quote closes; so are
+    a bracket's ("Florence Price: Adoration (arr. for strings)")."""
     whole: list[str] = []
     i = 0
     while i < len(parts):
@@ -391,8 +392,12 @@ def quotes_whole(parts: list[str]) -> list[str]:
 
 
 def _open_quote(text: str) -> bool:
-    """Whether `text` opens a quotation it does not close."""
-    return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
+    """Whether `text` opens a quotation or a bracket it does not close."""
+    return (
+        text.count('"') % 2 == 1
+        or text.count("“") > text.count("”")
+        or text.count("(") > text.count(")")
+    )
 
 
 # Kana and CJK ideographs: scripts written without spaces between words.

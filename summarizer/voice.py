@@ -129,7 +129,12 @@ def markers(item: str) -> tuple[str, ...]:
     if _MENTION_RE.search(text):
         found.append("mention")
     plain = unquoted.replace("**", "").replace("__", "")
-    starts = [m.start(1) for m in _SENTENCE_START_RE.finditer(plain)]
+    # (a stop inside brackets ends no sentence: "Adoration (arr. for strings)")
+    starts = [
+        m.start(1)
+        for m in _SENTENCE_START_RE.finditer(plain)
+        if "(" not in plain or plain.count("(", 0, m.start()) <= plain.count(")", 0, m.start())
+    ]
     if any(_REPLY_RE.match(plain, start) for start in starts):
         found.append("reply opener")
     if any(_lower_word(plain, start) for start in starts):

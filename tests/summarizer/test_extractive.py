@@ -2652,6 +2652,24 @@ def test_a_headline_is_said_with_what_its_message_says_next() -> None:
     assert "streaming parser for files larger than memory, ~4x faster" in text.casefold()
 
 
+def test_a_pinned_announcement_s_program_is_said_with_it() -> None:
+    """A paragraph listing what an announcement offers (its program) says it, whatever it
+    measures; a bracket's or "No."'s stop ends no sentence of it."""
+    text = drafted_with(
+        "@channel **Spring Concert: Saturday, April 18, 7:30 PM**\nTown Hall, 1 Market "
+        "Street\n\n**Program**\n• Elgar: Serenade for Strings\n• Price: Adoration (arr. for "
+        "strings)\n• Dvořák: Symphony No. 8 in G major\n\n**Tickets**: $15 adults, $10 "
+        "students, children under 12 free. Online at the website or at the door (cash or "
+        "card).\nMusicians: call time 6:30 PM, concert black, stands provided by the hall.",
+        reactions=25,
+        pinned=True,
+    )
+    assert (
+        "Program: Elgar: Serenade for Strings, Price: Adoration (arr. for strings) and "
+        "Dvořák: Symphony No. 8 in G major" in text
+    )
+
+
 def test_each_long_item_of_a_pinned_announcement_is_a_bullet_of_its_own() -> None:
     announcement = replace(
         msg(
