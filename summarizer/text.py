@@ -39,10 +39,13 @@ def not_after_abbreviation(gap: str = "") -> str:
     ahead = "" if gap else r"\s+"
     # (nor an initial opening an item of a list: "; R. Fenwick 1-0 Kwame Mensah")
     initial = rf"(?<![;,:]\s[A-Z]\.{gap})"
+    # (one lookahead for all of them, which cannot backtrack: an alternation per word gave
+    # the regex engine two ways through each, 2 ** len(NUMBERING) at every stop)
+    numbered = "|".join(rf"(?<=\b{word}\.{gap})" for word in NUMBERING)
     return (
         initial
         + "".join(rf"(?<!\b{word}\.{gap})" for word in ABBREVIATIONS)
-        + "".join(rf"(?:(?<!\b{word}\.{gap})|(?!{ahead}\d))" for word in NUMBERING)
+        + rf"(?!(?:{numbered}){ahead}\d)"
     )
 
 

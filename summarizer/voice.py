@@ -129,17 +129,26 @@ def markers(item: str) -> tuple[str, ...]:
     if _MENTION_RE.search(text):
         found.append("mention")
     plain = unquoted.replace("**", "").replace("__", "")
-    # (a stop inside brackets ends no sentence: "Adoration (arr. for strings)")
-    starts = [
-        m.start(1)
-        for m in _SENTENCE_START_RE.finditer(plain)
-        if "(" not in plain or plain.count("(", 0, m.start()) <= plain.count(")", 0, m.start())
-    ]
+    starts = [m.start(1) for m in _SENTENCE_START_RE.finditer(plain)]
+    if "(" in plain:
+        starts = _outside_brackets(plain, starts)
     if any(_REPLY_RE.match(plain, start) for start in starts):
         found.append("reply opener")
     if any(_lower_word(plain, start) for start in starts):
         found.append("lower-case start")
     return tuple(found)
+
+
+def _outside_brackets(text: str, starts: list[int]) -> list[int]:
+    """The `starts` (in order) not inside brackets: a stop inside them ends no sentence
+    ("Adoration (arr. for strings)")."""
+    kept, depth, at = [], 0, 0
+    for start in starts:
+        depth += text.count("(", at, start) - text.count(")", at, start)
+        at = start
+        if depth <= 0:
+            kept.append(start)
+    return kept
 
 
 def _lower_word(text: str, start: int) -> bool:

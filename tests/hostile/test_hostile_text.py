@@ -19,7 +19,7 @@ from bot.slack.preview import slack_html
 from summarizer.newsletter import tidy
 from summarizer.prrefs import parse_pr_refs
 from summarizer.text import chat_lines, visible_length
-from tests.hostile.text_shapes import SCALE, Shape, growth, worst_shapes
+from tests.hostile.text_shapes import SCALE, Shape, growth, seconds, worst_shapes
 
 # Linear growth is SCALE (4); quadratic is SCALE ** 2 (16). Between them, room for noise.
 LIMIT = 2.5 * SCALE
@@ -39,6 +39,16 @@ _OLD_LINK_RE = re.compile(
 def test_no_adversarial_shape_makes_a_text_function_superlinear(func) -> None:  # noqa: ANN001
     slow = worst_shapes(func, N, LIMIT)
     assert not slow, f"{func.__name__} grows faster than linear on: {slow}"
+
+
+STOPS_OVER_LETTERS = 40  # (about 12 here; 160 when each "No." had its own alternation)
+
+
+def test_a_run_of_stops_costs_a_bounded_multiple_of_a_run_of_letters() -> None:
+    """Every stop is a place a sentence may end: the abbreviations that end none ("Dr.",
+    "No. 8") are ruled out there at a fixed cost, not one that doubles with each listed."""
+    n = 40 * N
+    assert seconds(tidy, "." * n) < STOPS_OVER_LETTERS * seconds(tidy, "a" * n)
 
 
 @pytest.mark.parametrize(
