@@ -41,7 +41,11 @@ _THANKS_TAIL_RE = re.compile(
 # A channel named with what decorates it on Discord: "#🏆・tournament", "#🦀┃uefi-rs".
 _DECORATED_CHANNEL_RE = re.compile(r"(?<![\w#&])#(?:[^\x00-\x7f\w\s]|[|｜])+(?=\w)")
 # "I" or "we" after a short opening phrase: "With the patched wheel we hit 20% MFU".
-_SUBJECT_RE = re.compile(r"(?<=[a-z,] )(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])")
+# (not a letter among letters: "an H or I motor")
+_SUBJECT_RE = re.compile(
+    r"(?<=[a-z,] )(?<!\b[A-Z] or )(?<!\b[A-Z] and )(?<!\b[A-Z], )"
+    r"(?:I|[Ww]e)(?:['’](?:m|ve|re))?(?= [a-z])"
+)
 MAX_OPENING_WORDS = 6
 _EXCLAIMED_RE = re.compile(r"!{2,}")
 # A sentence that only greets: "Hi Riders!", "Hello all,".

@@ -222,6 +222,8 @@ _ADVERBS = frozenset(
         "quickly",
     ]
 )
+# A word in "-ly" that says how ("badly", "gladly", "barely"), not a verb ("apply", "rally").
+_ADVERB_RE = re.compile(r"[a-z]{3,}(?<![pl])ly")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 # Words in "-ed" that say how someone is, not what they did: "Based in Oslo", "Interested in
 # kernels" (never "Ana based in Oslo").
@@ -657,8 +659,8 @@ def _verb_agree(rest: str) -> str:
         word = said.rstrip(_CLAUSE_END)  # (the verb may end the clause: "the more excited I am.")
         end = said[len(word) :]
         bare = word.translate(_APOSTROPHES).lower()
-        if bare in _ADVERBS:
-            continue
+        if bare in _ADVERBS or _ADVERB_RE.fullmatch(bare):
+            continue  # ("we badly need" -> "badly needs")
         if bare in _THIRD_PERSON:
             words[index] = _THIRD_PERSON[bare] + end
         elif bare.isalpha() and not _is_past(bare) and not _prefixed_past(bare):
@@ -756,8 +758,14 @@ def _singular(text: str) -> str:
     return _PRONOUN_RE.sub(_their, text)
 
 
+# A letter before "I" in a list of letters: "an H or I motor", "classes G, H, I".
+_LETTERS_BEFORE_RE = re.compile(r"\b[A-Z](?:,? (?:or|and|to)|,|/| ?[-–]) ?\Z")
+
+
 def _their(match: re.Match[str]) -> str:
     word = match.group(0)
+    if word == "I" and _LETTERS_BEFORE_RE.search(match.string, 0, match.start()):
+        return word
     if word == "I" and _CLAUSE_END_RE.match(match.string, match.end()):
         return "them"  # "a matrix from Tim, Gerardo, and I": no subject, nothing follows
     if not word.startswith("I") and _in_a_title(match):

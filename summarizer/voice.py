@@ -35,7 +35,9 @@ QUOTE_RE = re.compile(
 # the rack" stresses a date, pasting nobody's words)
 _PASTE_RE = re.compile(r"(?:^|(?<=[.!?]\s))\*\*[^*\n]{1,80}\*\*\s?(?::|wrote:)")
 _FIRST_PERSON_RE = re.compile(
-    r"(?<![\w'’/-])(?:I|I['’](?:m|ve|ll|d)|[Mm](?:e|y|ine|yself)|[Ww]e(?:['’](?:re|ve|ll|d))?"
+    # (not a letter among letters: "an H or I motor")
+    r"(?<![\w'’/-])(?:(?<!\b[A-Z] or )(?<!\b[A-Z] and )(?<!\b[A-Z], )I"
+    r"|I['’](?:m|ve|ll|d)|[Mm](?:e|y|ine|yself)|[Ww]e(?:['’](?:re|ve|ll|d))?"
     r"|[Uu]s|[Oo]ur(?:s|selves)?)(?![\w'’/-])"
 )
 # An emoji character (with its variation selector or joiner), a `:code:` or a face typed in

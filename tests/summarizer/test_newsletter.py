@@ -78,6 +78,14 @@ def test_the_speaker_becomes_the_subject_even_after_an_opening_phrase() -> None:
     assert not subject and text.startswith("Replica-aware restore is up")
 
 
+def test_a_letter_among_letters_is_no_speaker() -> None:
+    """ "an H or I motor": the motor's class, not the author."""
+    assert voiced("What you need: an H or I motor and a stable flight.", "Hal Brennan") == (
+        "What you need: an H or I motor and a stable flight.",
+        False,
+    )
+
+
 def test_a_message_that_names_its_author_first_is_not_credited_twice() -> None:
     assert voiced("Ana Ruiz opened the spring meetup's signup.", "Ana Ruiz") == (
         "Ana Ruiz opened the spring meetup's signup.",

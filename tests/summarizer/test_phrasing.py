@@ -27,6 +27,11 @@ from summarizer.phrasing import (
         ("Interested in kernels", "Ana is interested in kernels"),
         ("I don't see it on my racks", "Ana doesn't see it on their racks"),
         ("We save every 200 steps", "The team saves every 200 steps"),
+        # a word in "-ly" says how; "apply" is the verb
+        ("We badly need 4 more judges", "The team badly needs 4 more judges"),
+        ("We apply the patch nightly", "The team applies the patch nightly"),
+        # a letter among letters is no pronoun
+        ("I flew an H or I motor", "Ana flew an H or I motor"),
         ("We're upgrading the controller", "The team is upgrading the controller"),
         ("Restarted the run on rack 3", "Ana restarted the run on rack 3"),
         # The passive says who did it: "Reported by Lea" is not Ana's report.

@@ -49,6 +49,7 @@ def test_each_marker_of_chat_is_found(item: str, marker: str) -> None:
         "Thanks to everyone who filled in the survey: 1,240 responses (Ana Ruiz).",
         "The working bee is on **Sunday 24 May, 10am-1pm**: the timber rack gets cleared.",
         "The choir sings Price's Adoration (arr. for strings) on Saturday.",
+        "Each flight needs an H or I motor and a stable rocket.",
     ],
 )
 def test_a_newsletters_sentences_carry_no_marker(item: str) -> None:
