@@ -793,9 +793,22 @@ def plural_pronouns(text: str) -> str:
 def _plural_pronouns(text: str) -> str:
     if "I " in text:
         text = _I_BE_RE.sub(lambda m: f"they {_BE[m.group(1)]}", text)
-    return _PLURAL_RE.sub(
-        lambda m: m[0] if _in_a_title(m) else _PLURALS[m[0].lower()], _singular(text)
-    )
+    return _PLURAL_RE.sub(_theirs, _singular(text))
+
+
+def _theirs(match: re.Match[str]) -> str:
+    """A first-person plural word in the third person; "our" inside a sentence as "the"
+    ("23 of our 30 parts", "toward our $8,000 goal": the community's, not some "their"),
+    but "their" where it says whose ("our own", "on our side", "our first round")."""
+    word = match[0]
+    if _in_a_title(match):
+        return word
+    if word == "our" and _WHOSE_RE.match(match.string, match.end()) is None:
+        return "the"
+    return _PLURALS[word.lower()]
+
+
+_WHOSE_RE = re.compile(r" (?:own|side|end|part|first)\b")
 
 
 def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:

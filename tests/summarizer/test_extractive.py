@@ -366,7 +366,7 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
             "Raj Iyer",
             "hey! I'm Raj, SRE at a bank in Pune, we moved our batch jobs to the scheduler "
             "last month",
-            "- Raj Iyer, SRE at a bank in Pune. Their team moved their batch jobs to the "
+            "- Raj Iyer, SRE at a bank in Pune. Their team moved the batch jobs to the "
             "scheduler last month.",
         ),
         (  # what they want, said after who they are, agrees with their name
@@ -2722,7 +2722,7 @@ def test_a_list_many_people_reacted_to_is_said_whole() -> None:
         reactions=24,
     )
     assert "code of conduct (v2)" in text
-    assert "Ida Berg is their new treasurer" in text
+    assert "Ida Berg is the new treasurer" in text
     assert "and from January, the club night moves to the 2nd and 4th Wednesday" in text
 
 
@@ -2737,7 +2737,7 @@ def test_what_a_line_says_before_the_words_introducing_its_list_is_news(closing:
         "2. Library commons: free, but only about 220 seats and the building closes at 2am"
     )
     said = drafted_alone(text)
-    assert "Room 101 is closed Dec 1-8, so they lose their main hacking space" in said
+    assert "Room 101 is closed Dec 1-8, so they lose the main hacking space" in said
     assert said.count("(") == said.count(")")
 
 
@@ -2887,7 +2887,7 @@ def test_a_thanks_for_the_evening_leaves_what_its_message_reports_news() -> None
         ),
         reactions=21,
     )
-    assert "18 people, their biggest language night so far" in (
+    assert "18 people, the biggest language night so far" in (
         section(draft([recap]), "data").markdown
     )
 
