@@ -67,6 +67,7 @@ from summarizer.signals import (
 )
 from summarizer.termmodel import STOPWORDS
 from summarizer.text import (
+    CLOCK_RE,
     INLINE_ITEM_WORDS,
     defuse_pings,
     full_stop,
@@ -861,7 +862,7 @@ def _reminds(later: Fact, lead: Fact) -> bool:
 
 def _dates_and_times(text: str) -> set[str]:
     """The dates and times of day `text` says ("27 oct", "6:00 am")."""
-    return {found.lower() for found in _CLOCK_RE.findall(text)} | dates_named(text)
+    return {found.lower() for found in CLOCK_RE.findall(text)} | dates_named(text)
 
 
 def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
@@ -1661,8 +1662,6 @@ _UPDATE_LABEL_RE = re.compile(
     r"^\W*(?:(?:@|<!)\w+>?\W+)?(?:\w+\s+)?update\b(?:\s+(?:on|to|for)\b[^:\n]{0,40})?\s*[:—–-]",
     re.IGNORECASE,
 )
-# A time of day: "16:00", "7pm", "9:30 am".
-_CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)
 
 
 def _moves_something(bullet: Bullet) -> bool:
@@ -1726,7 +1725,7 @@ def _pairs(text: str) -> set[tuple[str, str]]:
 
 def _when(text: str) -> bool:
     """Whether `text` says when: a day or a time of day."""
-    return names_day(text) or _CLOCK_RE.search(text) is not None
+    return names_day(text) or CLOCK_RE.search(text) is not None
 
 
 def _same_subject(newer: Bullet, older: Bullet) -> bool:

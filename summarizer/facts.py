@@ -28,6 +28,7 @@ from summarizer.previews import LINK_RE, page_title, with_titles, written
 from summarizer.signals import names_day, names_release, shows_something, text_gain
 from summarizer.termmodel import STOPWORDS
 from summarizer.text import (
+    CLOCK_RE,
     LOWER_START_RE,
     PHRASE_OPENERS,
     URL_RE,
@@ -620,9 +621,10 @@ def _pr_lines(text: str, mentions: Sequence[PRMention]) -> dict[str, tuple[PRMen
 def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> tuple[list[str], list[str]]:
     """Over a list citing no PR, a heading that names a release ("*4.2.0-beta.1 is out*
     :rocket:" over its highlights: the release is the news); and the list items that
-    measure something or name a day and cite no PR ("- clustered lighting: 2.3x faster with
-    256 lights", "2. Sprint: Saturday December 5 at the Old Mill"): news a list says item by
-    item (`_pr_lines` reads those citing PRs). `shows`: whether the message holds a link, a
+    measure something or name a day or a time and cite no PR ("- clustered lighting: 2.3x
+    faster with 256 lights", "2. Sprint: Saturday December 5 at the Old Mill", "Blue Hour
+    moves to Thu 8-10pm"): news a list says item by item (`_pr_lines` reads those citing
+    PRs). `shows`: whether the message holds a link, a
     day or a release at all (`shows_something`)."""
     if "\n" not in text or LIST_LINE_RE.search(text) is None:
         return [], []  # (most messages)
@@ -637,7 +639,10 @@ def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> tuple[list[
                 if heading and names_release(heading):
                     headings.append(full_stop(without_mass_mentions(heading[:-1]).strip()))
         elif (
-            FIGURE_RE.search(item) or shows and names_day(item) or _is_decision(item)
+            FIGURE_RE.search(item)
+            or shows
+            and (names_day(item) or CLOCK_RE.search(item) is not None)
+            or _is_decision(item)
         ) and not any(p.raw in item for p in prs):
             # (what its readers are asked to do is no news: "Read sections 3-4 beforehand")
             told = [s for s in sentences(item) if not _is_request(s)]

@@ -123,6 +123,8 @@ _EMOJI_AFTER_STOP_RE = re.compile(rf"([.!?]) ?(?:{EMOJI_RE.pattern})+(?= )")
 _MASS_MENTION_RE = re.compile(
     r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|@(?:everyone|here|channel)\b"
 )
+# A time of day: "16:00", "7pm", "9:30 am".
+CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}\s?(?:[ap]m)?|\s?[ap]m)\b", re.IGNORECASE)
 # A bare link ("https://..."), up to the next white space.
 URL_RE = re.compile(r"https?://\S+")
 # What chat says to whoever reads it: "you", "your", "y'all" ("you're" holds "you").

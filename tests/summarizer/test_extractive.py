@@ -2652,6 +2652,19 @@ def test_a_headline_is_said_with_what_its_message_says_next() -> None:
     assert "streaming parser for files larger than memory, ~4x faster" in text.casefold()
 
 
+def test_a_list_item_giving_a_time_of_day_is_news() -> None:
+    """A time of day says when, as a day does: the vote's hours are news item by item."""
+    text = drafted_with(
+        "@everyone **The rent vote is OPEN** until Oct 16\n"
+        "• Ballot table in the lobby, **6–8pm every night**\n"
+        "• Drop box at the parish hall, any time before **8pm Thursday**\n"
+        "• One ballot per unit",
+        reactions=12,
+        pinned=True,
+    )
+    assert "Ballot table in the lobby, **6–8pm every night**" in text
+
+
 def test_a_pinned_announcement_s_program_is_said_with_it() -> None:
     """A paragraph listing what an announcement offers (its program) says it, whatever it
     measures; a bracket's or "No."'s stop ends no sentence of it."""
