@@ -544,7 +544,7 @@ def _item_bullets(
     return written if released is None else [*written, released]
 
 
-LIST_HEADING_WORDS = 4
+LISTED_HEADING_WORDS = 4
 
 
 def _lists(text: str) -> bool:
@@ -553,7 +553,7 @@ def _lists(text: str) -> bool:
     heading, colon, items = text.partition(": ")
     return (
         bool(colon)
-        and len(heading.split()) <= LIST_HEADING_WORDS
+        and len(heading.split()) <= LISTED_HEADING_WORDS
         and items.count(", ") >= 1
         and " and " in items
     )

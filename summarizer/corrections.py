@@ -757,5 +757,5 @@ def _followed_by(text: str, figure: str, word: str) -> bool:
     return (
         len(places) == 1
         and (m := _WORD_AFTER_RE.match(text, places[0])) is not None
-        and (m[1] == word)
+        and m[1] == word
     )

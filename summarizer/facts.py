@@ -624,8 +624,8 @@ def _news_lines(text: str, prs: Sequence[PRMention], shows: bool) -> tuple[list[
     measure something or name a day or a time and cite no PR ("- clustered lighting: 2.3x
     faster with 256 lights", "2. Sprint: Saturday December 5 at the Old Mill", "Blue Hour
     moves to Thu 8-10pm"): news a list says item by item (`_pr_lines` reads those citing
-    PRs). `shows`: whether the message holds a link, a
-    day or a release at all (`shows_something`)."""
+    PRs). `shows`: whether the message holds a link, a day or a release at all
+    (`shows_something`)."""
     if "\n" not in text or LIST_LINE_RE.search(text) is None:
         return [], []  # (most messages)
     lines = strip_code_blocks(text).splitlines()

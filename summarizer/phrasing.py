@@ -796,6 +796,10 @@ def _plural_pronouns(text: str) -> str:
     return _PLURAL_RE.sub(_theirs, _singular(text))
 
 
+# What says whose a thing is after "our": "our own", "on our side", "our first round".
+_WHOSE_RE = re.compile(r" (?:own|side|end|part|first)\b")
+
+
 def _theirs(match: re.Match[str]) -> str:
     """A first-person plural word in the third person; "our" inside a sentence as "the"
     ("23 of our 30 parts", "toward our $8,000 goal": the community's, not some "their"),
@@ -806,9 +810,6 @@ def _theirs(match: re.Match[str]) -> str:
     if word == "our" and _WHOSE_RE.match(match.string, match.end()) is None:
         return "the"
     return _PLURALS[word.lower()]
-
-
-_WHOSE_RE = re.compile(r" (?:own|side|end|part|first)\b")
 
 
 def _outside_quotes(rewrite: Callable[[str], str], text: str) -> str:
