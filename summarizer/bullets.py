@@ -862,7 +862,8 @@ def _reminds(later: Fact, lead: Fact) -> bool:
 
 def _dates_and_times(text: str) -> set[str]:
     """The dates and times of day `text` says ("27 oct", "6:00 am")."""
-    return {found.lower() for found in CLOCK_RE.findall(text)} | dates_named(text)
+    # (as written, spaces aside: "14:00 " before "at", "9:30 am")
+    return {"".join(found.lower().split()) for found in CLOCK_RE.findall(text)} | dates_named(text)
 
 
 def _update_of(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
@@ -1692,24 +1693,36 @@ def _moved(later: Bullet, earlier: Bullet) -> bool:
     if not earlier.picked:
         return False
     lead = later.picked[0]
-    # (what it announced: its headline, or the sentence after the reason it opens with)
+    # (what it announced: its headline, or, by more than one word, the sentences after it:
+    # "Tuesday's rehearsal is MOVED to the fellowship hall" after the reason it opens with)
     announced = " ".join(f.text for f in earlier.picked)
     return (
         lead.time > earlier.picked[0].time
-        and (
-            any(
-                len(w) >= 5
-                and w.isalpha()
-                and w not in _CALENDAR_WORDS
-                and w not in STOPWORDS  # ("until 7:15", "until 12:15")
-                and not _MOVED_RE.match(w)
-                for w in lead.words & words(announced)
-            )
-            or not _pairs(lead.text).isdisjoint(_pairs(announced))  # ("open hive day")
-        )
+        and (_speaks_of(lead, earlier.picked[0].text) or _speaks_of(lead, announced, 2))
         # (an announcement's headline says what, the sentence after it when)
         and any(_when(f.text) for f in earlier.picked)
+        # (an update that only says the time again moves nothing: "Meetup update: the café
+        # gives us the back room. Still Sat 28th, 14:00")
+        and (
+            _MOVED_RE.search(lead.text) is not None
+            or not _dates_and_times(lead.text) <= _dates_and_times(announced)
+        )
     )
+
+
+def _speaks_of(lead: Fact, text: str, least: int = 1) -> bool:
+    """Whether `lead` shares with `text` `least` long words that are no stop words, days' or
+    months' names or words of moving, or two words in a row: what moves, not when."""
+    shared = sum(
+        1
+        for w in lead.words & words(text)
+        if len(w) >= 5
+        and w.isalpha()
+        and w not in _CALENDAR_WORDS
+        and w not in STOPWORDS  # ("until 7:15", "until 12:15")
+        and not _MOVED_RE.match(w)
+    )
+    return shared >= least or not _pairs(lead.text).isdisjoint(_pairs(text))  # ("open hive day")
 
 
 def _pairs(text: str) -> set[tuple[str, str]]:

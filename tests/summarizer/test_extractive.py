@@ -3739,6 +3739,44 @@ def test_a_move_shares_more_with_what_it_moves_than_when_it_is() -> None:
     assert "the quartet starts at 7:30" in text and "moves to 12:30-2:00" in text
 
 
+def test_a_moved_deadline_or_an_update_saying_the_same_time_leaves_the_announcement() -> None:
+    """A move matched by one word of an announcement's later sentence ("deadline") moves
+    that deadline, not the group buy; an update that says the time again moves nothing."""
+    buy = msg(
+        "**Heron 36 group buy is OPEN** for the second batch of the split with hot-swap "
+        "sockets, tented cases and the new wireless controller board.\nDeadline Sunday March "
+        "22, and we need 40 orders for the PCB fab's price break.\nKits ship late April from "
+        "the Leipzig warehouse, with tracking for every country in the EU.",
+        channel="data",
+        author="Ilse",
+        reactions=14,
+    )
+    deadline = msg(
+        "Deadline moved to Sunday March 29, the factory asked for another week",
+        channel="data",
+        author="Ilse",
+        reactions=4,
+    )
+    meetup = msg(
+        "**Berlin meetup!** Saturday March 28, 14:00 at Café Lindwurm, Oranienstraße 112 in "
+        "Kreuzberg.\nAll splits welcome, bring your builds and your half-finished kits too.\n"
+        "There is a soldering corner with two irons and a hot-air station for repairs.",
+        channel="data",
+        author="Jonas",
+        reactions=9,
+    )
+    update = msg(
+        "Meetup update: the café gives us the back room, 9 people signed up so far. Still "
+        "Saturday March 28, 14:00, Café Lindwurm",
+        channel="data",
+        author="Jonas",
+        reactions=3,
+    )
+    text = section(draft([buy, deadline, meetup, update]), "data").markdown
+    assert "Heron 36 group buy is OPEN" in text and "Sunday March 29" in text
+    assert "Oranienstraße 112" in text
+
+
 def test_a_move_of_an_event_named_in_short_words_replaces_it() -> None:
     """ "open hive day" is no long word, but two words in a row name the event."""
     plan = msg(
