@@ -26,7 +26,8 @@ from summarizer.types import SourceMessage
 
 # A value a correction gives: a number with what is written onto it ("4h41m", "6pm", "38%",
 # "19:30", "$1,200", "2.3 GB"), or a day of a month ("Dec 14").
-_MONTH = r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s"
+_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_MONTH = rf"(?i:{_MONTH_NAME})\.?\s"
 _VALUE = (  # (a score too: "13-10")
     rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:-\d+\b)?(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
 )
@@ -579,7 +580,6 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
 
 
 # A day's or a month's name right before a number, or a month's right after it: a date.
-_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE_BEFORE_RE = re.compile(rf"\b(?:{'|'.join(_DAY_NAMES)}|{_MONTH_NAME})[,.]?\s+\Z", re.I)
 _DATE_AFTER_RE = re.compile(rf"(?:st|nd|rd|th)?\s+{_MONTH_NAME}\b", re.I)
 
