@@ -37,9 +37,20 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         connection.execute(text(f"CREATE SCHEMA {schema}"))
     separator = "&" if "?" in POSTGRES_URL else "?"
     try:
-        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}"
+        yield f"{POSTGRES_URL}{separator}options=-csearch_path%3D{schema}&application_name={schema}"
     finally:
         with admin.begin() as connection:
+            # A teardown that cannot drop the schema fails the test; it never hangs the suite.
+            connection.execute(text("SET LOCAL lock_timeout = '10s'"))
+            # A connection the test left open (a thread still writing when it ended) holds
+            # locks that DROP SCHEMA waits for, and deadlocks if it then takes another.
+            connection.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = :schema AND pid <> pg_backend_pid()"
+                ),
+                {"schema": schema},
+            )
             # Advisory locks are the server's, not the schema's: a connection a test left
             # checked out (a draft lock held when it ended) would stall every later test
             # that takes the same draft's lock for `DraftLocks`' two minutes.
