@@ -132,8 +132,12 @@ class TopicScorer:
     they are (`is_self_introduction`), not any message with its words ("I'm new here and
     can't find the RSVP list" is a question)."""
 
-    def __init__(self, topics: Sequence[Topic]) -> None:
+    def __init__(self, topics: Sequence[Topic], spoken_in: Collection[str] = ()) -> None:
+        """`spoken_in`: the channels the week's people wrote in, where known."""
         self.topics = list(topics)
+        # A community's one channel is named for the community ("#members"), not for a
+        # topic that shares the word: its name places nothing the admin did not map.
+        self._lone = next(iter(spoken_in)) if len(spoken_in) == 1 else None
         intro = introductions_topic(topics)
         # The topics a channel's name can speak of (not the catch-all, which has no name,
         # nor introductions: a channel named for them places nothing).
@@ -208,7 +212,7 @@ class TopicScorer:
         if found is None:
             key = channel_key(channel)
             found = [i for i, channels in enumerate(self.channels) if key in channels]
-            if not found:
+            if not found and channel != self._lone:
                 named = self._named_topics(channel)
                 found = named if len(named) == 1 else []
             self._channel_topics[channel] = found
@@ -502,7 +506,7 @@ def group_by_topic(
             )
         )
     )
-    scorer = TopicScorer(topics)
+    scorer = TopicScorer(topics, {m.channel for m in kept if not m.is_bot})
     catch_all = topics[-1].id
     intro_topic = introductions_topic(topics)
     intro_channels = frozenset(map(channel_key, intro_topic.channels if intro_topic else ()))

@@ -484,6 +484,24 @@ def test_a_channel_no_topic_lists_goes_to_the_topic_its_name_speaks_of() -> None
     assert topic_of(grouped, ambiguous) == "other"
 
 
+def test_a_community_s_one_channel_is_not_a_topic_for_sharing_its_name() -> None:
+    # A co-op chats in #members and has a topic called "members"; its admin mapped no channel.
+    topics = [
+        Topic("boiler", "Boiler", keywords=("boiler", "heating")),
+        Topic("laundry", "Laundry", keywords=("washer", "dryer")),
+        Topic("members", "Members", keywords=("welcome", "keys")),
+        Topic("other", "Other updates"),
+    ]
+    week = [
+        msg("the boiler engineer comes Tuesday at 8", channel="members"),
+        msg("washer 2 is out of order again", channel="members"),
+        msg("found a set of keys by the bike shed", channel="members"),
+        msg("anyone watching the match tonight?", channel="members"),
+    ]
+    grouped = group_by_topic(week, topics)
+    assert [topic_of(grouped, m) for m in week] == ["boiler", "laundry", "members", "other"]
+
+
 def test_earlier_weeks_place_a_vague_prs_conversation() -> None:
     vague = msg("#812 is ready for another look")
     priors = TopicPriors(prs={"lab/main#812": {"iris": 2}})
