@@ -678,6 +678,7 @@ def _item_bullet(
     time: float,
 ) -> Bullet:
     picked = _pick(facts)
+    picked[1:1] = _listed_figures(picked[0], picked)
     lead = picked[0]
     if len(picked) == 1:  # most items (a busy week has tens of thousands: no copies)
         figures, words, people = lead.figures, lead.words, [lead.message.author]
@@ -793,6 +794,34 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     if picked[1:] and picked[1].message is lead.message:
         picked.sort(key=lambda f: next(i for i, g in enumerate(facts) if g is f))
     return _headed(picked, facts)
+
+
+LISTED_FIGURE_WORDS = 12  # a list item this short giving a figure ("shorts: $28") ...
+LISTED_FIGURES_WORDS = 45  # ... is said with its message's lead, the list up to this long
+
+
+def _listed_figures(lead: Fact, picked: Sequence[Fact]) -> list[Fact]:
+    """The short items of a list in the lead's message that each give a figure (a price
+    list, the shifts still open, the night's results), as the message lists them: the list
+    is what its readers look for; [] unless two such items are left unsaid."""
+    said = [_plain(f.text) for f in picked]
+    listed: list[Fact] = []
+    room = LISTED_FIGURES_WORDS
+    for line in lead.message.text.splitlines():
+        item = without_list_mark(line)
+        if item == line or "#" in item:
+            continue  # (most lines; a PR's line is said by its PR)
+        text = clean_sentence(item)
+        plain = _plain(text)
+        n_words = len(text.split())
+        if not plain or n_words > min(LISTED_FIGURE_WORDS, room) or any(plain in s for s in said):
+            continue
+        figures = frozenset(find_figures(text))
+        if figures:
+            said_as = replace(lead, text=text, figures=figures, words=words(text), n_words=n_words)
+            listed.append(said_as)
+            room -= n_words
+    return listed if len(listed) >= 2 else []
 
 
 def _laid_out(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:

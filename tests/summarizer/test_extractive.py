@@ -4940,3 +4940,19 @@ def test_a_result_many_took_up_stays_beside_its_author_s_other_news_in_the_threa
     text = section(draft([result, cheer, money]), "data").markdown
     assert "won by The Ampersands on the very last question" in text
     assert "**£276** goes to the roof fund" in text
+
+
+def test_an_announcement_s_price_list_is_said_with_it() -> None:
+    # Its items are too short to be news one by one; they are what its readers look for.
+    text = drafted_with(
+        "👕 **CLUB HOODIE ORDER IS OPEN** 👕\n"
+        "• hoodie, navy or grey: **$42**\n"
+        "• beanie: **$15**\n"
+        "• both together: **$52**\n"
+        "custom print is free, a name on the back is +$5.\n"
+        "order form: https://forms.example/hoodies\n"
+        "**deadline Friday May 8, 11:59pm.** pay cash at practice.",
+        reactions=9,
+    )
+    assert "Hoodie, navy or grey: **$42**. Beanie: **$15**. Both together: **$52**" in text
+    assert "Friday May 8" in text
