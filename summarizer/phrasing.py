@@ -12,7 +12,7 @@ import calendar
 import re
 from collections.abc import Callable
 
-from summarizer.voice import QUOTE_RE
+from summarizer.voice import QUOTE_RE, TITLE_WORDS
 
 # Fillers and status labels chat puts before the news; they say nothing in a summary.
 _OPENER_RE = re.compile(
@@ -25,7 +25,8 @@ _OPENER_RE = re.compile(
     r"(?:(?:small|quick|friendly) )?reminder(?=\s*[:—–-]| that )(?: that)?|good news|bad news|re|"
     r"(?:\w+ )?note(?=:)|note|(?:small |quick )?nit(?=:)|fun(?: (?:fact|stat)s?)?(?=:)|"
     r"bonus(?=:)|unrelated(?=[:,])|"
-    r"tl;?dr|ah|oh|hmm+|yeah|yep|alright|anyway|and|but|plus|ps|sure|separately|"
+    r"tl;?dr|ah|oh|hmm+|ugh|argh|oops|whoops|welp|yeah|yep|alright|anyway|and|but|plus|ps|"
+    r"sure|separately|"
     r"(?:a )?(?:small|quick) one|meanwhile|"
     r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)|save the date(?=:)|"
     r"(?:here'?s |and )?mine(?=:)"  # (a showcase thread's entry: "mine: nightjar, a theme ...")
@@ -760,11 +761,15 @@ def _singular(text: str) -> str:
 
 # A letter before "I" in a list of letters: "an H or I motor", "classes G, H, I".
 _LETTERS_BEFORE_RE = re.compile(r"\b[A-Z](?:,? (?:or|and|to)|,|/| ?[-–]) ?\Z")
+_TITLE_BEFORE_RE = re.compile(rf"{TITLE_WORDS}\Z")
 
 
 def _their(match: re.Match[str]) -> str:
     word = match.group(0)
-    if word == "I" and _LETTERS_BEFORE_RE.search(match.string, 0, match.start()):
+    if word == "I" and (
+        _LETTERS_BEFORE_RE.search(match.string, 0, match.start())
+        or _TITLE_BEFORE_RE.search(match.string, max(0, match.start() - 60), match.start())
+    ):
         return word
     if word == "I" and _CLAUSE_END_RE.match(match.string, match.end()):
         return "them"  # "a matrix from Tim, Gerardo, and I": no subject, nothing follows

@@ -40,6 +40,10 @@ _FIRST_PERSON_RE = re.compile(
     r"|I['’](?:m|ve|ll|d)|[Mm](?:e|y|ine|yself)|[Ww]e(?:['’](?:re|ve|ll|d))?"
     r"|[Uu]s|[Oo]ur(?:s|selves)?)(?![\w'’/-])"
 )
+# A title's words before its numeral "I", inside a sentence: "an offer as a Software
+# Engineer I at ..." (no one speaks there).
+TITLE_WORDS = r"(?<=[a-z] )[*_]{0,2}(?:[A-Z][a-z]+ ){2,}"
+_TITLE_I_RE = re.compile(rf"{TITLE_WORDS}I\b")
 # An emoji character (with its variation selector or joiner), a `:code:` or a face typed in
 # punctuation (":-)", " ;P"); the drafters remove what this finds.
 EMOJI_RE = re.compile(
@@ -124,6 +128,8 @@ def markers(item: str) -> tuple[str, ...]:
     text = _URL_RE.sub("URL", _LINK_RE.sub(r'"\1"', item))
     text = CODE_SPAN_RE.sub("Code", text)
     unquoted = QUOTE_RE.sub("Quote", text)
+    if " I" in unquoted:
+        unquoted = _TITLE_I_RE.sub("Title", unquoted)
     if _FIRST_PERSON_RE.search(unquoted):
         found.append("first person")
     if EMOJI_RE.search(text):

@@ -4956,3 +4956,12 @@ def test_an_announcement_s_price_list_is_said_with_it() -> None:
     )
     assert "Hoodie, navy or grey: **$42**. Beanie: **$15**. Both together: **$52**" in text
     assert "Friday May 8" in text
+
+
+def test_a_job_title_s_numeral_is_said_as_written() -> None:
+    text = drafted_with(
+        "Some news: I accepted an offer as a **Software Engineer I at Relay Payments**! "
+        "Start Oct 5.",
+        reactions=9,
+    )
+    assert text.startswith("- Ana Ruiz accepted an offer as a **Software Engineer I at Relay")

@@ -35,6 +35,11 @@ from summarizer.phrasing import (
         ("We apply the patch nightly", "The team applies the patch nightly"),
         # a letter among letters is no pronoun
         ("I flew an H or I motor", "Ana flew an H or I motor"),
+        # ... and a title's numeral is none either
+        (
+            "I accepted an offer as a Software Engineer I",
+            "Ana accepted an offer as a Software Engineer I",
+        ),
         ("We're upgrading the controller", "The team is upgrading the controller"),
         ("Restarted the run on rack 3", "Ana restarted the run on rack 3"),
         # The passive says who did it: "Reported by Lea" is not Ana's report.
@@ -234,6 +239,9 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         ("So far we found 3 of them", "So far we found 3 of them"),
         ("so many came to the stall", "so many came to the stall"),
         ("So the stall raised £42", "The stall raised £42"),
+        # an interjection before the news
+        ("Ugh, heads up: room 4B is double-booked", "Room 4B is double-booked"),
+        ("Oops, the form link was wrong", "The form link was wrong"),
         ("You are welcome to join the call", "You are welcome to join the call"),
         (
             "Docs are faster, welcome contributions here",

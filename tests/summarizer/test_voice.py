@@ -50,6 +50,7 @@ def test_each_marker_of_chat_is_found(item: str, marker: str) -> None:
         "The working bee is on **Sunday 24 May, 10am-1pm**: the timber rack gets cleared.",
         "The choir sings Price's Adoration (arr. for strings) on Saturday.",
         "Each flight needs an H or I motor and a stable rocket.",
+        "Tasha Greene starts as a **Software Engineer I at Relay Payments** on Monday.",
     ],
 )
 def test_a_newsletters_sentences_carry_no_marker(item: str) -> None:
