@@ -39,14 +39,14 @@ _NOT_RE = re.compile(
     # (a word of what it was measured at may come before the brackets: "27.4 at 96k (not 31.8)";
     # an aside in brackets before ", not": "17:00 UTC (18:00 CET), not 16:00"; or a few words
     # of where it was seen: "1,284,517 rows from the API count, not 1,248,517")
-    rf"(?:(?:(?:\s[\w'’-]+){{1,4}},|(?:\s\([^()\n]{{1,40}}\))?,?)\s+(?i:not|instead of)\s+"
+    rf"(?:(?:(?:\s[\w'’-]+){{1,4}},|(?:\s\([^()\n]{{1,40}}\))?,?)\s+(?i:not|instead of)\s+(?:the\s)?"
     rf"|(?:\s[\w.]+)?\s\((?:was|not)\s)"
     rf"(?P<old>{_VALUE})"
 )
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
 # "edit: +1.3 was with ...": the value a correction says was wrong.
 _WAS_RE = re.compile(
-    rf"(?:\bthe\s|^|(?<=\()|(?<=[:.;,]\s))[+−-]?(?P<old>{_VALUE})(?:\s[a-z]+)?\swas\b",
+    rf"(?:\b[Tt]he\s|^|(?<=\()|(?<=[:.;,]\s))[+−-]?(?P<old>{_VALUE})(?:\s[a-z]+)?\swas\b",
     re.MULTILINE,
 )
 # "the "memory usage down 40%" line in the notes is wrong": a clause saying its values are
@@ -96,6 +96,7 @@ _WORD_AFTER_RE = re.compile(r"[^\S\n]([a-z]{3,})")
 _UNIT_RE = re.compile(r"^[~≈$€£]?[\d.,]+\s?")
 FIRST_REPORTED = "first reported as"
 _NOT_HINTS = ("not ", "NOT ", "instead of", "(was ")  # (one in any text `_NOT_RE` matches)
+_ACTUALLY_RE = re.compile(r"\bactually\b", re.IGNORECASE)
 # A word right after a number: what it counts ("22 riders").
 _OTHER_UNIT_RE = re.compile(r"\s?[^\W\d_]")
 # What may open a reply before the right value: "it's 2-260, not 2-206".
@@ -184,8 +185,18 @@ def _may_correct(message: SourceMessage) -> bool:
     if _replies(message) is None and not message.reactions:
         return False
     if not holds_any(text, _NOT_HINTS):
-        return False
+        return _says_was(text)
     return _NOT_RE.search(_plain(text)) is not None
+
+
+def _says_was(text: str, post: str = "") -> bool:
+    """Whether `text` says what a value "actually" is and which value "was" wrong (of
+    those `post` says, where given): "It's actually *£437.60* ... The £412.60 was missing
+    the card payments"."""
+    if " was" not in text or _ACTUALLY_RE.search(text) is None:
+        return False  # (most replies)
+    olds = [_value(m["old"]) for m in _WAS_RE.finditer(_plain(text))]
+    return bool(olds) and (not post or any(any(_said(old, _plain(post))) for old in olds))
 
 
 def _targets(
@@ -239,6 +250,7 @@ def _targets(
         opens = (
             _OPENS_CORRECTING_RE.match(message.text) is not None
             or _NOT_RE.match(_IT_IS_RE.sub("", _plain(message.text).lstrip(), 1)) is not None
+            or _says_was(message.text, post.text)
         )
         if opens and _vouched(messages, posts, i, post):
             return [*mine, (j, False)]
@@ -506,7 +518,9 @@ class _Correction:
             if len(others) > 1:
                 others = [f for f in others if _number(f) in self.emphasised]
             if len(others) == 1:
-                found.append((others[0], old))
+                # (a sum's currency, which the figures it gives are read without)
+                currency = old[0] if old[0] in "$€£" and others[0][0].isdigit() else ""
+                found.append((currency + others[0], old))
         return found
 
 
@@ -540,8 +554,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     # (the value "1,340", fixed, is not fixed again as "1,340 viewers"; "68 YES" fixed, "68
     # units" still is)
     fixed: dict[str, set[str]] = {}
-    for new, old in pairs:
-        old = next((form for form in _forms(old, new) if any(_said(form, text))), old)
+    for new, given_old in pairs:
+        old = next((form for form in _forms(given_old, new) if any(_said(form, text))), given_old)
         if old[-2:] in ("am", "pm") and _CLOCK_RE.fullmatch(new):
             new += old[-2:]  # ("9am" gives way to "9:30am")
         found = list(_said(old, text))
@@ -552,8 +566,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
             continue  # (a post saying both values compares them: "31.8 test-shots, 27.4 dev")
         if _NOT_BEFORE_RE.search(text, 0, found[0].start()):
             continue  # (a post saying what it was not: "so *2.4x*, not 3.1x")
-        if old.isdigit() and _in_a_date(text, *found[0].span()):
-            continue  # (a count's "18, not 16" leaves "Saturday 16 May" as it is)
+        if old == given_old and old.isdigit() and _in_a_date(text, *found[0].span()):
+            continue  # (a count's "18, not 16" leaves "Saturday 16 May" as it is; "the 16th" not)
         fixed.setdefault(_number(old), set()).add(_unit(old).strip(" ,"))
         start, end = found[0].span()
         # ("118 fps, not 131" over "131 fps": the unit is there already)
@@ -566,10 +580,13 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
         zone = _ZONE_RE.match(text, after)  # ("17:00 CET": said with the value)
         if zone is not None:
             after = zone.end()
+        month = _DATE_AFTER_RE.match(text, after) if old != given_old else None
+        if month is not None:  # ("Friday 27 November (first reported as 20 November)")
+            after = month.end()
         if not annotated and (after == len(text) or text[after] in _CLAUSE_ENDS):
             annotated = True
             sign = text[start - 1] if start and text[start - 1] in "+-−" else ""  # ("+6.3%")
-            first = f"{sign}{old}{unit[0] if unit else ''}{zone[0] if zone else ''}".strip()
+            first = f"{sign}{old}{text[end:after]}".strip()
             # (within brackets, a clause of theirs: "(16:00 UTC, first reported as 17:00 UTC)")
             bracketed = text.count("(", 0, start) > text.count(")", 0, start)
             note = f", {FIRST_REPORTED} {first}" if bracketed else f" ({FIRST_REPORTED} {first})"
@@ -602,6 +619,9 @@ def _forms(value: str, new: str = "") -> list[str]:
     unit = _unit(new)
     if unit.isalpha() and not _unit(value):
         return [value, value + unit]
+    ordinal = _ORDINAL_RE.fullmatch(value)
+    if ordinal is not None:  # ("Friday 27 November, not the 20th" over "Friday 20 November")
+        return [value, ordinal[1]]
     short = _THOUSANDS_RE.fullmatch(value)
     if short is None:
         return [value]
@@ -610,6 +630,7 @@ def _forms(value: str, new: str = "") -> list[str]:
 
 
 _CLOCK_RE = re.compile(r"\d{1,2}:\d{2}")
+_ORDINAL_RE = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 _ZONE_RE = re.compile(r" [A-Z]{2,5}\b")
 _HOUR_ENDS = ("am", " am", "pm", " pm", ":00")
 

@@ -862,3 +862,43 @@ def test_a_recount_fixes_counts_in_capitals_and_the_one_its_words_name() -> None
     [text] = [m.text for m in corrected([result, fixed])]
     assert "**71 YES (first reported as 68 YES), 9 NO**" in text
     assert "(80 ballots, 71 units pledged; we needed 60 units)" in text
+
+
+def test_a_day_of_the_month_corrected_as_an_ordinal_is_drafted_corrected() -> None:
+    post = msg("Lost property clear-out is on *Friday 20 November*, unclaimed items go to charity")
+    fixed = replace(
+        msg("Correction: that's *Friday 27 November*, not the 20th! Sorry"), reply_to_id=post.id
+    )
+    [read] = corrected([post, fixed])
+    assert read.text == (
+        "Lost property clear-out is on *Friday 27 November (first reported as 20 November)*, "
+        "unclaimed items go to charity"
+    )
+
+
+def test_a_sum_another_counted_again_is_drafted_corrected() -> None:
+    post = msg("Bake sale done! Takings: *£412.60*, thank you bakers", author="Sunita Rao")
+    recount = replace(
+        msg(
+            "Finished the count with Dan. It's actually *£437.60*: £312.60 cash + £125.00 by "
+            "card. The £412.60 was missing the second batch of card payments.",
+            author="Mark Obi",
+        ),
+        reply_to_id=post.id,
+        reactions=3,
+    )
+    read = corrected([post, recount])
+    assert read[0].text == (
+        "Bake sale done! Takings: *£437.60 (first reported as £412.60)*, thank you bakers"
+    )
+    assert read[1] == recount  # (another's recount says who counted)
+
+
+def test_a_reply_saying_what_a_value_actually_was_of_another_post_changes_nothing() -> None:
+    post = msg("The 2pm session was great, the 5pm one too", author="Sunita Rao")
+    reply = replace(
+        msg("The 2pm was actually my favourite, 40 people came", author="Mark Obi"),
+        reply_to_id=post.id,
+        reactions=3,
+    )
+    assert corrected([post, reply]) == [post, reply]
