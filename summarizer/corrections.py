@@ -39,7 +39,8 @@ _NOT_RE = re.compile(
     # (a word of what it was measured at may come before the brackets: "27.4 at 96k (not 31.8)";
     # an aside in brackets before ", not": "17:00 UTC (18:00 CET), not 16:00"; or a few words
     # of where it was seen: "1,284,517 rows from the API count, not 1,248,517")
-    rf"(?:(?:(?:\s[\w'’-]+){{1,4}},|(?:\s\([^()\n]{{1,40}}\))?,?)\s+(?i:not|instead of)\s+(?:the\s)?"
+    rf"(?:(?:(?:\s[\w'’-]+){{1,4}},|(?:\s\([^()\n]{{1,40}}\))?,?)"
+    rf"\s+(?i:not|instead of)\s+(?:the\s)?"  # ("... November, not the 20th")
     rf"|(?:\s[\w.]+)?\s\((?:was|not)\s)"
     rf"(?P<old>{_VALUE})"
 )
