@@ -1267,7 +1267,7 @@ def credited(text: str, links: Sequence[str], people: Sequence[str]) -> str:
     if extra and text.endswith(").") and _CLOSING_REFS_RE.search(text):
         return f"{text[:-2]}, {', '.join(extra)})."
     text = with_refs(text, extra)
-    return text if text.endswith((".", "!")) else text + "."
+    return text if text.endswith((".", "!")) else full_stop(text)
 
 
 def _credit_name(name: str) -> str:

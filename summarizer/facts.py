@@ -64,6 +64,7 @@ BULLET_WORDS = 45  # a second sentence joins the lead only while the bullet stay
 PR_GAIN = 3.0
 FIGURE_GAIN = 1.5
 SIGNAL_WEIGHT = 1.0
+STRESS_GAIN = 1.0  # a sentence set in bold whole is news its author stressed, and more
 RECAP_PRS = 3
 RECAP_PR_GAIN = 1.0
 WEAK_PENALTY = 2.0  # a sentence pointing back, or a request, leads only where nothing else can
@@ -927,7 +928,8 @@ def _fact(
     figures = frozenset(find_figures(text)) | _table_scores(text)
     if not prs and figures and figures <= amounts(text) and _asks_the_reader(text):
         return None  # ("Would ask you to buy them ... Should be ~$65": a request, priced)
-    decision = released or _is_decision(text)
+    stressed = _STRESSED_RE.match(text) is not None
+    decision = released or _is_decision(text) or stressed
     if asking and not (prs or decision or shows and shows_something(sentence)):
         return None  # ("working with census data? <url> is a great place to ask" shows one)
     # The sentence's own link or day, and what people made of its message.
@@ -963,7 +965,7 @@ def _fact(
         and not names_day(text)  # ("today's office hours are postponed to Tuesday 27 Oct")
     ):
         return None
-    gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal
+    gain = _gain(text, prs, figures, decision) + SIGNAL_WEIGHT * signal + STRESS_GAIN * stressed
     return Fact(text, message, prs, figures, words(text), n_words, decision, time, gain, signal)
 
 
@@ -975,6 +977,11 @@ _QUESTION_LABEL_RE = re.compile(
     r"(?:question|q)\b(?:[.:!]|(?<=question),)",
     re.IGNORECASE,
 )
+
+
+# A sentence its author set in bold whole, among others: what the message is there to say
+# ("**Rosa Delgado is taking over as captain, effective now.**").
+_STRESSED_RE = re.compile(r"\*\*(?=\S)[^*\n]{20,}(?<=\S)\*\*[.!]?$")
 
 
 def _asks_the_reader(text: str) -> bool:

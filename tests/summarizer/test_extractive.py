@@ -4965,3 +4965,15 @@ def test_a_job_title_s_numeral_is_said_as_written() -> None:
         reactions=9,
     )
     assert text.startswith("- Ana Ruiz accepted an offer as a **Software Engineer I at Relay")
+
+
+def test_a_sentence_set_in_bold_whole_is_the_news_of_its_message() -> None:
+    text = drafted_with(
+        "hey all, some news. I tore my meniscus at last Thursday's game (the dive that everyone "
+        "said was great... worth it? no). surgery is July 1 and I'm out for the season\n"
+        "**Rosa Delgado is taking over as team captain, effective now.** Send roster changes, "
+        "subs and spirit scores to her from here on",
+        reactions=7,
+    )
+    assert "**Rosa Delgado is taking over as team captain, effective now.**" in text
+    assert "**." not in text
