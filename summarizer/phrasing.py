@@ -37,6 +37,8 @@ _OPENER_RE = re.compile(
     r"(?:[,:]|\s+[—–-])\s*"
     # an apology before the news: "Sorry all, today's office hours are postponed"
     r"|(?:sorry|apologies)[,!]\s*"
+    # a remark on oneself labelling the news: "I'm an idiot: the 50k run was a debug build"
+    r"|(?-i:(?:I'?m|I am|I was)(?: [a-z][\w'-]*){1,4}):\s+"
     # a welcome before the news: "Welcome Amy! The export path needs eyes"; a greeting:
     # "Hi Riders! Memberships are open"
     r"|welcome(?: aboard| back)?(?: (?-i:[A-Z])[\w'-]*)?!+\s+"

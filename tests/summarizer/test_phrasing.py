@@ -242,6 +242,9 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         # an interjection before the news
         ("Ugh, heads up: room 4B is double-booked", "Room 4B is double-booked"),
         ("Oops, the form link was wrong", "The form link was wrong"),
+        # ... or a remark on oneself
+        ("I'm an idiot: the 50k run was a debug build", "The 50k run was a debug build"),
+        ("I'm Priya: data engineer at Lumen", "I'm Priya: data engineer at Lumen"),
         ("You are welcome to join the call", "You are welcome to join the call"),
         (
             "Docs are faster, welcome contributions here",
