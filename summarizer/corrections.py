@@ -27,6 +27,7 @@ from summarizer.types import SourceMessage
 # A value a correction gives: a number with what is written onto it ("4h41m", "6pm", "38%",
 # "19:30", "$1,200", "2.3 GB"), or a day of a month ("Dec 14").
 _MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_DAY_NAME = rf"(?:{'|'.join(day[:3].lower() for day in calendar.day_name)})[a-z]*"
 _MONTH = rf"(?i:{_MONTH_NAME})\.?\s"
 _VALUE = (  # (a score too: "13-10")
     rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:-\d+\b)?(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
@@ -84,9 +85,12 @@ _DIGIT_RE = re.compile(r"\d")
 # "19k" is "19,000" and "19000"
 _THOUSANDS_RE = re.compile(r"(\d+)[kK]")
 _EMPHASIS_RE = re.compile(r"(\*{1,2}|_)([^*_\n]+?)\1")
-# A sum of money ("£72", "$4,410") or a score ("15-9", "2–1"), as a correction may stress it.
+# A sum of money ("£72", "$4,410"), a score ("15-9", "2–1") or a day ("Sunday 18 Oct", "Oct
+# 18"), as a correction may stress it.
 _SUM_OR_SCORE_RE = re.compile(
     r"[$€£]\d(?:[\d,.]*\d)?|(?<![\w.,/:-])\d{1,3}[-–]\d{1,3}(?!\w|[.,/:-]\d)"
+    rf"|(?i:\b(?:{_DAY_NAME},?\s)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s{_MONTH_NAME}"
+    rf"|{_MONTH_NAME}\.?\s\d{{1,2}})\b(?![-–]\d))"  # (not a range's start: "Sept 19-20")
 )
 # A count a correction may give with what it counts ("9 people", "61 responses").
 # (or in capitals: "71 YES / 9 NO")
@@ -106,7 +110,6 @@ _IT_IS_RE = re.compile(r"^(?:it'?s|it is|that'?s|that is|should be)\s+", re.IGNO
 _NOT_BEFORE_RE = re.compile(r"(?:\b(?i:not|instead of)|\(was)\s+[~≈*_]*\Z")
 _CLAUSE_ENDS = " \n.,;:!?)*_"  # (a value in a range, "7–10pm", is replaced without a word)
 DATE_CHARS = 12  # a day's or month's name and its comma or space before a day's number
-_DAY_NAMES = [day[:3].lower() + "[a-z]*" for day in calendar.day_name]
 EARLIER = 30  # how many earlier posts in its channel (its author's, others') a correction reaches
 MIN_SHARED_WORDS = 2  # a post a "... is wrong" clause means says this many of its long words
 MIN_WORD = 4  # (letters of a long word)
@@ -382,8 +385,10 @@ def _stressed_spans(text: str) -> list[str]:
 
 
 def _kind(value: str) -> str:
-    """What a sum or a score is: its currency's sign, or "score"."""
-    return value[0] if value[0] in "$€£" else "score"
+    """What a sum, a score or a day is: its currency's sign, "score" or "day"."""
+    if value[0] in "$€£":
+        return value[0]
+    return "day" if value[-1].isalpha() or value[0].isalpha() else "score"
 
 
 @dataclass(frozen=True)
@@ -536,6 +541,8 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
     given = () if explicit_only else correction.given
     if not explicit_only and (correction.labelled or correction.stressed):
         more = correction.replacing_labelled(text) + correction.replacing_stressed(text)
+        # (a day stressed in full, "**Saturday June 20**", that a "June 20, not June 13" says)
+        more = [(new, old) for new, old in more if not any(value in new for value in said)]
         pairs = list(dict.fromkeys([*pairs, *more]))
         said = {old for _, old in pairs} | {new for new, _ in pairs}
     emphasised = correction.emphasised
@@ -598,7 +605,7 @@ def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -
 
 
 # A day's or a month's name right before a number, or a month's right after it: a date.
-_DATE_BEFORE_RE = re.compile(rf"\b(?:{'|'.join(_DAY_NAMES)}|{_MONTH_NAME})[,.]?\s+\Z", re.I)
+_DATE_BEFORE_RE = re.compile(rf"\b(?:{_DAY_NAME}|{_MONTH_NAME})[,.]?\s+\Z", re.I)
 _DATE_AFTER_RE = re.compile(rf"(?:st|nd|rd|th)?\s+{_MONTH_NAME}\b", re.I)
 
 

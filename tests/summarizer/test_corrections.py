@@ -902,3 +902,26 @@ def test_a_reply_saying_what_a_value_actually_was_of_another_post_changes_nothin
         reactions=3,
     )
     assert corrected([post, reply]) == [post, reply]
+
+
+def test_a_day_its_author_corrects_in_bold_is_drafted_corrected() -> None:
+    post = msg("Validator training for mappers: *Saturday 17 Oct, 11am–1pm*, online. 10 seats.")
+    fixed = replace(
+        msg("sorry, correction: it's *Sunday 18 Oct*, same time. Saturday clashes with a meetup"),
+        reply_to_id=post.id,
+    )
+    [read] = corrected([post, fixed])
+    assert read.text == (
+        "Validator training for mappers: *Sunday 18 Oct (first reported as Saturday 17 Oct), "
+        "11am–1pm*, online. 10 seats."
+    )
+
+
+def test_a_corrected_range_of_days_stays_a_range() -> None:
+    post = msg("First aid course booked: Sat-Sun **Sept 12-13**, 8:30am-5pm, $240, 14 spots")
+    fixed = replace(
+        msg("correction: the course is **Sept 19-20**, not 12-13, the instructor moved it"),
+        reply_to_id=post.id,
+    )
+    [read] = corrected([post, fixed])
+    assert "Sat-Sun **Sept 19-20 (first reported as 12-13)**, 8:30am-5pm" in read.text
