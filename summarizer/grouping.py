@@ -26,7 +26,12 @@ from summarizer.figures import count_figures
 from summarizer.integrations import on_behalf
 from summarizer.introductions import is_welcome, welcomes
 from summarizer.link_comments import joined_link_comments
-from summarizer.names import channel_key, with_mentions_once, with_plain_names
+from summarizer.names import (
+    channel_key,
+    with_mentions_once,
+    with_plain_names,
+    without_vocatives,
+)
 from summarizer.noise import is_noise
 from summarizer.previews import written
 from summarizer.quotes import quoted_replies
@@ -553,6 +558,8 @@ def group_by_topic(
         else:
             rest.append(message)
 
+    # (after introductions are found: "Priya!! yes please" welcomes her)
+    rest = without_vocatives(rest, {m.author for m in kept if not m.is_bot})
     assigned = _assign(rest, scorer, catch_all, priors or TopicPriors())
     for message, topic_id in zip(rest, assigned, strict=True):
         grouped[topic_id].append(message)

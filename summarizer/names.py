@@ -9,12 +9,15 @@ and a role after a bar ("Elk | Loader Dev").
 
 Discord servers decorate channel names the same way ("👋・introductions", "🦀┃uefi-rs"); an
 admin's config names the channel plainly, and `channel_key` lets the two meet.
+
+A reply often opens by calling its addressee ("Greg, the key is derived from ...", "Dev! I
+found your keys ..."): in a summary it speaks of them, not to them (`without_vocatives`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -70,6 +73,42 @@ def with_plain_names(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     if not changed:
         return list(messages)  # (most weeks)
     return [replace(m, author=changed[m.author]) if m.author in changed else m for m in messages]
+
+
+def without_vocatives(
+    messages: Sequence[SourceMessage], people: Collection[str]
+) -> list[SourceMessage]:
+    """`messages`, each opening by calling another member of the week by name ("Greg, ...",
+    "@Dev! ...", "@Sam you need ...") without the call, and "your" after
+    it as that member's ("I found your keys" -> "I found Dev's keys"). A name followed by
+    another ("Greg, Ana and I will run the stall") is a list of people, not a call; one before a
+    colon ("Ana: fixes the build", "@Ana: thought you'd enjoy <url>") may say who does what, or
+    whom a link is for."""
+    names = {
+        part
+        for person in people
+        for part in {person, person.split(" ", 1)[0]}
+        if len(part) > 1 and part[0].isupper()
+    }
+    if not names:
+        return list(messages)
+    alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    called = re.compile(
+        rf"^\W{{0,2}}(?:@?(?P<name>{alternatives})[,!]+\s+|@(?P<mentioned>{alternatives})\s+(?=you\b))"
+        r"(?=[a-z]|I\b)"
+    )
+    found = []
+    for message in messages:
+        call = called.match(message.text)
+        who = call["mentioned"] or call["name"] if call else None
+        if call is None or not who or message.author.startswith(who):
+            found.append(message)  # (most messages)
+            continue
+        found.append(replace(message, text=_YOUR_RE.sub(f"{who}'s", message.text[call.end() :])))
+    return found
+
+
+_YOUR_RE = re.compile(r"\byour\b")
 
 
 def with_mentions_once(messages: Sequence[SourceMessage]) -> list[SourceMessage]:

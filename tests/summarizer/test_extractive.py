@@ -4977,3 +4977,23 @@ def test_a_sentence_set_in_bold_whole_is_the_news_of_its_message() -> None:
     )
     assert "**Rosa Delgado is taking over as team captain, effective now.**" in text
     assert "**." not in text
+
+
+def test_a_reply_calling_its_addressee_says_whom_it_is_about() -> None:
+    asked = msg(
+        "has anyone seen a set of keys with a red bottle opener? lost them by the bike shed",
+        author="Dev Patel",
+        channel="data",
+    )
+    found = replace(
+        msg(
+            "Dev! I found your keys with the red bottle opener, in the laundry room behind "
+            "washer 2. They're in flat 16.",
+            author="Bea Thornton",
+            channel="data",
+        ),
+        reply_to_id=asked.id,
+        reactions=4,
+    )
+    text = section(draft([asked, found]), "data").markdown
+    assert "Bea Thornton found Dev's keys with the red bottle opener" in text
