@@ -205,6 +205,18 @@ def _paired(sentence: str, author: str) -> str:
     return sentence[: paired.start()] + author + sentence[paired.end() :]
 
 
+_ME_RE = re.compile(r"\bme\b")
+_THEY_RE = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
+
+
+def _me_named(sentence: str, author: str) -> str:
+    """`sentence` with "me" as the author where it already speaks of others as "they"
+    ("They're with me in flat 16": "them" would be the keys)."""
+    if "me" not in sentence or not _ME_RE.search(sentence) or not _THEY_RE.search(sentence):
+        return sentence  # (most sentences)
+    return _ME_RE.sub(author, sentence)
+
+
 def voiced(text: str, author: str) -> tuple[str, bool]:
     """`text`, said by `author`, tidied, with the author as the first sentence's subject
     where it can be ("I fixed X" -> "Ana fixed X"), or else as the subject of the first
@@ -212,7 +224,7 @@ def voiced(text: str, author: str) -> tuple[str, bool]:
     the first sentence's subject is the author."""
     if "me" in text:  # ("(Leila Haddad, Yuxin Chen, me)": the author, among names)
         text = _LISTED_ME_RE.sub(author, text)
-    said = _sentences(text)
+    said = [_me_named(s, author) for s in _sentences(text)]
     if not said:
         return "", False
     if said[0].startswith(f"{author} "):  # a message naming its own author says who did it

@@ -440,3 +440,13 @@ def test_an_answer_s_because_goes_and_a_cause_s_stays() -> None:
     # (the question "why ...?" is not said with it: what is so is the news)
     assert tidy("Because load times differ by platform.") == "Load times differ by platform."
     assert tidy("Because of the outage the call moved.") == "Because of the outage the call moved."
+
+
+def test_me_beside_others_said_as_they_is_the_author() -> None:
+    assert voiced("I found the keys in the laundry. They're with me in flat 16.", "Bea Ng") == (
+        "Bea Ng found the keys in the laundry. They're with Bea Ng in flat 16.",
+        True,
+    )
+    assert voiced("Send the forms to me by Friday.", "Bea Ng")[0] == (
+        "Send the forms to them by Friday."
+    )
