@@ -49,7 +49,7 @@ from summarizer.phrasing import (
     third_person,
     without_pointing_label,
 )
-from summarizer.previews import LINK_RE, MAX_TITLE_WORDS, page_title
+from summarizer.previews import LINK_RE, MAX_TITLE_WORDS, page_title, written
 from summarizer.prlinks import label, link, link_prs, with_refs
 from summarizer.pushes import commit_digests
 from summarizer.signals import (
@@ -796,31 +796,39 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     return _headed(picked, facts)
 
 
-LISTED_FIGURE_WORDS = 12  # a list item this short giving a figure ("shorts: $28") ...
+_DIGIT_RE = re.compile(r"\d")
+LISTED_FIGURE_WORDS = 8  # a list item this short giving a figure ("shorts: $28") ...
 LISTED_FIGURES_WORDS = 45  # ... is said with its message's lead, the list up to this long
 
 
 def _listed_figures(lead: Fact, picked: Sequence[Fact]) -> list[Fact]:
     """The short items of a list in the lead's message that each give a figure (a price
-    list, the shifts still open, the night's results), as the message lists them: the list
-    is what its readers look for; [] unless two such items are left unsaid."""
+    list, the shifts still open, the night's results), marked as a list's or each a line of
+    its own under a line ending with a colon ("Shoutouts:\nLuis 18:42, 3rd in M30-39\nOmar
+    24:03"), as the lead's paragraph lists them: the list is what its readers look for; []
+    unless two such items are left unsaid."""
     said = [_plain(f.text) for f in picked]
     listed: list[Fact] = []
     room = LISTED_FIGURES_WORDS
-    for line in lead.message.text.splitlines():
+    under_colon = False  # (the line before opened a list, or was one of its items)
+    # (of an announcement of several paragraphs, each a bullet of its own: the lead's)
+    paragraph = max(written(lead.message).split("\n\n"), key=lambda p: len(words(p) & lead.words))
+    for line in paragraph.splitlines():
         item = without_list_mark(line)
-        if item == line or "#" in item:
-            continue  # (most lines; a PR's line is said by its PR)
         text = clean_sentence(item)
-        plain = _plain(text)
         n_words = len(text.split())
-        if not plain or n_words > min(LISTED_FIGURE_WORDS, room) or any(plain in s for s in said):
-            continue
+        # (a figure, or a time of its own: "Omar 24:03")
+        counted = n_words <= LISTED_FIGURE_WORDS and _DIGIT_RE.search(text) is not None
+        in_list = (item != line or under_colon) and "#" not in item  # (a PR's: its PR says it)
+        under_colon = line.rstrip().endswith(":") or under_colon and counted
+        plain = _plain(text)
+        if not (in_list and counted and plain) or any(plain in s for s in said):
+            continue  # (most lines)
+        if n_words > room:
+            break
         figures = frozenset(find_figures(text))
-        if figures:
-            said_as = replace(lead, text=text, figures=figures, words=words(text), n_words=n_words)
-            listed.append(said_as)
-            room -= n_words
+        listed.append(replace(lead, text=text, figures=figures, words=words(text), n_words=n_words))
+        room -= n_words
     return listed if len(listed) >= 2 else []
 
 

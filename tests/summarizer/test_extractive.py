@@ -4997,3 +4997,13 @@ def test_a_reply_calling_its_addressee_says_whom_it_is_about() -> None:
     )
     text = section(draft([asked, found]), "data").markdown
     assert "Bea Thornton found Dev's keys with the red bottle opener" in text
+
+
+def test_results_listed_a_line_each_under_a_colon_are_said_with_their_post() -> None:
+    text = drafted_with(
+        "Harbour 10K results are up! 9 of us finished and the club was 2nd in the club "
+        "division. Shoutouts:\n🥉 Luis 38:42, 3rd in M30-39\nOmar 44:03\nDev 45:31\n"
+        "Kat 47:50 in her first 10K ever",
+        reactions=9,
+    )
+    assert "Luis 38:42, 3rd in M30-39. Omar 44:03. Dev 45:31" in text
