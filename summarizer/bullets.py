@@ -802,34 +802,53 @@ LISTED_FIGURES_WORDS = 45  # ... is said with its message's lead, the list up to
 
 
 def _listed_figures(lead: Fact, picked: Sequence[Fact]) -> list[Fact]:
-    """The short items of a list in the lead's message that each give a figure (a price
-    list, the shifts still open, the night's results), marked as a list's or each a line of
-    its own under a line ending with a colon ("Shoutouts:\nLuis 18:42, 3rd in M30-39\nOmar
-    24:03"), as the lead's paragraph lists them: the list is what its readers look for; []
-    unless two such items are left unsaid."""
+    """The items of a list in the lead's paragraph that each give a figure in a few words (a
+    price list, the night's results), marked as a list's or a line each under a line ending
+    with a colon ("Shoutouts:\nLuis 18:42, 3rd in M30-39\nOmar 24:03"), as it lists them: the
+    list is what its readers look for. A list with a longer item (roles, a spec's tl;dr) is
+    facts, not figures; [] unless two items are left unsaid."""
     said = [_plain(f.text) for f in picked]
     listed: list[Fact] = []
     room = LISTED_FIGURES_WORDS
-    under_colon = False  # (the line before opened a list, or was one of its items)
     # (of an announcement of several paragraphs, each a bullet of its own: the lead's)
     paragraph = max(written(lead.message).split("\n\n"), key=lambda p: len(words(p) & lead.words))
+    for items in _lists_in(paragraph):
+        texts = [clean_sentence(item) for item in items]
+        if any(
+            len(text.split()) > LISTED_FIGURE_WORDS or _DIGIT_RE.search(text) is None or "#" in text
+            for text in texts
+        ):
+            continue  # (a PR's line is said by its PR)
+        for text in texts:
+            plain, n_words = _plain(text), len(text.split())
+            if not plain or any(plain in s for s in said):
+                continue
+            if n_words > room:
+                break
+            figures = frozenset(find_figures(text))
+            listed.append(
+                replace(lead, text=text, figures=figures, words=words(text), n_words=n_words)
+            )
+            room -= n_words
+    return listed if len(listed) >= 2 else []
+
+
+def _lists_in(paragraph: str) -> list[list[str]]:
+    """The lists of `paragraph`, each item without its mark: runs of lines marked as a list's
+    items, and runs of short lines after one ending with a colon."""
+    lists: list[list[str]] = []
+    run: list[str] = []
+    under_colon = False
     for line in paragraph.splitlines():
         item = without_list_mark(line)
-        text = clean_sentence(item)
-        n_words = len(text.split())
-        # (a figure, or a time of its own: "Omar 24:03")
-        counted = n_words <= LISTED_FIGURE_WORDS and _DIGIT_RE.search(text) is not None
-        in_list = (item != line or under_colon) and "#" not in item  # (a PR's: its PR says it)
-        under_colon = line.rstrip().endswith(":") or under_colon and counted
-        plain = _plain(text)
-        if not (in_list and counted and plain) or any(plain in s for s in said):
-            continue  # (most lines)
-        if n_words > room:
-            break
-        figures = frozenset(find_figures(text))
-        listed.append(replace(lead, text=text, figures=figures, words=words(text), n_words=n_words))
-        room -= n_words
-    return listed if len(listed) >= 2 else []
+        short = 0 < len(item.split()) <= LISTED_FIGURE_WORDS
+        if item != line or under_colon and short:
+            run.append(item)
+        elif run:
+            lists.append(run)
+            run = []
+        under_colon = line.rstrip().endswith(":") or under_colon and short
+    return [*lists, run] if run else lists
 
 
 def _laid_out(lead: Fact, facts: Sequence[Fact]) -> list[Fact]:
@@ -1305,7 +1324,7 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
             continue
         # (a headline in bold is the title of what follows: "**Tessel v0.9 is out** <url>.")
         size = 0 if not kept and _BOLD_HEADLINE_RE.match(sentence) else len(sentence.split())
-        news = _cites_or_measures(sentence, prs) or names_day(sentence)
+        news = _cites_or_measures(sentence, prs) or names_day(sentence) or _timed(sentence)
         if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
             continue
         if (
@@ -1322,6 +1341,11 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
         kept.append(sentence)
         n_words += size
     return " ".join(kept)
+
+
+def _timed(sentence: str) -> bool:
+    """Whether `sentence` gives a time, of day or of a race ("Doors at 7pm", "Omar 44:03")."""
+    return CLOCK_RE.search(sentence) is not None
 
 
 def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
