@@ -129,12 +129,12 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
         correction = _Correction.read(message.text)
         says = correction.says_wrong or bool(message.reactions and correction.measured_pairs)
         fixed = False
-        for j, explicit_only in _targets(messages, by_id, posts, i, says):
+        for nearest, (j, explicit_only) in enumerate(_targets(messages, by_id, posts, i, says)):
             # (after the post it fixes, others saying what it says was "not": meeting notes)
             explicit = explicit_only or fixed
             if explicit and not correction.names_any_in(found[j].text):
                 continue  # (most posts it reaches say none of the values it names)
-            text = _with_corrections(found[j].text, correction, explicit)
+            text = _with_corrections(found[j].text, correction, explicit, days=nearest == 0)
             if text != found[j].text:
                 # (another's correction says who found what; one citing a PR, what was done)
                 # (one pinned is the news: "Change of meeting point ... we start at 7:15
@@ -470,18 +470,24 @@ class _Correction:
                 found.append((new, old))
         return found
 
-    def replacing_stressed(self, text: str) -> list[tuple[str, str]]:
-        """(NEW, OLD) for each sum or score it stresses where `text` gives one other of its
-        kind (of several, the one `text` stresses: "So it's *£72* to the fund" over "£120,
-        so **£52** goes to the fund")."""
+    def replacing_stressed(self, text: str, days: bool) -> list[tuple[str, str]]:
+        """(NEW, OLD) for each sum, score or (where `days`) day it stresses where `text`
+        gives one other of its kind (of several, the one `text` stresses: "So it's *£72* to
+        the fund" over "£120, so **£52** goes to the fund"; of days, the one on its weekday:
+        "**Sunday March 1**" over "**Sunday Feb 29** ... **Saturday March 7**")."""
         found = []
         for new, _ in self.stressed:
             kind = _kind(new)
+            if kind == "day" and not days:
+                continue
             if sum(_kind(v) == kind for v, _ in self.stressed) > 1:
                 continue  # (a list of changes, each said with its own label: "almonds: **$31.90**")
             olds = {v for v in _SUM_OR_SCORE_RE.findall(text) if _kind(v) == kind and v != new}
             if len(olds) > 1:
                 olds &= set(_SUM_OR_SCORE_RE.findall(" ".join(_stressed_spans(text))))
+            if len(olds) > 1 and kind == "day":
+                weekday = new.split(None, 1)[0].lower()
+                olds = {v for v in olds if v.split(None, 1)[0].lower() == weekday}
             if len(olds) == 1:
                 found.append((new, olds.pop()))
         return found
@@ -530,17 +536,20 @@ class _Correction:
         return found
 
 
-def _with_corrections(text: str, correction: _Correction, explicit_only: bool) -> str:
+def _with_corrections(
+    text: str, correction: _Correction, explicit_only: bool, *, days: bool
+) -> str:
     """`text` with each "NEW, not OLD" of the correction applied where OLD is in it once, and
     (unless `explicit_only`) each other figure of the correction in place of the one figure
-    of `text` with the same unit."""
+    of `text` with the same unit; a day it stresses only where `days` (the post nearest it:
+    one further back that gives a day is another event's)."""
     if not explicit_only and correction.stressed:
         text = correction.fixing_rows(text)
     pairs = list(dict.fromkeys([*correction.pairs, *correction.replacing_wrong(text)]))
     said = {old for _, old in pairs} | {new for new, _ in pairs}
     given = () if explicit_only else correction.given
     if not explicit_only and (correction.labelled or correction.stressed):
-        more = correction.replacing_labelled(text) + correction.replacing_stressed(text)
+        more = correction.replacing_labelled(text) + correction.replacing_stressed(text, days)
         # (a day stressed in full, "**Saturday June 20**", that a "June 20, not June 13" says)
         more = [(new, old) for new, old in more if not any(value in new for value in said)]
         pairs = list(dict.fromkeys([*pairs, *more]))

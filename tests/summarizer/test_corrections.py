@@ -925,3 +925,23 @@ def test_a_corrected_range_of_days_stays_a_range() -> None:
     )
     [read] = corrected([post, fixed])
     assert "Sat-Sun **Sept 19-20 (first reported as 12-13)**, 8:30am-5pm" in read.text
+
+
+def test_a_day_corrected_on_its_own_fixes_its_event_not_an_earlier_post_s() -> None:
+    earlier = msg("Moderator applications are open until **28 Feb**", author="Kes", minutes=0)
+    post = msg(
+        "**Modjam deadline extended!** The new deadline is **Sunday Feb 29, 23:59 UTC**. The "
+        "judging stream moves to **Saturday March 7, 18:00 UTC**.",
+        author="Kes",
+        minutes=60,
+    )
+    fixed = msg(
+        "correction before anyone asks: 2026 is no leap year. The new deadline is "
+        "**Sunday March 1, 23:59 UTC**.",
+        author="Kes",
+        minutes=66,
+    )
+    read = corrected([earlier, post, fixed])
+    assert read[0] == earlier
+    assert "**Sunday March 1 (first reported as Sunday Feb 29), 23:59 UTC**" in read[1].text
+    assert "**Saturday March 7, 18:00 UTC**" in read[1].text
