@@ -18,7 +18,7 @@ from summarizer.voice import QUOTE_RE, TITLE_WORDS
 _OPENER_RE = re.compile(
     # ("Small update to Widget: v2.3 adds ..." keeps what it updates)
     r"^(?:(?:(?:(?:small|quick) )?update (?:on|to|for)(?= [^:,\n]{1,40}:)|"
-    r"(?:(?:small|quick) )?(?:update|correction)(?=\s*[:,.!—–-])|"
+    r"(?:(?:small|quick) )?(?:update(?: from (?:me|us))?|correction)(?=\s*[:,.!—–-])|"
     # ("So far 3 people came", "So many came" say how far and how many)
     r"ok(?:ay)?|so(?! (?:far|much|many|few|little|long)\b)|well|also|btw|fyi|psa|"
     r"heads[ -]up|status|"
@@ -36,7 +36,7 @@ _OPENER_RE = re.compile(
     r"|(?:hey |hi |sorry )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"
     r"(?:[,:]|\s+[—–-])\s*"
     # an apology before the news: "Sorry all, today's office hours are postponed"
-    r"|(?:sorry|apologies)[,!]\s*"
+    r"|(?:sorry|apologies)[,!:]\s*"
     # a remark on oneself labelling the news: "I'm an idiot: the 50k run was a debug build"
     r"|(?-i:(?:I'?m|I am|I was)(?: [a-z][\w'-]*){1,4}):\s+"
     # a welcome before the news: "Welcome Amy! The export path needs eyes"; a greeting:

@@ -242,6 +242,8 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         # an interjection before the news
         ("Ugh, heads up: room 4B is double-booked", "Room 4B is double-booked"),
         ("Oops, the form link was wrong", "The form link was wrong"),
+        ("ugh, correction, sorry: the deadline is May 1", "the deadline is May 1"),
+        ("Update from me: sent the call to 26 teachers", "Sent the call to 26 teachers"),
         # ... or a remark on oneself
         ("I'm an idiot: the 50k run was a debug build", "The 50k run was a debug build"),
         ("I'm Priya: data engineer at Lumen", "I'm Priya: data engineer at Lumen"),
