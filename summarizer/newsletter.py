@@ -205,16 +205,17 @@ def _paired(sentence: str, author: str) -> str:
     return sentence[: paired.start()] + author + sentence[paired.end() :]
 
 
-_ME_RE = re.compile(r"\bme\b")
+_ME_RE = re.compile(r"\b(?P<by>with|from|to|by|for|at) me\b")
 _THEY_RE = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
 
 
 def _me_named(sentence: str, author: str) -> str:
-    """`sentence` with "me" as the author where it already speaks of others as "they"
-    ("They're with me in flat 16": "them" would be the keys)."""
+    """`sentence` with "me" after a preposition as the author where it already speaks of
+    others as "they" ("They're with me in flat 16": "them" would be the keys; "older than
+    me", a joke on oneself, is no fact about the author)."""
     if "me" not in sentence or not _ME_RE.search(sentence) or not _THEY_RE.search(sentence):
         return sentence  # (most sentences)
-    return _ME_RE.sub(author, sentence)
+    return _ME_RE.sub(rf"\g<by> {author}", sentence)
 
 
 def voiced(text: str, author: str) -> tuple[str, bool]:

@@ -450,3 +450,7 @@ def test_me_beside_others_said_as_they_is_the_author() -> None:
     assert voiced("Send the forms to me by Friday.", "Bea Ng")[0] == (
         "Send the forms to them by Friday."
     )
+    # (a joke on oneself is no fact about the author)
+    assert voiced("They say the pipe is older than me.", "Bea Ng")[0] == (
+        "They say the pipe is older than them."
+    )
