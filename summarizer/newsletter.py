@@ -74,7 +74,8 @@ _PLAIN_WORD_RE = re.compile(r"[a-z]+(?:['’-][a-z]+)*")
 # Hartwell's", "Av. Tamaulipas 66").
 _SENTENCE_RE = re.compile(
     r"(?:(?<=[.!?])|(?<=[.!?]\*\*))(?<!\be\.g\.)(?<!\bi\.e\.)"
-    rf"{not_after_abbreviation()}(?<!\s[a-z]\.)\s+"
+    # (nor a name's initial before a lower-case word: "Priya N. fixed the sheet")
+    rf"{not_after_abbreviation()}(?<!\s[a-z]\.)(?!(?<=\s[A-Z]\.)\s+[a-z])\s+"
 )
 _SPACES_RE = re.compile(r"\s{2,}")
 _LOOSE_BOLD_END_RE = re.compile(r"\s+\*\*(?=[\s.,;:!?)]|$)")

@@ -56,10 +56,10 @@ _SENTENCE_END_RE = re.compile(
     r"\s*(?=[A-Z0-9\"'(\[*_#@])|(?<=\n)\n*)"
 )
 # Chat starts sentences in lower case: "fixed in #12. the old path is gone." ("e.g. the",
-# "19th c. newspapers" are one sentence).
+# "19th c. newspapers", a name's initial, "Priya N. fixed it", are one sentence).
 LOWER_START_RE = re.compile(
     r"\s(?:(?<=[A-Za-z0-9)\]`][.!?]\s)|(?<=[A-Za-z0-9)\]][!?][!?]\s))"  # ("today!! thank")
-    r"(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?<!\s[a-z]\.\s)(?=[a-z])"
+    r"(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!vs\.\s)(?<!\s[a-zA-Z]\.\s)(?=[a-z])"
 )
 _WORD_RE = re.compile(r"[a-z0-9]++(?:['.][a-z0-9]++)*+")  # (possessive: nothing to retry)
 _WS_RE = re.compile(r"[ \t]+")

@@ -71,7 +71,8 @@ _REPLY_RE = re.compile(
 )
 # (An abbreviation's stop ends no sentence: "Debug, Eq etc. on the number types".)
 _SENTENCE_START_RE = re.compile(
-    r"(?:^|(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.!?]\s+)([\w+*]\S*)"
+    # (not after a name's initial: "Priya N. fixed the sheet")
+    r"(?:^|(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\s[A-Z])[.!?]\s+)([\w+*]\S*)"
 )
 _LOWER_WORD_RE = re.compile(r"[a-z]+[,;:]?")
 

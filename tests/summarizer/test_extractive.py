@@ -5007,3 +5007,16 @@ def test_results_listed_a_line_each_under_a_colon_are_said_with_their_post() -> 
         reactions=9,
     )
     assert "Luis 38:42, 3rd in M30-39. Omar 44:03. Dev 45:31" in text
+
+
+def test_a_name_ending_in_an_initial_ends_no_sentence() -> None:
+    asked = msg(
+        "the sheet says 13-11 for our game, it was 13-10", author="Kenji Ito", channel="data"
+    )
+    fixed = replace(
+        msg("fixed in the sheet, 13-10. thanks Kenji", author="Priya N.", channel="data"),
+        reply_to_id=asked.id,
+        reactions=3,
+    )
+    text = section(draft([asked, fixed]), "data").markdown
+    assert "- Priya N. fixed in the sheet, 13-10" in text

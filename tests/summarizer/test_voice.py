@@ -51,6 +51,7 @@ def test_each_marker_of_chat_is_found(item: str, marker: str) -> None:
         "The choir sings Price's Adoration (arr. for strings) on Saturday.",
         "Each flight needs an H or I motor and a stable rocket.",
         "Tasha Greene starts as a **Software Engineer I at Relay Payments** on Monday.",
+        "Priya N. fixed the sheet: 13-10.",
     ],
 )
 def test_a_newsletters_sentences_carry_no_marker(item: str) -> None:
