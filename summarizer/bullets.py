@@ -807,18 +807,26 @@ def _listed_figures(lead: Fact, picked: Sequence[Fact]) -> list[Fact]:
     with a colon ("Shoutouts:\nLuis 18:42, 3rd in M30-39\nOmar 24:03"), as it lists them: the
     list is what its readers look for. A list with a longer item (roles, a spec's tl;dr) is
     facts, not figures; [] unless two items are left unsaid."""
-    said = [_plain(f.text) for f in picked]
+    text = written(lead.message)
+    if "\n" not in text or not (":\n" in text or LIST_LINE_RE.search(text)):
+        return []  # (most leads: no list)
+    # (of an announcement of several paragraphs, each a bullet of its own: the lead's)
+    paragraph = (
+        max(text.split("\n\n"), key=lambda p: len(words(p) & lead.words))
+        if "\n\n" in text
+        else text
+    )
+    said: list[str] = []
     listed: list[Fact] = []
     room = LISTED_FIGURES_WORDS
-    # (of an announcement of several paragraphs, each a bullet of its own: the lead's)
-    paragraph = max(written(lead.message).split("\n\n"), key=lambda p: len(words(p) & lead.words))
     for items in _lists_in(paragraph):
-        texts = [clean_sentence(item) for item in items]
         if any(
-            len(text.split()) > LISTED_FIGURE_WORDS or _DIGIT_RE.search(text) is None or "#" in text
-            for text in texts
+            len(item.split()) > LISTED_FIGURE_WORDS or _DIGIT_RE.search(item) is None or "#" in item
+            for item in items
         ):
             continue  # (a PR's line is said by its PR)
+        said = said or [_plain(f.text) for f in picked]
+        texts = [clean_sentence(item) for item in items]
         for text in texts:
             plain, n_words = _plain(text), len(text.split())
             if not plain or any(plain in s for s in said):

@@ -90,16 +90,22 @@ def without_vocatives(
         for part in {person, person.split(" ", 1)[0]}
         if len(part) > 1 and part[0].isupper()
     }
-    if not names:
+    # (a week has thousands of messages and hundreds of names: the regex of all of them is
+    # tried only on a message whose first word opens one)
+    openers = {name.split(" ", 1)[0] for name in names}
+    calling = {
+        id(m) for m in messages if (first := _FIRST_WORD_RE.match(m.text)) and first[1] in openers
+    }
+    if not calling:
         return list(messages)
     alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
     called = re.compile(
-        rf"^\W{{0,2}}(?:@?(?P<name>{alternatives})[,!]+\s+|@(?P<mentioned>{alternatives})\s+(?=you\b))"
-        r"(?=[a-z]|I\b)"
+        rf"^\W{{0,2}}(?:@?(?P<name>{alternatives})[,!]+\s+"
+        rf"|@(?P<mentioned>{alternatives})\s+(?=you\b))(?=[a-z]|I\b)"
     )
     found = []
     for message in messages:
-        call = called.match(message.text)
+        call = called.match(message.text) if id(message) in calling else None
         who = call["mentioned"] or call["name"] if call else None
         if call is None or not who or message.author.startswith(who):
             found.append(message)  # (most messages)
@@ -109,6 +115,7 @@ def without_vocatives(
 
 
 _YOUR_RE = re.compile(r"\byour\b")
+_FIRST_WORD_RE = re.compile(r"\W{0,2}@?([\w'-]+)")
 
 
 def with_mentions_once(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
