@@ -352,7 +352,8 @@ def _without_mentions(text: str) -> str:
 
 def _emoji_gone(match: re.Match[str]) -> str:
     after = match.string[match.end() : match.end() + 4]
-    opening = after[1:].lstrip("*_")[:1]  # (what follows a space, past emphasis marks)
+    # (what follows a space, past emphasis marks and a mention's "@")
+    opening = after[1:].lstrip("*_@")[:1]
     if not (_ends_clause(match) and after[:1] == " " and (opening.isalnum() or opening == "`")):
         return ""
     # Before a capital or code it ended a sentence ("merged 🎉 `f!` points ...", "thanks 💙

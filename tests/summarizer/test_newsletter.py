@@ -454,3 +454,8 @@ def test_me_beside_others_said_as_they_is_the_author() -> None:
     assert voiced("They say the pipe is older than me.", "Bea Ng")[0] == (
         "They say the pipe is older than them."
     )
+
+
+def test_an_emoji_before_a_mention_ends_the_sentence_before_it() -> None:
+    text, _ = voiced("Some happy news 🎉 @Sam Oko has accepted the invitation to join", "Ines")
+    assert text == "Some happy news. Sam Oko has accepted the invitation to join"
