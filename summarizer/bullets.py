@@ -1816,9 +1816,36 @@ def _same_subject(newer: Bullet, older: Bullet) -> bool:
     different versions ("0.9.0 is out!" and, days later, "0.9.1 is out")."""
     if similarity(newer.words, older.words) >= STALE:
         return not _other_releases(newer, older)
+    if _expected_again(newer, older):
+        return True
     if not newer.figures & older.figures:
         return False
     return any(len(w) >= 5 and w.isalpha() for w in newer.words & older.words)
+
+
+# When something is expected: "New ETA is Friday 3/6", "realistic ETA is Tuesday 3/10".
+_ETA_RE = re.compile(r"\bETA\b")
+_WEEKDAY_OR_DATE_RE = re.compile(
+    r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}/\d{1,2})\b", re.IGNORECASE
+)
+
+
+def _expected_again(newer: Bullet, older: Bullet) -> bool:
+    """Whether both bullets give when something is expected (an ETA and a day) and their
+    messages name the same thing ("Epilog update: ... New ETA is Friday 3/6", then "Bad news
+    on the Epilog ... realistic ETA is Tuesday 3/10"): the later ETA replaces the earlier."""
+    leads = [b.picked[0] for b in (newer, older) if b.picked]
+    if len(leads) < 2 or not all(
+        _ETA_RE.search(f.text) and _WEEKDAY_OR_DATE_RE.search(f.text) for f in leads
+    ):
+        return False  # (most bullets)
+    said = [_long_words_of(f.message.text) for f in leads]
+    return bool(said[0] & said[1])
+
+
+def _long_words_of(text: str) -> set[str]:
+    """The long words `text` says, days and months aside."""
+    return {w for w in words(text) if len(w) >= 5 and w.isalpha() and w not in _CALENDAR_WORDS}
 
 
 def _other_releases(newer: Bullet, older: Bullet) -> bool:

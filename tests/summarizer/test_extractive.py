@@ -5020,3 +5020,31 @@ def test_a_name_ending_in_an_initial_ends_no_sentence() -> None:
     )
     text = section(draft([asked, fixed]), "data").markdown
     assert "- Priya N. fixed in the sheet, 13-10" in text
+
+
+def test_a_later_eta_for_the_same_thing_replaces_the_earlier() -> None:
+    week = [
+        msg(
+            "Kiln update: talked to the supplier and it's the element, not the relay. They're "
+            "shipping a new element. New ETA is **Friday 3/6**, assuming it ships today.",
+            channel="data",
+            minutes=0,
+            reactions=3,
+        ),
+        msg(
+            "Printer 2 has a jammed feeder, replacement ordered, ETA Monday 3/9 for that one.",
+            channel="data",
+            minutes=600,
+            reactions=3,
+        ),
+        msg(
+            "Bad news on the kiln. The element didn't ship Tuesday, it shipped yesterday. I need "
+            "a day to fit it, so realistic ETA is **Tuesday 3/10**.",
+            channel="data",
+            minutes=3000,
+            reactions=3,
+        ),
+    ]
+    text = section(draft(week), "data").markdown
+    assert "Tuesday 3/10" in text and "Monday 3/9" in text
+    assert "Friday 3/6" not in text
