@@ -826,16 +826,15 @@ def _listed_figures(lead: Fact, picked: Sequence[Fact]) -> list[Fact]:
         ):
             continue  # (a PR's line is said by its PR)
         said = said or [_plain(f.text) for f in picked]
-        texts = [clean_sentence(item) for item in items]
-        for text in texts:
-            plain, n_words = _plain(text), len(text.split())
+        for cleaned in map(clean_sentence, items):
+            plain, n_words = _plain(cleaned), len(cleaned.split())
             if not plain or any(plain in s for s in said):
                 continue
             if n_words > room:
                 break
-            figures = frozenset(find_figures(text))
+            figures = frozenset(find_figures(cleaned))
             listed.append(
-                replace(lead, text=text, figures=figures, words=words(text), n_words=n_words)
+                replace(lead, text=cleaned, figures=figures, words=words(cleaned), n_words=n_words)
             )
             room -= n_words
     return listed if len(listed) >= 2 else []
