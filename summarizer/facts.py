@@ -971,7 +971,7 @@ def _fact(
 
 # A message labelled as a question: "Question. My second print ...", "quick q: ...".
 # A few words leading in to a question after a colon: "Question for the VE team: does ...?"
-_LEAD_IN_RE = re.compile(r"^[^:?]{1,40}:\s+(?=\S+(?:\s+\S+){3})")
+_LEAD_IN_RE = re.compile(r"^[^:?'\"‘’“”]{1,40}:\s+(?=\S+(?:\s+\S+){3})")  # (not in a quote)
 _QUESTION_LABEL_RE = re.compile(
     r"\W*(?:(?:also|and|ok|okay|so|btw),? )?(?:(?:quick|dumb|naive|noob|silly|stupid) )?"
     r"(?:question|q)\b(?:[.:!]|(?<=question),)",

@@ -79,11 +79,12 @@ def without_vocatives(
     messages: Sequence[SourceMessage], people: Collection[str]
 ) -> list[SourceMessage]:
     """`messages`, each opening by calling another member of the week by name ("Greg, ...",
-    "@Dev! ...", "@Sam you need ...") without the call, and "your" after
-    it as that member's ("I found your keys" -> "I found Dev's keys"). A name followed by
-    another ("Greg, Ana and I will run the stall") is a list of people, not a call; one before a
-    colon ("Ana: fixes the build", "@Ana: thought you'd enjoy <url>") may say who does what, or
-    whom a link is for."""
+    "@Dev! ...", "@Sam you need ...", "@Sam why is the form ...?") without the call, and
+    "your" after it as that member's ("I found your keys" -> "I found Dev's keys"). A name
+    followed by another ("Greg, Ana and I will run the stall") is a list of people, not a
+    call; one before a colon ("Ana: fixes the build", "@Ana: thought you'd enjoy <url>") may
+    say who does what, or whom a link is for; a mention saying something of its member ("@Sam
+    is our new treasurer") stays."""
     names = {
         part
         for person in people
@@ -101,7 +102,7 @@ def without_vocatives(
     alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
     called = re.compile(
         rf"^\W{{0,2}}(?:@?(?P<name>{alternatives})[,!]+\s+"
-        rf"|@(?P<mentioned>{alternatives})\s+(?=you\b))(?=[a-z]|I\b)"
+        rf"|@(?P<mentioned>{alternatives})\s+(?=you\b|[a-z][^.!\n]*\?))(?=[a-z]|I\b)"
     )
     found = []
     for message in messages:

@@ -5048,3 +5048,24 @@ def test_a_later_eta_for_the_same_thing_replaces_the_earlier() -> None:
     text = section(draft(week), "data").markdown
     assert "Tuesday 3/10" in text and "Monday 3/9" in text
     assert "Friday 3/6" not in text
+
+
+def test_a_question_quoting_a_label_is_asked_whole() -> None:
+    asked = msg(
+        "@Sam Whitaker why is the form bot showing 'Youth: No' for school teams? Ridgeway "
+        "Elementary is not a vendor lol",
+        author="Marcus Bell",
+        channel="data",
+    )
+    answer = replace(
+        msg(
+            "The field got renamed when I edited the form for the deadline change and the "
+            "bot mapping broke. Fixed for new submissions.",
+            author="Sam Whitaker",
+            channel="data",
+        ),
+        reply_to_id=asked.id,
+        reactions=3,
+    )
+    text = section(draft([asked, answer]), "data").markdown
+    assert "Marcus Bell asked \"Why is the form bot showing 'Youth: No' for school teams?\"" in text

@@ -18,10 +18,12 @@ def test_a_call_by_name_goes_and_your_becomes_theirs() -> None:
         ("Bea Thornton", "Dev! I found your keys in the laundry room. They're in flat 16."),
         ("Greg Howe", "@Bea Thornton, thank you so much"),
         ("Alma Ruiz", "@Greg you need to pin SESSION_SALT in your settings"),
+        ("Alma Ruiz", "@Greg Howe why is the form showing 'Youth: No' for school teams?"),
     )[1:] == [
         "I found Dev's keys in the laundry room. They're in flat 16.",
         "thank you so much",
         "you need to pin SESSION_SALT in Greg's settings",
+        "why is the form showing 'Youth: No' for school teams?",
     ]
 
 
@@ -32,5 +34,6 @@ def test_names_listed_labelled_or_not_members_stay() -> None:
         ("Ana Ruiz", "@Greg: thought you'd enjoy this https://example.org/post"),
         ("Ana Ruiz", "Tomorrow, the stall opens at 9"),
         ("Ana Ruiz", "Ana, you forgot the float"),  # (her own name: a note to herself)
+        ("Ana Ruiz", "@Greg Howe is our new treasurer. Welcome!"),
     ]
     assert _read(*said) == [text for _, text in said]
