@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from summarizer.conversations import conversations
@@ -316,7 +316,8 @@ def _moved_elsewhere(bullets: list[Bullet]) -> list[Bullet]:
                 and _moved(later, b)
                 # (another topic's: two words of its own in common, not only "group"; a
                 # number it goes by is one: "call #7")
-                and len(_long_words(later) & _long_words(b)) + bool(_numbers(later) & _numbers(b))
+                and len(_long_words(later.words) & _long_words(b.words))
+                + bool(_numbers(later) & _numbers(b))
                 >= 2
             ),
             None,
@@ -345,9 +346,9 @@ def _numbers(bullet: Bullet) -> set[str]:
     return set(_NUMBERED_RE.findall(bullet.picked[0].text)) if bullet.picked else set()
 
 
-def _long_words(bullet: Bullet) -> set[str]:
-    """The long words the bullet says, days and months aside."""
-    return {w for w in bullet.words if len(w) >= 5 and w.isalpha() and w not in _CALENDAR_WORDS}
+def _long_words(said: Collection[str]) -> set[str]:
+    """The long words of `said`, days and months aside."""
+    return {w for w in said if len(w) >= 5 and w.isalpha() and w not in _CALENDAR_WORDS}
 
 
 def without_announced_releases(bullets: list[Bullet]) -> list[Bullet]:
@@ -1331,7 +1332,7 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
             continue
         # (a headline in bold is the title of what follows: "**Tessel v0.9 is out** <url>.")
         size = 0 if not kept and _BOLD_HEADLINE_RE.match(sentence) else len(sentence.split())
-        news = _cites_or_measures(sentence, prs) or names_day(sentence) or _timed(sentence)
+        news = _cites_or_measures(sentence, prs) or _when(sentence)  # ("Omar 44:03")
         if kept and not (n_words + size <= (BULLET_WORDS if news else SHORT)):
             continue
         if (
@@ -1348,11 +1349,6 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
         kept.append(sentence)
         n_words += size
     return " ".join(kept)
-
-
-def _timed(sentence: str) -> bool:
-    """Whether `sentence` gives a time, of day or of a race ("Doors at 7pm", "Omar 44:03")."""
-    return CLOCK_RE.search(sentence) is not None
 
 
 def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
@@ -1838,13 +1834,8 @@ def _expected_again(newer: Bullet, older: Bullet) -> bool:
         _ETA_RE.search(f.text) and _WEEKDAY_OR_DATE_RE.search(f.text) for f in leads
     ):
         return False  # (most bullets)
-    said = [_long_words_of(f.message.text) for f in leads]
+    said = [_long_words(words(f.message.text)) for f in leads]
     return bool(said[0] & said[1])
-
-
-def _long_words_of(text: str) -> set[str]:
-    """The long words `text` says, days and months aside."""
-    return {w for w in words(text) if len(w) >= 5 and w.isalpha() and w not in _CALENDAR_WORDS}
 
 
 def _other_releases(newer: Bullet, older: Bullet) -> bool:
