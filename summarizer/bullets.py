@@ -764,6 +764,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     seen_prs = {p.ref for p in lead.prs}
     body = _body(lead, facts)
     moved = _moved_to(lead, facts)
+    going_on = _going_on(lead, facts)
     extra = [
         f
         for f in facts
@@ -772,7 +773,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         and (
             {p.ref for p in f.prs} - seen_prs
             or f.figures - lead.figures
-            and f.decision
+            and (f.decision or f is going_on)
             or names_day(f.text)  # ("Full release is planned for Wednesday Dec 2.")
             and not names_day(lead.text)
             or f is body
@@ -780,7 +781,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         )
         and similarity(f.words, lead.words) < NEAR_DUPLICATE
         and f.text.rstrip(".") not in lead.text  # (a list's item, the list said whole)
-        and _joins(f, lead)
+        and (_joins(f, lead) or f is going_on)
     ]
     # (a lead moving something is said with where and when it moves to, over the reason:
     # "MEETUP MOVED: no longer Thursday at Sulzer." with "New plan: Saturday March 14, ...")
@@ -795,6 +796,16 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     if picked[1:] and picked[1].message is lead.message:
         picked.sort(key=lambda f: next(i for i, g in enumerate(facts) if g is f))
     return _headed(picked, facts)
+
+
+def _going_on(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
+    """The lead's next sentence where it points back at the lead ("the new dedup index
+    shipped this morning. It's 40% faster ...": it measures what the lead says was done)."""
+    at = next(i for i, f in enumerate(facts) if f is lead) + 1
+    following = facts[at] if at < len(facts) else None
+    if following is None or following.message is not lead.message:
+        return None
+    return following if points_back(following.text) else None
 
 
 _DIGIT_RE = re.compile(r"\d")
