@@ -799,8 +799,11 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
 
 
 def _going_on(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
-    """The lead's next sentence where it points back at the lead ("the new dedup index
-    shipped this morning. It's 40% faster ...": it measures what the lead says was done)."""
+    """The next sentence of a lead that gives no figure, where it points back at the lead
+    ("the new dedup index shipped this morning. It's 40% faster ...": it measures what the
+    lead says was done)."""
+    if lead.figures:
+        return None
     at = next(i for i, f in enumerate(facts) if f is lead) + 1
     following = facts[at] if at < len(facts) else None
     if following is None or following.message is not lead.message:

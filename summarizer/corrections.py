@@ -385,10 +385,17 @@ def _stressed_spans(text: str) -> list[str]:
 
 
 def _kind(value: str) -> str:
-    """What a sum, a score or a day is: its currency's sign, "score" or "day"."""
+    """What a sum, a score, a day or a count is: its currency's sign, "score", "day" or
+    "count"."""
     if value[0] in "$€£":
         return value[0]
+    if _COUNT_ALONE_RE.fullmatch(value):
+        return "count"
     return "day" if value[-1].isalpha() or value[0].isalpha() else "score"
+
+
+# A number stressed alone ("it's **8**!"): the count a correction gives anew.
+_COUNT_ALONE_RE = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
 
 
 @dataclass(frozen=True)
@@ -423,11 +430,12 @@ class _Correction:
                 for clause in _WRONG_RE.finditer(plain)
                 for value in find_figures(clause[0])
             ]
+        spans = _stressed_spans(text)
         stressed = [
             (value, frozenset(w for w in words(span) if len(w) >= MIN_WORD))
-            for span in _stressed_spans(text)
+            for span in spans
             for value in _SUM_OR_SCORE_RE.findall(span)
-        ]
+        ] + [(span, frozenset()) for span in spans if _COUNT_ALONE_RE.fullmatch(span)]
         return cls(
             pairs=tuple(_pair(_factor(m), m["old"]) for m in _NOT_RE.finditer(plain)),
             given=tuple(_without_changes(_counted(plain), plain)),
@@ -482,7 +490,19 @@ class _Correction:
                 continue
             if sum(_kind(v) == kind for v, _ in self.stressed) > 1:
                 continue  # (a list of changes, each said with its own label: "almonds: **$31.90**")
-            olds = {v for v in _SUM_OR_SCORE_RE.findall(text) if _kind(v) == kind and v != new}
+            if kind == "count":
+                # (of the counts the post stresses, with what they count: "**7 dogs adopted
+                # today**" gives way to "it's **8**!" as "8 dogs")
+                counts = {
+                    m[0]: m[1] for span in _stressed_spans(text) for m in _COUNT_RE.finditer(span)
+                }
+                olds = {count for count, n in counts.items() if n != new}
+                if len(olds) == 1:
+                    old = olds.pop()
+                    found.append((f"{new} {old.split(None, 1)[1]}", old))
+                continue
+            else:
+                olds = {v for v in _SUM_OR_SCORE_RE.findall(text) if _kind(v) == kind and v != new}
             if len(olds) > 1:
                 olds &= set(_SUM_OR_SCORE_RE.findall(" ".join(_stressed_spans(text))))
             if len(olds) > 1 and kind == "day":
@@ -657,15 +677,16 @@ def _said(value: str, text: str) -> Iterator[re.Match[str]]:
     return re.finditer(rf"(?<![\w.,]){re.escape(value)}(?![\w]|[.,]\d)", text)
 
 
-# A value said as a change, not as what is now: "we removed 9 votes", "threw out 16 subs".
+# A value said as a change, not as what is now: "we removed 9 votes", "threw out 16 subs",
+# "we're down to 38 dogs" (what is left after what the correction fixes).
 _CHANGE_RE = re.compile(
-    r"\b(?:removed|added|dropped|deducted|subtracted|threw out|took out|minus|another)"
+    r"\b(?:removed|added|dropped|deducted|subtracted|threw out|took out|minus|another|down to)"
     r"(?:\s+(?:another|an extra|extra|the|about|around|~))?\s+[*_]*$",
     re.IGNORECASE,
 )
 _CHANGE_HINTS = (
     *("removed", "added", "dropped", "deducted"),
-    *("subtracted", "out ", "minus", "another"),
+    *("subtracted", "out ", "minus", "another", "down to"),
 )
 
 

@@ -383,6 +383,23 @@ def test_a_correction_giving_a_product_fixes_the_factor_of_the_replaced_value_s_
     assert "48 (first reported as 64) × 180 s subs" in _drafted(post, fixed)
 
 
+def test_a_count_stressed_alone_corrects_the_count_the_post_stresses() -> None:
+    post = msg("Fair done! **7 dogs adopted today**, 3 applications pending", id="p1")
+    fixed = msg(
+        "Correction: it's **8**! The Hendersons came back for Biscuit. We're down to 38 dogs",
+        reply_to_id="p1",
+        author="Carmen Ruiz",
+        reactions=2,
+    )
+    assert corrected([post, fixed])[0].text == (
+        "Fair done! **8 dogs (first reported as 7 dogs) adopted today**, 3 applications pending"
+    )
+    # What is left after it is no correction of the count.
+    post = msg("Fair done! 7 dogs adopted today, 3 applications pending", id="p2")
+    fixed = replace(fixed, text="Correction: 8 adopted! We're down to 38 dogs", reply_to_id="p2")
+    assert "38" not in corrected([post, fixed])[0].text
+
+
 def test_a_correction_whose_value_has_a_unit_of_any_letters_is_read() -> None:
     post = replace(
         msg("refinement done!! the map is at *2.6 Å* from 148,512 particles", channel="data",

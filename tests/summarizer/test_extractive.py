@@ -496,7 +496,7 @@ def test_a_sentence_that_starts_after_a_link_without_a_stop_is_a_sentence() -> N
         "Scaling study: https://papers.example.org/77 we compare how 8 optimizers scale with batch"
     )
     line = drafted_alone(text)
-    assert "<https://papers.example.org/77>. They compare how 8 optimizers" in line
+    assert "<https://papers.example.org/77>. The team compares how 8 optimizers" in line
 
 
 def test_an_announcement_closing_with_a_request_is_still_news() -> None:

@@ -103,6 +103,13 @@ def test_a_later_sentence_without_a_subject_takes_the_author_as_its_subject() ->
     assert voiced(said, "anaruiz")[0] == said
 
 
+def test_a_later_sentence_opening_with_we_speaks_of_the_group_not_of_the_first_subject() -> None:
+    said = "Quill Labs is out, their round got pushed. So we're at $9,000 from sponsors."
+    assert voiced(said, "Sofia Reyes")[0] == (
+        "Quill Labs is out, their round got pushed. The team is at $9,000 from sponsors."
+    )
+
+
 def test_us_the_country_is_not_a_pronoun() -> None:
     assert "US" in tidy("The mirror in the US is down until we fix the DNS.")
     assert "they fix" in tidy("The mirror in the US is down until we fix the DNS.")
