@@ -158,10 +158,11 @@ _is_request = any_phrase((
 ))  # fmt: skip
 # A request closing a statement or one of its sentences: "Maintenance Saturday 8-14h, jobs
 # will be killed, please checkpoint". The statement is the news; what its readers were
-# asked is not.
+# asked is not. It runs to the sentence's end, not to a link's dot ("8 places, please sign up
+# by Friday: https://forms.example.com/e/lunch").
 _REQUEST_TAIL_RE = re.compile(
     r"(?:[,;]| [—–-])\s+(?:and\s+)?(?:please|pls|plz|kindly|let (?:me|us) know|feel free"
-    r"|reach out|dm me|ping me|shout if)\b[^,;.!?]*(?:[.!]*$|(?=[.!]))",
+    r"|reach out|dm me|ping me|shout if)\b(?:[^,;.!?]|[.!?](?=\S))*(?:[.!]*$|(?=[.!]))",
     re.IGNORECASE,
 )
 _CALLED_RE = re.compile(r"@?[A-Z][\w'’-]*[.,!]?")  # a name alone, left by a request

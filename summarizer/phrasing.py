@@ -49,10 +49,12 @@ _OPENER_RE = re.compile(
     r"|(?:first|second|third|fourth)(?:ly)?[,:]\s*|(?:finally|lastly)[,:]\s*)+",
     re.IGNORECASE,
 )
-# A pointer to where something is in the chat: "(see below)", ", see below", "(link above)".
+# A pointer to where something is in the chat: "(see below)", ", see below", "(link above)"
+# (not what a sentence says is there: "Slides are in the thread above").
 _POINTER_RE = re.compile(
     r"\s*\((?:see |link |details |more |notes |thread )?(?:below|above)\)"
-    r"|,?\s+(?:see|details|link|more|thread) (?:below|above)(?=\s*[.!:;)]|\s*$)"
+    r"|(?<!\bthe)(?<!\bin)(?<!\bmy)(?<!\bour),?\s+(?:see|details|link|more|thread) (?:below|above)"
+    r"(?=\s*[.!:;)]|\s*$)"
 )
 _TRAILING_JUNK = "🎉🙏👀🚀✅😅🙂😀😄🤞💪👍🔥:;,—–-"  # and white space
 _TRAILING_JUNK_RE = re.compile(rf"[\s{_TRAILING_JUNK}]+$")

@@ -710,6 +710,11 @@ def test_thanks_that_lead_with_a_figure_stay_and_a_courtesy_after_the_news_goes(
             "- Redone properly, the bench goes 48 -> 118 fps with "
             "[#1184](https://github.com/lab/main/pull/1184) (Ana Ruiz).",
         ),
+        (
+            "Lunch with the speaker at 12:30 — 8 places, please sign up by Friday: "
+            "https://forms.example.com/e/lunch",
+            "- Lunch with the speaker at 12:30 — 8 places (Ana Ruiz).",
+        ),
     ],
 )
 def test_an_apology_a_welcome_or_a_request_after_the_news_goes(said: str, drafted: str) -> None:

@@ -178,6 +178,7 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         ("Funding: $40k over a year", "Funding: $40k over a year"),
         ("Not recorded, but notes are up (see below).", "Not recorded, but notes are up."),
         ("Postponed to Sat Nov 14, see below", "Postponed to Sat Nov 14"),
+        ("Slides are in the thread above.", "Slides are in the thread above."),
         (
             "The list above is final, see below for why",
             "The list above is final, see below for why",
