@@ -45,6 +45,15 @@ _NOT_RE = re.compile(
     rf"|(?:\s[\w.]+)?\s\((?:was|not)\s)"
     rf"(?P<old>{_VALUE})"
 )
+# "NEW, not OLD" where both are ranges of times: "it's *14:00–15:00*, not 15:00–16:00",
+# "4–7pm, not 3–6pm" (`_NOT_RE` reads no range).
+_RANGE = r"\d{1,2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?\s?[–-]\s?\d{1,2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?"
+_RANGE_RE = re.compile(_RANGE, re.IGNORECASE)
+_RANGE_NOT_RE = re.compile(
+    rf"(?<![\w:.])(?P<new>{_RANGE})(?:\s[A-Z]{{2,5}})?,?\s+(?:not|instead of)\s+"
+    rf"(?P<old>{_RANGE})(?![\w:])",
+    re.IGNORECASE,
+)
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
 # "edit: +1.3 was with ...": the value a correction says was wrong.
 _WAS_RE = re.compile(
@@ -153,7 +162,9 @@ def corrects(text: str, post: str) -> bool:
     correction of it, not an answer to it."""
     if not holds_any(text, _NOT_HINTS):
         return False  # (most replies)
-    return any(any(_said(_value(m["old"]), post)) for m in _NOT_RE.finditer(_plain(text)))
+    plain = _plain(text)
+    olds = [*_NOT_RE.finditer(plain), *_RANGE_NOT_RE.finditer(plain)]
+    return any(any(_said(_value(m["old"]), post)) for m in olds)
 
 
 def _restates(
@@ -190,7 +201,8 @@ def _may_correct(message: SourceMessage) -> bool:
         return False
     if not holds_any(text, _NOT_HINTS):
         return _says_was(text)
-    return _NOT_RE.search(_plain(text)) is not None
+    plain = _plain(text)
+    return _NOT_RE.search(plain) is not None or _RANGE_NOT_RE.search(plain) is not None
 
 
 def _says_was(text: str, post: str = "") -> bool:
@@ -253,7 +265,7 @@ def _targets(
         # 2-206")
         opens = (
             _OPENS_CORRECTING_RE.match(message.text) is not None
-            or _NOT_RE.match(_IT_IS_RE.sub("", _plain(message.text).lstrip(), 1)) is not None
+            or _opens_with_the_value(_IT_IS_RE.sub("", _plain(message.text).lstrip(), 1))
             or _says_was(message.text, post.text)
         )
         if opens and _vouched(messages, posts, i, post):
@@ -325,6 +337,11 @@ class _Posts:
         found = self._index.get(key, [])
         end = bisect_left(found, i)
         return found[max(0, end - EARLIER) : end][::-1]
+
+
+def _opens_with_the_value(text: str) -> bool:
+    """Whether `text` opens with "NEW, not OLD" (a value or a range)."""
+    return _NOT_RE.match(text) is not None or _RANGE_NOT_RE.match(text) is not None
 
 
 def _replies(message: SourceMessage) -> str | None:
@@ -436,8 +453,16 @@ class _Correction:
             for span in spans
             for value in _SUM_OR_SCORE_RE.findall(span)
         ] + [(span, frozenset()) for span in spans if _COUNT_ALONE_RE.fullmatch(span)]
+        ranges = list(_RANGE_NOT_RE.finditer(plain)) if "–" in plain or "-" in plain else []
         return cls(
-            pairs=tuple(_pair(_factor(m), m["old"]) for m in _NOT_RE.finditer(plain)),
+            pairs=tuple(
+                [(_value(m["new"]), _value(m["old"])) for m in ranges]
+                + [
+                    _pair(_factor(m), m["old"])
+                    for m in _NOT_RE.finditer(plain)
+                    if not any(r.start() < m.end() and m.start() < r.end() for r in ranges)
+                ]
+            ),
             given=tuple(_without_changes(_counted(plain), plain)),
             emphasised=frozenset(_emphasised(text)),
             named=frozenset(_number(value) for value, _ in wrong),
@@ -653,6 +678,8 @@ def _forms(value: str, new: str = "") -> list[str]:
     if _CLOCK_RE.fullmatch(new) and value.isdigit() and len(value) <= 2:
         # ("we start at 9:30, not 9" over "same time 9am")
         return [value, *(value + end for end in _HOUR_ENDS)]
+    if new[-2:].lower() in ("am", "pm") and value[-1:].isdigit() and _RANGE_RE.fullmatch(value):
+        return [value, value + new[-2:]]  # ("3–6pm, not 2–5" over "Tuesdays 2–5pm")
     unit = _unit(new)
     if unit.isalpha() and not _unit(value):
         return [value, value + unit]

@@ -565,10 +565,23 @@ def test_a_score_corrected_in_brackets_is_read_corrected() -> None:
     )
 
 
-def test_a_range_corrected_leaves_the_post_as_it_was_rather_than_half_changed() -> None:
+def test_a_range_corrected_is_replaced_whole_never_half_changed() -> None:
     post = msg("New pickup point at the library: Tuesdays 2–5pm, Thursdays 10am–1pm", id="h1")
     fixed = msg("Tuesdays are 3–6pm, not 2–5, sorry", reply_to_id="h1")
-    assert corrected([post, fixed])[0].text == post.text  # (not "Tuesdays 6pm–5pm")
+    assert corrected([post, fixed])[0].text == (  # (not "Tuesdays 6pm–5pm")
+        "New pickup point at the library: Tuesdays 3–6pm (first reported as 2–5pm), "
+        "Thursdays 10am–1pm"
+    )
+    talk = msg("Guest talk: *Tuesday 27 October, 15:00–16:00*, Lecture Theatre 3", id="t1")
+    fixed = msg(
+        "Small correction for the talk: it's *14:00–15:00*, not 15:00–16:00 (LT3 is booked "
+        "at 15:10, my mistake). Still Tuesday 27 Oct",
+        author=talk.author,
+    )
+    assert corrected([talk, fixed])[0].text == (
+        "Guest talk: *Tuesday 27 October, 14:00–15:00 (first reported as 15:00–16:00)*, "
+        "Lecture Theatre 3"
+    )
 
 
 def test_a_post_comparing_the_wrong_value_with_the_right_one_is_left_as_it_says() -> None:
