@@ -400,6 +400,7 @@ def _shared_link(message: SourceMessage, time: float, signal: float) -> Fact | N
 # "Meeting notes from today's sync: <url>": what a link is, then the link, on one line.
 _LABELLED_LINK_RE = re.compile(r"(?P<label>[^?\n:]+?):?\s+<?(?P<url>https?://[^\s>]+)>?")
 LABEL_WORDS = (2, 12)
+TITLE_OVER_LABEL_WORDS = 3  # a page's title this long names a link better than its label
 # ... or said to be published: "The recording of Tuesday's talk is up: <url>".
 _PUBLISHED_RE = re.compile(
     r"\s+(?:is|are)\s+(?:now\s+)?(?:up|live|out|online|available|ready)\s*$", re.IGNORECASE
@@ -422,6 +423,11 @@ def _labelled_link(message: SourceMessage, time: float, signal: float) -> Fact |
     match = _LABELLED_LINK_RE.fullmatch(line)
     if match is None:
         return None
+    # (the page's own title over the chat's word for it: "nice read for the weekend: <url>"
+    # shares "Why constant-time code keeps breaking")
+    title = page_title(message) if message.preview else None
+    if title is not None and len(title.split()) >= TITLE_OVER_LABEL_WORDS:
+        return _share(f'Shared "{title}": {match["url"]}', message, time, signal)
     label = _link_label(_PUBLISHED_RE.sub("", match["label"]))
     return (
         None if label is None else _share(f"Shared {label}: {match['url']}", message, time, signal)

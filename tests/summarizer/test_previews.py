@@ -185,3 +185,11 @@ def test_a_line_that_only_labels_a_link_does_not_lead_its_paragraph() -> None:
     )
     assert "- Final 2.0 is planned for **March 24**" in text
     assert "Downloads + changelog" not in text
+
+
+def test_a_link_labelled_in_chat_words_is_shared_by_the_page_s_title() -> None:
+    preview = "Why constant-time code keeps breaking\nCompilers undo what you wrote."
+    link = "https://research.example.org/blog/constant-time"
+    read = shared(f"nice read for the weekend: {link}", preview=preview, reactions=3)
+    text = "\n".join(s.markdown for s in draft([read]).sections)
+    assert text == f'- Ana Ruiz shared "Why constant-time code keeps breaking": <{link}>.'
