@@ -38,7 +38,7 @@ from summarizer.facts import (
 from summarizer.figures import FIGURE_RE, VERSION_RE, find_figures, version_key
 from summarizer.integrations import IntegrationItem, integration_items, post_repo, releases
 from summarizer.logins import login_key, member_named
-from summarizer.newsletter import capitalised, clean_sentences, dated, tidy, voiced
+from summarizer.newsletter import as_team, capitalised, clean_sentences, dated, tidy, voiced
 from summarizer.phrasing import (
     ANAPHORA_RE,
     REPLY_OPENER_RE,
@@ -775,7 +775,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
             or f.figures - lead.figures
             and (f.decision or f is going_on)
             or names_day(f.text)  # ("Full release is planned for Wednesday Dec 2.")
-            and not names_day(lead.text)
+            and (not names_day(lead.text) or _another_date(f, lead))
             or f is body
             or f is moved
         )
@@ -936,6 +936,12 @@ def _reminds(later: Fact, lead: Fact) -> bool:
     return (
         bool(when) and when <= _dates_and_times(lead.text) and _MOVED_RE.search(later.text) is None
     )
+
+
+def _another_date(fact: Fact, lead: Fact) -> bool:
+    """Whether `fact`, of the lead's message, gives a date the lead does not ("Nov 14 doesn't
+    work after all ... We can do **Saturday November 21**, 10–2")."""
+    return fact.message is lead.message and not dates_named(fact.text) <= dates_named(lead.text)
 
 
 def _dates_and_times(text: str) -> set[str]:
@@ -1150,7 +1156,7 @@ def _render(
         sentence = _heading_unsaid(fact.text, parts) if parts else without_pointing_label(fact.text)
         new_author = fact.message.author != author
         author = fact.message.author
-        text = voiced(sentence, author)[0] if new_author else tidy(sentence)
+        text = voiced(sentence, author)[0] if new_author else tidy(as_team(sentence, author))
         if text.startswith(f"{author}'s "):
             text = _whose(text, author, fact.prs, mentions)
         kept = dated(_newsletter_sentences(text, fact.prs), fact.message.created_at)

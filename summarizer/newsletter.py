@@ -209,9 +209,10 @@ def _paired(sentence: str, author: str) -> str:
 _WE_OPENING_RE = re.compile(r"[Ww]e(?:['’](?:re|ve|ll|d))?\s")
 
 
-def _as_team(sentence: str, author: str) -> str:
-    """A later sentence opening with "we" as the group's: "Quill Labs is out. We're at
-    $9,000" -> "... The team is at $9,000", not "They're at", which reads as Quill Labs."""
+def as_team(sentence: str, author: str) -> str:
+    """A later sentence of `author`'s opening with "we" as the group's: "Quill Labs is out.
+    We're at $9,000" -> "... The team is at $9,000", not "They're at", which reads as Quill
+    Labs."""
     if _WE_OPENING_RE.match(sentence) is None:
         return sentence  # (most sentences)
     return third_person(sentence, author)
@@ -247,7 +248,7 @@ def voiced(text: str, author: str) -> tuple[str, bool]:
     subject = first is not None
     if first is None:
         first = _tidy_sentence(said[0], third=True)
-    rest = [_tidy_sentence(_as_team(_paired(s, author), author), third=True) for s in said[1:]]
+    rest = [_tidy_sentence(as_team(_paired(s, author), author), third=True) for s in said[1:]]
     if not subject and author[:1].isupper():
         # "The size argument is in bytes. Documented that in #308": the later sentence
         # says what the author did ("Ana Ruiz documented that in #308").

@@ -5082,3 +5082,21 @@ def test_a_question_quoting_a_label_is_asked_whole() -> None:
     )
     text = section(draft([asked, answer]), "data").markdown
     assert "Marcus Bell asked \"Why is the form bot showing 'Youth: No' for school teams?\"" in text
+
+
+def test_a_date_called_off_is_said_with_the_date_its_message_gives_instead() -> None:
+    off = replace(
+        msg(
+            "So, next one! After checking our calendar: Nov 14 doesn't work after all, the "
+            "Friends of the Library book sale took the Community Room that weekend. We can do "
+            "**Saturday November 21**, 10–2. Theme idea: teachers and schools of the Valley, "
+            "since so many of yesterday's leftovers are teachers",
+            channel="data",
+            id="n1",
+        ),
+        reactions=5,
+    )
+    fine = msg("Nov 21 works for me", channel="data", author="Ben Cho", reply_to_id="n1")
+    text = section(draft([off, fine]), "data").markdown
+    assert "Nov 14 doesn't work after all" in text
+    assert "The team can do **Saturday November 21**, 10–2" in text
