@@ -2807,7 +2807,7 @@ def test_an_announcement_s_lead_is_said_with_what_its_message_says_next() -> Non
         "updated. Huge thanks to The Foundry for hosting us at a day's notice!",
         reactions=14,
     )
-    assert "closed for heating repairs. They're moving to The Foundry, 41 Canal Street" in text
+    assert "closed for heating repairs. The team is moving to The Foundry, 41 Canal Street" in text
 
 
 def test_a_release_post_many_people_took_up_is_said_paragraph_by_paragraph() -> None:
@@ -3459,7 +3459,7 @@ def test_a_headline_whose_request_goes_is_said_with_what_follows_it() -> None:
         reactions=20,
     )
     markdown = section(draft([call]), "data").markdown
-    assert markdown.startswith("- **Call for volunteers / Se buscan voluntarios**. They're")
+    assert markdown.startswith("- **Call for volunteers / Se buscan voluntarios**. The team is")
 
 
 def test_an_asker_whose_question_made_no_fact_is_not_the_news_of_its_answer() -> None:
