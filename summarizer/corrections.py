@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from summarizer.figures import find_figures
 from summarizer.text import EMOJI_CODE_RE, holds_any, words
 from summarizer.types import SourceMessage
+from summarizer.voice import EMOJI_RE
 
 # A value a correction gives: a number with what is written onto it ("4h41m", "6pm", "38%",
 # "19:30", "$1,200", "2.3 GB"), or a day of a month ("Dec 14").
@@ -101,9 +102,10 @@ _SUM_OR_SCORE_RE = re.compile(
     rf"|(?i:\b(?:{_DAY_NAME},?\s)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s{_MONTH_NAME}"
     rf"|{_MONTH_NAME}\.?\s\d{{1,2}})\b(?![-–]\d))"  # (not a range's start: "Sept 19-20")
 )
-# A count a correction may give with what it counts ("9 people", "61 responses").
+# A count a correction may give with what it counts ("9 people", "61 responses"; not a sum:
+# "$216 students" is what the students pay).
 # (or in capitals: "71 YES / 9 NO")
-_COUNT_RE = re.compile(r"(?<![\w#/.:,-])(\d{1,3}(?:,\d{3})+|\d+)[^\S\n]([a-z]+|[A-Z]{2,}\b)")
+_COUNT_RE = re.compile(r"(?<![\w#/.:,$€£-])(\d{1,3}(?:,\d{3})+|\d+)[^\S\n]([a-z]+|[A-Z]{2,}\b)")
 # The word after a count ("71 units pledged": "pledged").
 _WORD_AFTER_RE = re.compile(r"[^\S\n]([a-z]{3,})")
 # The unit of a figure: what follows its number.
@@ -433,6 +435,9 @@ class _Correction:
     stressed: tuple[tuple[str, frozenset[str]], ...]
     # the word after each count it gives, where one follows ("71 units pledged": "pledged")
     after: Mapping[str, str]
+    # the sums and scores it says, stressed or not: one it says again is not what it corrects
+    # ("Still over 25, so still the $8 group rate. Total: ... **$384**")
+    sums: frozenset[str]
 
     @classmethod
     def read(cls, text: str) -> _Correction:
@@ -469,6 +474,7 @@ class _Correction:
             wrong=tuple(wrong),
             labelled=tuple(_labelled(text)),
             stressed=tuple(stressed),
+            sums=frozenset(_SUM_OR_SCORE_RE.findall(plain)) if stressed else frozenset(),
             after={
                 m[0]: word[1]
                 for m in _COUNT_RE.finditer(plain)
@@ -526,8 +532,11 @@ class _Correction:
                     old = olds.pop()
                     found.append((f"{new} {old.split(None, 1)[1]}", old))
                 continue
-            else:
-                olds = {v for v in _SUM_OR_SCORE_RE.findall(text) if _kind(v) == kind and v != new}
+            olds = {
+                v
+                for v in _SUM_OR_SCORE_RE.findall(text)
+                if _kind(v) == kind and v != new and v not in self.sums
+            }
             if len(olds) > 1:
                 olds &= set(_SUM_OR_SCORE_RE.findall(" ".join(_stressed_spans(text))))
             if len(olds) > 1 and kind == "day":
@@ -767,7 +776,10 @@ _VALUE_AFTER = r"(?P<value>[$€£]?\d(?:[\d,.]*\d)?)(?![\w.,:]\d)"
 _LABELLED_RE = re.compile(
     rf"\b(?P<label>[A-Za-z]{{2,}})(?::[^\S\n]*[*_]*|[^\S\n]+[*_]+){_VALUE_AFTER}"
 )
-_LABELLED_PLAINLY_RE = re.compile(rf"\b(?P<label>[A-Za-z]{{2,}}):?[^\S\n]+[*_]*{_VALUE_AFTER}")
+# (an emoji between them says nothing: "Raffle weekly total 🎟️ $2,696")
+_LABELLED_PLAINLY_RE = re.compile(
+    rf"\b(?P<label>[A-Za-z]{{2,}}):?[^\S\n]+(?:(?:{EMOJI_RE.pattern})+[^\S\n]+)?[*_]*{_VALUE_AFTER}"
+)
 # (words of grammar before a number label nothing: "at **9:30**", "is **12**"; nor does a day's
 # or a month's name: "Friday **19:00**" is a time, "Friday 9 Oct" a date)
 _NOT_LABELS = frozenset(
@@ -819,6 +831,9 @@ def _same_unit(
     # (the values the post says already are not what it corrects: "31 ms → 9 ms" over "84
     # ms ... 9 ms"; a post saying them all was edited to say them, or says what was meant)
     own = {_number(f) for f in _counted(text) if _unit(f) == unit}
+    if len(own) == 1 and any(_number(f) in own for f in alike):
+        return None  # (the post's one value of it, said again: "Correct numbers: 27 students,
+        # 14 adults" over "33 students, 14 adults" leaves the adults as they were)
     alike = [f for f in alike if _number(f) not in own]
     if len(alike) > 1:
         alike = [f for f in alike if _number(f) in emphasised]

@@ -975,3 +975,33 @@ def test_a_day_corrected_on_its_own_fixes_its_event_not_an_earlier_post_s() -> N
     assert read[0] == earlier
     assert "**Sunday March 1 (first reported as Sunday Feb 29), 23:59 UTC**" in read[1].text
     assert "**Saturday March 7, 18:00 UTC**" in read[1].text
+
+
+def test_a_correction_repeating_a_value_of_the_post_leaves_it_as_it_was() -> None:
+    post = msg(
+        "Field trip headcount so far: **33 students, 14 adults**. Group rate, so $8/student",
+        id="f1",
+        author="Deb Okafor",
+    )
+    fixed = msg(
+        "**CORRECTED headcount**: the Millers were on the list twice, and Tom brings 2 adults, "
+        "not 1. Correct numbers: **27 students, 14 adults**. Still over 25, so still the $8 "
+        "group rate. Total: $216 students + $168 adults = **$384**",
+        author="Deb Okafor",
+    )
+    assert corrected([post, fixed])[0].text == (
+        "Field trip headcount so far: **27 students (first reported as 33 students), 14 adults**. "
+        "Group rate, so $8/student"
+    )
+
+
+def test_a_labelled_total_is_corrected_with_an_emoji_between_label_and_value() -> None:
+    post = msg("Raffle weekly total 🎟️ $2,696 with the market ($386)!", id="r1", author="Bev")
+    fixed = msg(
+        "Oh shoot you're right, I counted it twice. CORRECTED total: $2,484. So $516 to go",
+        reply_to_id="r1",
+        author="Bev",
+    )
+    assert corrected([post, fixed])[0].text == (
+        "Raffle weekly total 🎟️ $2,484 (first reported as $2,696) with the market ($386)!"
+    )
