@@ -83,7 +83,7 @@ WHOLE_LIST_WORDS = 50  # a list said whole stays one sentence of a bullet
 # The few words that introduce the list under a line, after what the line says: "ENG 101 is
 # closed Dec 1-8, so we lose our main room, options:", "... lose the room 😩 two choices:".
 _LIST_INTRO_RE = re.compile(
-    rf"(?:,|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:[^\s.!?]+\s){{0,2}}\S+:$"
+    rf"(?:,(?!\d)|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:[^\s.!?]+\s){{0,2}}\S+:$"
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR or holds a link keeps its line (one that labels a value, "Fixed:
@@ -266,16 +266,21 @@ def _emoji_code_gap(gap: re.Match[str]) -> str:
     return " — " if gap["dash"] is not None else ". "
 
 
+_SAYS_A_VALUE_RE = re.compile(r":\s+\S*\d")
+
+
 def _bold_headings(lines: list[str]) -> list[str]:
     """A short line that is all bold or italic over others is a heading: over a list
-    ("*Release plan*" over "• freeze Friday") one ending in a colon, over prose
+    ("*Release plan*" over "• freeze Friday") one ending in a colon (one saying a value
+    after its own colon stays a sentence: "**FINAL plant sale total: $3,185!**" over what
+    made it up), over prose
     ("_Weekly update_") a title, not a sentence, unless it holds a number (a day, a time)."""
     headed: list[str] = []
     for line, after in zip(lines, [*lines[1:], ""], strict=True):
         bold = _BOLD_LINE_RE.fullmatch(line) if after else None
         if bold is None or len(line.split()) > TITLE_LINE_WORDS:
             headed.append(line)
-        elif _BULLET_RE.match(after):
+        elif _BULLET_RE.match(after) and not _SAYS_A_VALUE_RE.search(bold[1] or bold[2]):
             headed.append(f"{(bold[1] or bold[2]).strip().rstrip(':')}:")
         elif any(c.isdigit() for c in line):
             headed.append(line)  # (when: "*Thu June 11, 3:00-4:00 pm*" is news, no title)

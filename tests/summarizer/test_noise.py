@@ -116,6 +116,13 @@ def test_chat_lines_leave_out_what_is_not_prose() -> None:
     assert chat_lines(text) == ["Plan for the week:", "Dashboards are up & shared now"]
 
 
+def test_a_bold_exclamation_over_a_list_stays_whole_and_a_thousands_comma_ends_no_line() -> None:
+    total = "**FINAL plant sale total: $3,185!** :tada:\n• $2,335 at the sale\n• $640 Venmo\nDone."
+    assert chat_lines(total)[0] == "**FINAL plant sale total: $3,185!**"
+    raised = "The sale raised a total of $3,185:\n• cakes https://x.org/a\n• raffle https://x.org/b"
+    assert chat_lines(raised)[0] == "The sale raised a total of $3,185:"
+
+
 def test_a_few_words_over_a_list_are_its_heading_not_prose() -> None:
     text = "The writeup is up.\ntl;dr\n• 384 experts\n• top-8 routing\nThe list is final."
     assert chat_lines(text) == ["The writeup is up.", "The list is final."]
