@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from summarizer.conversations import conversations
+from summarizer.corrections import FIRST_REPORTED
 from summarizer.facts import (
     BULLET_WORDS,
     FIGURE_GAIN,
@@ -1373,7 +1374,9 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
 
 def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
     return bool(
-        PR_NUMBER_RE.search(sentence)
+        FIRST_REPORTED
+        in sentence  # (a value corrected: "**Passed 19–8 (first reported as 18–9)**")
+        or PR_NUMBER_RE.search(sentence)
         or "/pull/" in sentence
         or FIGURE_RE.search(sentence)
         or VERSION_RE.search(sentence)  # "Fixed in 4.1.4 and 4.2.0."

@@ -274,8 +274,12 @@ def _targets(
             return [*mine, (j, False)]
         # (or, anywhere in it, says what a value was "not" and the post's author then says the
         # right one: "I think it's PL 100.0 not 103.5?" / "you're right, sorry! PL 100.0")
+        # (or the post's author says they corrected it: "Corrected in the minutes: ...")
         given = _given(_plain(message.text))
-        return [*mine, (j, True)] if _confirmed(messages, posts, i, post, given) else mine
+        taken_up = _confirmed(messages, posts, i, post, given) or (
+            bool(given) and _author_corrected(messages, posts, i, post)
+        )
+        return [*mine, (j, True)] if taken_up else mine
     if _OPENS_CORRECTING_RE.search(message.text) is None and not says_which:
         return []  # ("we run 4 GPUs, not 8" on its own corrects nothing)
     # (one whose correction opens a later line, after news of its own, says what was "not")
@@ -362,11 +366,22 @@ def _vouched(messages: Sequence[SourceMessage], posts: _Posts, i: int, post: Sou
     return _confirmed(messages, posts, i, post, _given(plain), values)
 
 
+def _author_corrected(
+    messages: Sequence[SourceMessage], posts: _Posts, i: int, post: SourceMessage
+) -> bool:
+    """Whether the post's author, later in the conversation of message `i`, says they
+    corrected it ("Corrected in the minutes: **garden irrigation passed 19 yes, 8 no**")."""
+    return any(
+        later.author_id == post.author_id and _OPENS_CORRECTING_RE.match(later.text) is not None
+        for later in (messages[j] for j in posts.after_in_conversation(i))
+    )
+
+
 def _given(plain: str) -> list[str]:
     """The values a correction gives as "NEW, not OLD", whatever they are ("Keller 2-260")."""
     if not holds_any(plain, _NOT_HINTS):
         return []  # (most replies)
-    return [_value(m["new"]) for m in _NOT_RE.finditer(plain)]
+    return [_value(m["new"]) for m in (*_NOT_RE.finditer(plain), *_RANGE_NOT_RE.finditer(plain))]
 
 
 def _confirmed(

@@ -1005,3 +1005,18 @@ def test_a_labelled_total_is_corrected_with_an_emoji_between_label_and_value() -
     assert corrected([post, fixed])[0].text == (
         "Raffle weekly total 🎟️ $2,484 (first reported as $2,696) with the market ($386)!"
     )
+
+
+def test_another_s_correction_stands_where_the_post_s_author_says_it_is_corrected() -> None:
+    minutes = msg(
+        "Minutes: garden irrigation **passed 18–9, 2 abstentions**", id="m1", thread_id="m1"
+    )
+    fixed = msg("Grace, the garden vote was 19–8, not 18–9", thread_id="m1", author="Dan")
+    asked = msg("do proxies even count?", thread_id="m1", author="Joyce")
+    agreed = msg(
+        "Corrected in the minutes: **garden irrigation passed 19 yes, 8 no**. Sorry Ernesto!",
+        thread_id="m1",
+    )
+    assert corrected([minutes, fixed, asked, agreed])[0].text == (
+        "Minutes: garden irrigation **passed 19–8 (first reported as 18–9), 2 abstentions**"
+    )

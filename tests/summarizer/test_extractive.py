@@ -5100,3 +5100,26 @@ def test_a_date_called_off_is_said_with_the_date_its_message_gives_instead() -> 
     text = section(draft([off, fine]), "data").markdown
     assert "Nov 14 doesn't work after all" in text
     assert "The team can do **Saturday November 21**, 10–2" in text
+
+
+def test_a_corrected_vote_is_said_after_a_long_first_sentence() -> None:
+    minutes = replace(
+        msg(
+            "**Garden irrigation**: motion to spend $1,200 from the general fund on drip "
+            "irrigation for the Linden Park Community Garden. **Passed 18–9, 2 abstentions**",
+            channel="data",
+            id="m1",
+        ),
+        reactions=11,
+    )
+    fixed = msg(
+        "Grace, the garden vote was 19–8, not 18–9", channel="data", author="Dan Ode", id="m2",
+        reply_to_id="m1",
+    )  # fmt: skip
+    agreed = msg(
+        "Corrected in the minutes: **garden irrigation passed 19 yes, 8 no**.",
+        channel="data",
+        reply_to_id="m1",
+    )
+    text = section(draft([minutes, fixed, agreed]), "data").markdown
+    assert "**Passed 19–8 (first reported as 18–9), 2 abstentions**" in text
