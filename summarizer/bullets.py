@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from summarizer.conversations import conversations
-from summarizer.corrections import FIRST_REPORTED
+from summarizer.corrections import FIRST_REPORTED, opens_as_correction
 from summarizer.facts import (
     BULLET_WORDS,
     FIGURE_GAIN,
@@ -669,7 +669,12 @@ def _root_apart(
         )
     ):
         return []  # (most items; a thread's PR says how its opening post went on)
-    return _item_bullets(topic, item[:1], members)
+    # (its author's later post opening as a correction of it is what it says now: the
+    # benchmark table posted again as "**Corrected numbers**")
+    redone = [
+        m for m in item[1:] if m.author_id == item[0].author_id and opens_as_correction(m.text)
+    ]
+    return _item_bullets(topic, redone[-1:] or item[:1], members)
 
 
 def _item_bullet(

@@ -159,6 +159,12 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
     return [m for i, m in enumerate(found) if i not in dropped]
 
 
+def opens_as_correction(text: str) -> bool:
+    """Whether `text` opens as a correction ("**Corrected numbers** (release wheel ...)",
+    "correction: 34 people")."""
+    return _OPENS_CORRECTING_RE.match(text) is not None
+
+
 def corrects(text: str, post: str) -> bool:
     """Whether `text` gives the right value of one `post` says ("it's 2-260, not 2-206"): a
     correction of it, not an answer to it."""

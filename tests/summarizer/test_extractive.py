@@ -5123,3 +5123,33 @@ def test_a_corrected_vote_is_said_after_a_long_first_sentence() -> None:
     )
     text = section(draft([minutes, fixed, agreed]), "data").markdown
     assert "**Passed 19–8 (first reported as 18–9), 2 abstentions**" in text
+
+
+def test_an_opening_post_its_author_posted_again_corrected_is_said_as_corrected() -> None:
+    table = "```\ncase       Agg     Skia   speedup\nscatter    {} s  0.61 s  {}\n```"
+    first = replace(
+        msg(
+            "Raster backends, median of 7 runs\n" + table.format("4.21", "6.9x"),
+            channel="data",
+            id="b1",
+            thread_id="b1",
+            author="Tomás Ferreira",
+        ),
+        reactions=14,
+    )
+    linux = msg(
+        "Linux numbers, same script: 1M-point scatter: Agg 2.41 s, Skia 0.52 s, 4.6x; "
+        "heatmap: Agg 0.70 s, Skia 0.33 s, 2.1x; 10k-line plot: Agg 1.71 s, Skia 1.60 s",
+        channel="data",
+        thread_id="b1",
+        author="Dev Rao",
+    )
+    redone = msg(
+        "**Corrected numbers** (release wheel for both, median of 7)\n"
+        + table.format("2.95", "4.8x"),
+        channel="data",
+        thread_id="b1",
+        author="Tomás Ferreira",
+    )
+    text = section(draft([first, linux, redone]), "data").markdown
+    assert "4.8x" in text and "6.9x" not in text
