@@ -1020,3 +1020,11 @@ def test_another_s_correction_stands_where_the_post_s_author_says_it_is_correcte
     assert corrected([minutes, fixed, asked, agreed])[0].text == (
         "Minutes: garden irrigation **passed 19–8 (first reported as 18–9), 2 abstentions**"
     )
+
+
+def test_a_value_a_correction_says_as_the_post_did_stays_and_the_other_is_corrected() -> None:
+    post = msg("Raster: 1M-point scatter 4.21 s Agg, 0.61 s Skia, 6.9x", id="b1", thread_id="b1")
+    fixed = msg("**Corrected**: 1M-point scatter 2.95 s Agg, 0.61 s Skia, 4.8x", thread_id="b1")
+    assert corrected([post, fixed])[0].text == (
+        "Raster: 1M-point scatter 2.95 s (first reported as 4.21 s) Agg, 0.61 s Skia, 4.8x"
+    )
