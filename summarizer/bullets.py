@@ -404,12 +404,18 @@ def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
         return bullets  # (most weeks)
     numbers = {version.partition("-")[0] for version in released}  # (as written: "1.4 RC2")
     dropped: list[Bullet] = []
-    for bullet in bullets:
+    bullets = list(bullets)
+    for at, bullet in enumerate(bullets):
         lead = bullet.picked[0] if bullet.picked else None
         if lead is None or not holds_any(lead.text, numbers):
             continue  # (most bullets name no released version: no pattern is tried on them)
-        if _PLAN_RE.search(lead.text) is None or names_release(lead.text):
-            continue  # (a release's own bullet says it is out)
+        if _PLAN_RE.search(lead.text) is None:
+            continue
+        if names_release(lead.text):
+            # (a release's own bullet says it is out; its plan for the next, released
+            # since, goes: "rc.1 is out ... final v0.14.0 is planned for Thursday 12 March")
+            bullets[at] = _without_plans_released(bullet, released) or bullet
+            continue
         versions = [version_key(v) for v in VERSION_RE.findall(lead.text)]
         said = next(
             (b for v in versions for b in released.get(v, ()) if b.picked[0].time > lead.time),
@@ -419,6 +425,31 @@ def _without_release_plans(bullets: list[Bullet]) -> list[Bullet]:
             _keep_on(said, bullet)
             dropped.append(bullet)
     return [b for b in bullets if not any(b is d for d in dropped)] if dropped else bullets
+
+
+def _without_plans_released(
+    bullet: Bullet, released: Mapping[str, Sequence[Bullet]]
+) -> Bullet | None:
+    """The release's bullet without the sentences of its lead planning a version a later
+    bullet says is out; None where it has none."""
+    lead = bullet.picked[0]
+    said = sentences(lead.text)
+    kept = [
+        s
+        for s in said
+        if names_release(s)
+        or not _PLAN_RE.search(s)
+        or not any(
+            b.picked[0].time > lead.time
+            for v in VERSION_RE.findall(s)
+            for b in released.get(version_key(v), ())
+        )
+    ]
+    if not kept or len(kept) == len(said):
+        return None
+    text = " ".join(kept)
+    fact = replace(lead, text=text, words=words(text), n_words=len(text.split()))
+    return replace(bullet, text=None, picked=(fact, *bullet.picked[1:]), words=fact.words)
 
 
 def _released_once(bullets: list[Bullet]) -> list[Bullet]:

@@ -4180,6 +4180,29 @@ def test_a_release_whose_planned_final_moved_is_still_said_without_the_old_date(
     assert "Friday Nov 6" not in text
 
 
+def test_a_release_whose_planned_final_came_out_is_said_without_the_plan() -> None:
+    rc = replace(
+        msg(
+            "**Tessel v0.14.0-rc.1 is out**. Helm: `helm install tessel --version "
+            "0.14.0-rc.1`. If nothing blocks, final v0.14.0 is planned for **Thursday 12 March**",
+            channel="data",
+            author="Marta K",
+        ),
+        reactions=12,
+    )
+    final = replace(
+        msg(
+            "**Tessel v0.14.0 is released!** 52 merged PRs from 18 contributors",
+            channel="data",
+            author="Marta K",
+        ),
+        reactions=30,
+    )
+    text = section(draft([rc, final]), "data").markdown
+    assert "v0.14.0-rc.1 is out" in text and "v0.14.0 is released" in text
+    assert "Thursday 12 March" not in text
+
+
 def test_a_list_said_whole_does_not_say_one_of_its_items_again() -> None:
     post = replace(
         msg(
