@@ -30,7 +30,7 @@ _OPENER_RE = re.compile(
     r"(?:a )?(?:small|quick) one|meanwhile|"
     r"in other news|for the record|(?:some |big )?(?:\w+ )?news(?=:)|save the date(?=:)|"
     r"(?:here'?s |and )?mine(?=:)"  # (a showcase thread's entry: "mine: nightjar, a theme ...")
-    r"|(?:come )?join us for)\b[\s,:!.—–-]*"
+    r"|(?:come )?join us for)\b(?!-\w)[\s,:!.—–-]*"  # (not a word's part: "re-land", "well-known")
     # a vocative: "Folks, the slides are up", "Hi all — first PR here", "Good news,
     # everyone: ..." (with its comma, colon or dash: "All 704 GPUs" is no vocative)
     r"|(?:hey |hi |sorry )?(?:folks|everyone|everybody|all|team|guys|y'?all|friends)"

@@ -179,6 +179,8 @@ def test_the_me_of_a_sentence_in_spanish_or_french_is_theirs_not_english() -> No
         ("Not recorded, but notes are up (see below).", "Not recorded, but notes are up."),
         ("Postponed to Sat Nov 14, see below", "Postponed to Sat Nov 14"),
         ("Slides are in the thread above.", "Slides are in the thread above."),
+        ("re-land of the borrowing change is up", "re-land of the borrowing change is up"),
+        ("well-known bug in the parser is fixed", "well-known bug in the parser is fixed"),
         (
             "The list above is final, see below for why",
             "The list above is final, see below for why",
