@@ -85,6 +85,7 @@ WHOLE_LIST_WORDS = 50  # a list said whole stays one sentence of a bullet
 _LIST_INTRO_RE = re.compile(
     rf"(?:,(?!\d)|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:[^\s.!?]+\s){{0,2}}\S+:$"
 )
+_UNMARKED_INTRO_RE = re.compile(r"\b(?:are|is|were|include|includes)$", re.IGNORECASE)
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR or holds a link keeps its line (one that labels a value, "Fixed:
 # the rounding", is said with the others).
@@ -234,6 +235,12 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
         text = _EMOJI_AFTER_STOP_RE.sub(r"\1", text)
     lines = [_single_spaced(line).strip() for line in text.replace("\u00a0", " ").splitlines()]
     lines = [line for line in lines if line]
+    if len(lines) > 1:
+        # ("Options are" over "1) Story County Fairgrounds ...": an introduction, colon or not)
+        lines = [
+            f"{line}:" if _UNMARKED_INTRO_RE.search(line) and _BULLET_RE.match(after) else line
+            for line, after in zip(lines, [*lines[1:], ""], strict=True)
+        ]
     if len(lines) > 2 and ("*" in text or "_\n" in text):
         lines = _bold_headings(lines)
     if len(lines) > 2 and any(line[-1] in ":!" for line in lines[:-2]):  # (a heading)

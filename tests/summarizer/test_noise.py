@@ -123,6 +123,13 @@ def test_a_bold_exclamation_over_a_list_stays_whole_and_a_thousands_comma_ends_n
     assert chat_lines(raised)[0] == "The sale raised a total of $3,185:"
 
 
+def test_a_line_ending_in_are_over_a_list_introduces_it_without_its_colon() -> None:
+    text = "No October weekend left. Options are\n1) the fairgrounds, $350\n2) the hall, free\nOk"
+    assert chat_lines(text)[0] == (
+        "No October weekend left. Options are: the fairgrounds, $350 and the hall, free."
+    )
+
+
 def test_a_few_words_over_a_list_are_its_heading_not_prose() -> None:
     text = "The writeup is up.\ntl;dr\n• 384 experts\n• top-8 routing\nThe list is final."
     assert chat_lines(text) == ["The writeup is up.", "The list is final."]
