@@ -321,6 +321,15 @@ def _quotes_hidden(sentence: str) -> str:
     return QUOTE_RE.sub(lambda quoted: "_" * len(quoted[0]), sentence)
 
 
+def _without_loose_ends(sentence: str) -> str:
+    """`sentence` without the spaces, commas and dashes left at its ends; a minus sign opening
+    it stays ("-66 to OT-1": a signal's reading)."""
+    start = sentence.lstrip(" ,;:—–")
+    if not (start[:1] == "-" and start[1:2].isdigit()):
+        start = start.lstrip(" ,;:—–-")
+    return start.rstrip(" ,;:—–-")
+
+
 def _sentences(text: str) -> list[str]:
     if " a file: " in text:
         text = _FILE_NOTICE_RE.sub(r"\g<title>: ", text)
@@ -336,7 +345,7 @@ def _sentences(text: str) -> list[str]:
     )
     return [
         s
-        for s in (c.strip(" ,;:—–-") for c in cleaned)
+        for s in map(_without_loose_ends, cleaned)
         if len(s.rstrip(".!?")) >= 2
         and not _GREETING_RE.fullmatch(s)
         and not _LONE_WORD_RE.fullmatch(s)

@@ -110,6 +110,11 @@ def test_a_later_sentence_opening_with_we_speaks_of_the_group_not_of_the_first_s
     )
 
 
+def test_a_minus_sign_opening_a_sentence_is_kept() -> None:
+    said = "Fairview Heights done, node 247 at Rosa's. -66 to OT-1, 85/70."
+    assert voiced(said, "Ayesha Khan")[0] == said
+
+
 def test_us_the_country_is_not_a_pronoun() -> None:
     assert "US" in tidy("The mirror in the US is down until we fix the DNS.")
     assert "they fix" in tidy("The mirror in the US is down until we fix the DNS.")
