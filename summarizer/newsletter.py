@@ -16,6 +16,7 @@ from summarizer.phrasing import (
     TEAM,
     clean_sentence,
     is_fallback,
+    names_we,
     opens_without_subject,
     plural_pronouns,
     third_person,
@@ -248,7 +249,14 @@ def voiced(text: str, author: str) -> tuple[str, bool]:
     subject = first is not None
     if first is None:
         first = _tidy_sentence(said[0], third=True)
-    rest = [_tidy_sentence(as_team(_paired(s, author), author), third=True) for s in said[1:]]
+    # (after "We're the Nguyen family", "we" is the family's)
+    ours = names_we(said[0])
+    rest = [
+        _tidy_sentence(
+            _paired(s, author) if ours else as_team(_paired(s, author), author), third=True
+        )
+        for s in said[1:]
+    ]
     if not subject and author[:1].isupper():
         # "The size argument is in bytes. Documented that in #308": the later sentence
         # says what the author did ("Ana Ruiz documented that in #308").

@@ -206,6 +206,21 @@ _I_CONTRACTIONS = {"i'm": "is", "i've": "has", "i'll": "will", "i'd": "would"}
 # Who "we" are in a community's chat: most often the project or the group, seldom the author's
 # own team ("we just crossed 2,000 stars"), so the author is credited, not made its owner.
 TEAM = "The team"
+# "we" said to be a name: "We're the Nguyen family", "We are The Rusty Gears".
+_WE_NAMED_RE = re.compile(r"(?i:we(?:['’]re| are))\s+(?=(?i:the)\s+[A-Z])")
+
+
+def names_we(sentence: str) -> bool:
+    """Whether `sentence` opens by saying who "we" are ("We're the Nguyen family: ..."):
+    its author's "we" is then theirs, not the community's."""
+    return _WE_NAMED_RE.match(sentence) is not None
+
+
+def capitalised_first(text: str) -> str:
+    """`text` with its first character in upper case."""
+    return text[:1].upper() + text[1:]
+
+
 _WE_CONTRACTIONS = {"we're": "is", "we've": "has", "we'll": "will", "we'd": "would"}
 # Words that are not verbs although they follow "I" ("I also", "I just", "I finally").
 _ADVERBS = frozenset(
@@ -369,6 +384,9 @@ def third_person(sentence: str, author: str) -> str:
         if lower in ("i'm", "i've"):  # (after "will" or "would" a verb stays as it is)
             said = with_verbs_agreeing(said)
         return f"{name} {_I_CONTRACTIONS[lower]} {said}".rstrip()
+    named = _WE_NAMED_RE.match(sentence)
+    if named is not None:  # ("We're the Nguyen family: ..." names who "we" are)
+        return plural_pronouns(capitalised_first(sentence[named.end() :]))
     if lower == "we":
         return f"{TEAM} {_verb_agree(plural_pronouns(rest))}".rstrip()
     if lower in _WE_CONTRACTIONS:

@@ -115,6 +115,13 @@ def test_a_minus_sign_opening_a_sentence_is_kept() -> None:
     assert voiced(said, "Ayesha Khan")[0] == said
 
 
+def test_we_said_to_be_a_family_is_the_family_and_so_is_every_later_we() -> None:
+    said = "We're the Nguyen family: Thao, David and our kids. We just moved here from Austin."
+    assert voiced(said, "Thao Nguyen")[0] == (
+        "The Nguyen family: Thao, David and the kids. They just moved here from Austin."
+    )
+
+
 def test_us_the_country_is_not_a_pronoun() -> None:
     assert "US" in tidy("The mirror in the US is down until we fix the DNS.")
     assert "they fix" in tidy("The mirror in the US is down until we fix the DNS.")
