@@ -139,11 +139,13 @@ _COUNTDOWN_RE = re.compile(
 )
 # ... unless it says when a change took effect ("as of today they are maintainers") or what
 # was done ("the plumber replaced the pump this morning", "Maria defended her thesis today"):
-# a verb in the past, not a state ("is booked", "so excited") nor a plan ("will be fixed").
+# a verb in the past, not a state ("is booked", "so excited"), a plan ("will be fixed") or
+# the quip "today I learned".
 _TOOK_EFFECT_RE = re.compile(
     r"\b(?:as of|from|since|starting) today\b"
     r"|(?<!\bis )(?<!\bare )(?<!\bam )(?<!'m )(?<!'re )(?<!\bbe )(?<!\bso )(?<!\bvery )(?<!\bget )"
-    r"(?<!\bgot )(?<!\bfeel )\b(?:[a-z]{2,}(?<!e)ed|came|went|won|made|gave|ran|took|found|broke"
+    r"(?<!\bgot )(?<!\bfeel )(?<!\bbeen )(?<!\btoday I )"
+    r"\b(?:[a-z]{2,}(?<!e)ed|came|went|won|made|gave|ran|took|found|broke"
     r"|sold|met|held|brought|built|bought|began)\b",
     re.IGNORECASE,
 )

@@ -789,9 +789,11 @@ def test_news_that_took_effect_today_is_not_of_the_moment() -> None:
 def test_what_was_done_today_is_news_but_a_state_of_the_day_is_not() -> None:
     done = "The plumber replaced the pump this morning, so hot water is back in every flat"
     state = "The community room is booked for the quiz this evening, so bring your snacks"
-    d = draft([replace(msg(t, channel="data"), reactions=3) for t in (done, state)])
+    quip = "today I learned the node pools are not about basketball. I've been confused"
+    d = draft([replace(msg(t, channel="data"), reactions=3) for t in (done, state, quip)])
     assert "replaced the pump" in section(d, "data").markdown
     assert "quiz" not in section(d, "data").markdown
+    assert "basketball" not in section(d, "data").markdown
 
 
 def test_today_s_event_moved_to_another_day_is_news() -> None:
