@@ -1409,9 +1409,9 @@ def _newsletter_sentences(text: str, prs: Sequence[PRMention]) -> str:
 
 
 def _cites_or_measures(sentence: str, prs: Sequence[PRMention]) -> bool:
+    # (a value corrected measures too: "**Passed 19–8 (first reported as 18–9)**")
     return bool(
-        FIRST_REPORTED
-        in sentence  # (a value corrected: "**Passed 19–8 (first reported as 18–9)**")
+        FIRST_REPORTED in sentence
         or PR_NUMBER_RE.search(sentence)
         or "/pull/" in sentence
         or FIGURE_RE.search(sentence)

@@ -378,7 +378,7 @@ def _author_corrected(
     """Whether the post's author, later in the conversation of message `i`, says they
     corrected it ("Corrected in the minutes: **garden irrigation passed 19 yes, 8 no**")."""
     return any(
-        later.author_id == post.author_id and _OPENS_CORRECTING_RE.match(later.text) is not None
+        later.author_id == post.author_id and opens_as_correction(later.text)
         for later in (messages[j] for j in posts.after_in_conversation(i))
     )
 
