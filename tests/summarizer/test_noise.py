@@ -116,7 +116,7 @@ def test_chat_lines_leave_out_what_is_not_prose() -> None:
     assert chat_lines(text) == ["Plan for the week:", "Dashboards are up & shared now"]
 
 
-def test_a_bold_exclamation_over_a_list_stays_whole_and_a_thousands_comma_ends_no_line() -> None:
+def test_a_bold_line_saying_a_value_over_a_list_stays_whole_and_no_list_starts_at_a_comma() -> None:
     total = "**FINAL plant sale total: $3,185!** :tada:\n• $2,335 at the sale\n• $640 Venmo\nDone."
     assert chat_lines(total)[0] == "**FINAL plant sale total: $3,185!**"
     raised = "The sale raised a total of $3,185:\n• cakes https://x.org/a\n• raffle https://x.org/b"
