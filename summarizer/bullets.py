@@ -447,9 +447,15 @@ def _without_plans_released(
     ]
     if not kept or len(kept) == len(said):
         return None
-    text = " ".join(kept)
-    fact = replace(lead, text=text, words=words(text), n_words=len(text.split()))
-    return replace(bullet, text=None, picked=(fact, *bullet.picked[1:]), words=fact.words)
+    picked = (_said_as(lead, " ".join(kept)), *bullet.picked[1:])
+    return replace(
+        bullet, text=None, picked=picked, words=frozenset().union(*(f.words for f in picked))
+    )
+
+
+def _said_as(fact: Fact, text: str) -> Fact:
+    """`fact` saying `text`, part of what it said."""
+    return replace(fact, text=text, words=words(text), n_words=len(text.split()))
 
 
 def _released_once(bullets: list[Bullet]) -> list[Bullet]:
@@ -1724,8 +1730,7 @@ def _released_apart(bullet: Bullet) -> Bullet | None:
     told = [s for s in said if not _when(s)]
     if not told or len(told) == len(said) or not names_release(" ".join(told)):
         return None
-    text = " ".join(told)
-    fact = replace(lead, text=text, words=words(text), n_words=len(text.split()))
+    fact = _said_as(lead, " ".join(told))
     return replace(bullet, text=None, picked=(fact,), said=(fact,), words=fact.words)
 
 

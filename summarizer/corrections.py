@@ -170,9 +170,7 @@ def corrects(text: str, post: str) -> bool:
     correction of it, not an answer to it."""
     if not holds_any(text, _NOT_HINTS):
         return False  # (most replies)
-    plain = _plain(text)
-    olds = [*_NOT_RE.finditer(plain), *_RANGE_NOT_RE.finditer(plain)]
-    return any(any(_said(_value(m["old"]), post)) for m in olds)
+    return any(any(_said(_value(m["old"]), post)) for m in _values_not(_plain(text)))
 
 
 def _restates(
@@ -209,8 +207,7 @@ def _may_correct(message: SourceMessage) -> bool:
         return False
     if not holds_any(text, _NOT_HINTS):
         return _says_was(text)
-    plain = _plain(text)
-    return _NOT_RE.search(plain) is not None or _RANGE_NOT_RE.search(plain) is not None
+    return bool(_values_not(_plain(text)))
 
 
 def _says_was(text: str, post: str = "") -> bool:
@@ -351,6 +348,17 @@ class _Posts:
         return found[max(0, end - EARLIER) : end][::-1]
 
 
+def _values_not(plain: str) -> list[re.Match[str]]:
+    """Each "NEW, not OLD" of `plain`: its ranges of times, then its other values outside
+    them."""
+    ranges = list(_RANGE_NOT_RE.finditer(plain)) if "–" in plain or "-" in plain else []
+    return ranges + [
+        m
+        for m in _NOT_RE.finditer(plain)
+        if not any(r.start() < m.end() and m.start() < r.end() for r in ranges)
+    ]
+
+
 def _opens_with_the_value(text: str) -> bool:
     """Whether `text` opens with "NEW, not OLD" (a value or a range)."""
     return _NOT_RE.match(text) is not None or _RANGE_NOT_RE.match(text) is not None
@@ -387,7 +395,7 @@ def _given(plain: str) -> list[str]:
     """The values a correction gives as "NEW, not OLD", whatever they are ("Keller 2-260")."""
     if not holds_any(plain, _NOT_HINTS):
         return []  # (most replies)
-    return [_value(m["new"]) for m in (*_NOT_RE.finditer(plain), *_RANGE_NOT_RE.finditer(plain))]
+    return [_value(m["new"]) for m in _values_not(plain)]
 
 
 def _confirmed(
@@ -479,15 +487,12 @@ class _Correction:
             for span in spans
             for value in _SUM_OR_SCORE_RE.findall(span)
         ] + [(span, frozenset()) for span in spans if _COUNT_ALONE_RE.fullmatch(span)]
-        ranges = list(_RANGE_NOT_RE.finditer(plain)) if "–" in plain or "-" in plain else []
         return cls(
             pairs=tuple(
-                [(_value(m["new"]), _value(m["old"])) for m in ranges]
-                + [
-                    _pair(_factor(m), m["old"])
-                    for m in _NOT_RE.finditer(plain)
-                    if not any(r.start() < m.end() and m.start() < r.end() for r in ranges)
-                ]
+                (_value(m["new"]), _value(m["old"]))
+                if m.re is _RANGE_NOT_RE
+                else _pair(_factor(m), m["old"])
+                for m in _values_not(plain)
             ),
             given=tuple(_without_changes(_counted(plain), plain)),
             emphasised=frozenset(_emphasised(text)),

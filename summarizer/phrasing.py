@@ -216,11 +216,6 @@ def names_we(sentence: str) -> bool:
     return _WE_NAMED_RE.match(sentence) is not None
 
 
-def capitalised_first(text: str) -> str:
-    """`text` with its first character in upper case."""
-    return text[:1].upper() + text[1:]
-
-
 _WE_CONTRACTIONS = {"we're": "is", "we've": "has", "we'll": "will", "we'd": "would"}
 # Words that are not verbs although they follow "I" ("I also", "I just", "I finally").
 _ADVERBS = frozenset(
@@ -386,7 +381,8 @@ def third_person(sentence: str, author: str) -> str:
         return f"{name} {_I_CONTRACTIONS[lower]} {said}".rstrip()
     named = _WE_NAMED_RE.match(sentence)
     if named is not None:  # ("We're the Nguyen family: ..." names who "we" are)
-        return plural_pronouns(capitalised_first(sentence[named.end() :]))
+        said = sentence[named.end() :]
+        return plural_pronouns(said[0].upper() + said[1:])
     if lower == "we":
         return f"{TEAM} {_verb_agree(plural_pronouns(rest))}".rstrip()
     if lower in _WE_CONTRACTIONS:

@@ -85,7 +85,7 @@ WHOLE_LIST_WORDS = 50  # a list said whole stays one sentence of a bullet
 _LIST_INTRO_RE = re.compile(
     rf"(?:,(?!\d)|\s[—–-]|(?:\s?(?:{EMOJI_RE.pattern}))+)\s*(?:[^\s.!?]+\s){{0,2}}\S+:$"
 )
-_UNMARKED_INTRO_RE = re.compile(r"\b(?:are|is|were|include|includes)$", re.IGNORECASE)
+_UNMARKED_INTROS = frozenset(["are", "is", "were", "include", "includes"])
 _BULLET_RE = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?")
 # An item that cites a PR or holds a link keeps its line (one that labels a value, "Fixed:
 # the rounding", is said with the others).
@@ -238,7 +238,9 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
     if len(lines) > 1:
         # ("Options are" over "1) Story County Fairgrounds ...": an introduction, colon or not)
         lines = [
-            f"{line}:" if _UNMARKED_INTRO_RE.search(line) and _BULLET_RE.match(after) else line
+            f"{line}:"
+            if _BULLET_RE.match(after) and line.rsplit(None, 1)[-1].lower() in _UNMARKED_INTROS
+            else line
             for line, after in zip(lines, [*lines[1:], ""], strict=True)
         ]
     if len(lines) > 2 and ("*" in text or "_\n" in text):
