@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from summarizer.figures import find_figures
+from summarizer.figures import FIGURE_RE, find_figures
 from summarizer.text import EMOJI_CODE_RE, holds_any, words
 from summarizer.types import SourceMessage
 from summarizer.voice import EMOJI_RE
@@ -34,10 +34,11 @@ _VALUE = (  # (a score too: "13-10")
     rf"(?:{_MONTH})?[~≈$€£]?\d[\w.,:/]*(?:-\d+\b)?(?:\s?%|\s(?:[KMGT]i?B|ms|s|min|h|am|pm)\b)?"
 )
 # "NEW, not OLD", "NEW instead of OLD", "NEW fps, not OLD", "NEW Å, not OLD", "NEW CET, not
-# OLD", "NEW (was OLD)", "NEW (not OLD)", "N × NEW, not OLD" (markup taken out first).
+# OLD", "NEW Wh/km, not OLD", "NEW (was OLD)", "NEW (not OLD)", "N × NEW, not OLD" (markup
+# taken out first).
 _NOT_RE = re.compile(
     # (not the end of a range: "3–6pm, not 2–5" gives no value of its own)
-    rf"(?<![\d–-])(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[A-Z]{{2,5}}|[^\x00-\x7f\W\d_]{{1,3}}))?"
+    rf"(?<![\d–-])(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[kKM]?Wh?(?:/[a-z]+)?|[A-Z]{{2,5}}|[^\x00-\x7f\W\d_]{{1,3}}))?"
     # (a word of what it was measured at may come before the brackets: "27.4 at 96k (not 31.8)";
     # an aside in brackets before ", not": "17:00 UTC (18:00 CET), not 16:00"; or a few words
     # of where it was seen: "1,284,517 rows from the API count, not 1,248,517")
@@ -674,6 +675,8 @@ def _with_corrections(
             continue  # ("13 s behind, not 22" does not make "22 riders" "13 s riders")
         value = _number(new) if unit else new
         after = end + (unit.end() if unit else 0)
+        if unit is None:  # ("36.4 Wh/km, not 34.6" over "34.6 Wh/km": said after its unit)
+            after = _measured_to(text, start, after)
         zone = _ZONE_RE.match(text, after)  # ("17:00 CET": said with the value)
         if zone is not None:
             after = zone.end()
@@ -691,6 +694,22 @@ def _with_corrections(
         else:
             text = f"{text[:start]}{value}{text[end:]}"
     return text
+
+
+_UNIT_WORD_RE = re.compile(r"\s?[^\W\d][\w/°²]*")
+
+
+def _measured_to(text: str, start: int, end: int) -> int:
+    """Where the figure at `start` of `text` ends, its unit of measure ("34.6 Wh/km")
+    included, where `end` (after its number) leaves that unit out; else `end`."""
+    figure = FIGURE_RE.match(text, start)
+    if (
+        figure is None
+        or figure.end() <= end
+        or not _UNIT_WORD_RE.fullmatch(text, end, figure.end())
+    ):
+        return end
+    return figure.end()
 
 
 # A day's or a month's name right before a number, or a month's right after it: a date.
@@ -800,7 +819,9 @@ def _pair(new: str, old: str) -> tuple[str, str]:
 # in the post it corrects, it may stand plainly before it ("PL 103.5").
 _VALUE_AFTER = r"(?P<value>[$€£]?\d(?:[\d,.]*\d)?)(?![\w.,:]\d)"
 _LABELLED_RE = re.compile(
-    rf"\b(?P<label>[A-Za-z]{{2,}})(?::[^\S\n]*[*_]*|[^\S\n]+[*_]+){_VALUE_AFTER}"
+    rf"\b(?P<label>[A-Za-z]{{2,}})(?::[^\S\n]*[*_]*|[^\S\n]+[*_]+"
+    # (or said to be it: "so gross is $5,935", "FOS 1.68")
+    rf"|[^\S\n]+(?:(?:is|was|are|were)(?:[^\S\n]+now)?[^\S\n]+[*_]*)?){_VALUE_AFTER}"
 )
 # (an emoji between them says nothing: "Raffle weekly total 🎟️ $2,696")
 _LABELLED_PLAINLY_RE = re.compile(
@@ -809,7 +830,7 @@ _LABELLED_PLAINLY_RE = re.compile(
 # (words of grammar before a number label nothing: "at **9:30**", "is **12**"; nor does a day's
 # or a month's name: "Friday **19:00**" is a time, "Friday 9 Oct" a date)
 _NOT_LABELS = frozenset(
-    ["is", "was", "are", "were", "be", "at", "of", "to", "by", "and", "or"]
+    ["is", "was", "are", "were", "be", "at", "of", "to", "by", "and", "or", "not", "it"]
     + [name.lower() for name in (*calendar.day_name, *calendar.month_name, *calendar.month_abbr)]
     + [name.lower() for name in calendar.day_abbr]
 )

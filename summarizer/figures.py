@@ -15,6 +15,10 @@ _UNIT = (
     r"|x\b|×"
     r"|-?(?:steps?|epochs?)\b"
     r"|(?:ms|s|sec|seconds|min|minutes|h|hours|days)\b"
+    # (what is measured by the metric and imperial systems: "64.8 km", "742 W", "3.38 V",
+    # "38°C", "1,250 gpm at 150 psi")
+    r"|(?:k?m/h|kph|mph|m/s|[kKM]?Wh(?:/km|/mi)?|[kKM]?W|mAh|Ah|mA|kV|mV|V|A|[kMG]?Hz|dB"
+    r"|°\s?[CF]|[kMG]?Pa|psi|Nm|gpm|fps|rpm|km|cm|mm|nm|m|mi|miles|ft|feet|yd|kg|lbs?|oz|mL|ml|gal)\b"
     r"|[kMBT]\b"
     r"|(?:GPUs?|TPUs?|nodes?|chips?|racks?|ranks?|records|documents|docs|sources|tokens|params)\b"
     # (how many came, signed up, voted or downloaded: a community's figures)

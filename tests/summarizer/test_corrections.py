@@ -1028,3 +1028,23 @@ def test_a_value_a_correction_says_as_the_post_did_stays_and_the_other_is_correc
     assert corrected([post, fixed])[0].text == (
         "Raster: 1M-point scatter 2.95 s (first reported as 4.21 s) Agg, 0.61 s Skia, 4.8x"
     )
+
+
+def test_a_measure_corrected_by_its_number_is_drafted_with_its_unit() -> None:
+    post = msg("Test drive results:\n• 19 laps, 20.9 km\n• overall consumption 34.6 Wh/km", id="t1")
+    fixed = msg("correction on the test drive: overall consumption was **36.4 Wh/km, not 34.6**")
+    assert "overall consumption 36.4 Wh/km (first reported as 34.6 Wh/km)" in (
+        corrected([post, fixed])[0].text
+    )
+
+
+def test_values_a_correction_says_each_label_is_replace_the_post_s() -> None:
+    post = msg("Breakfast totals. Gross: $5,860. Expenses: $1,210. NET: $4,650", id="b1")
+    fixed = msg(
+        "Correction on the totals: the donation jar was $1,465, not $1,390. "
+        "So gross is $5,935 and net is **$4,725**.",
+        reply_to_id="b1",
+    )
+    assert corrected([post, fixed])[0].text == (
+        "Breakfast totals. Gross: $5,935 (first reported as $5,860). Expenses: $1,210. NET: $4,725"
+    )

@@ -2252,6 +2252,15 @@ def test_a_list_item_that_measures_something_is_news_without_a_pr() -> None:
     )
 
 
+def test_results_measured_in_metric_units_are_news() -> None:
+    results = msg(
+        "TRACK DAY RESULTS :checkered_flag:\n• 27 laps of the 2.4 km course = 64.8 km\n"
+        "• avg speed 52 km/h\n• array peak 742 W at 12:40\n• zero faults",
+        channel="data",
+    )
+    assert "27 laps of the 2.4 km course = 64.8 km" in drafted_with(results.text, reactions=15)
+
+
 def test_a_list_of_prs_is_said_under_its_heading() -> None:
     plan = msg(
         "Loader plan for next week:\n1. land the cache rework (#12)\n2. gang-aware retries\n"
