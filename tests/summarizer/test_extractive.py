@@ -2261,6 +2261,17 @@ def test_results_measured_in_metric_units_are_news() -> None:
     assert "27 laps of the 2.4 km course = 64.8 km" in drafted_with(results.text, reactions=15)
 
 
+def test_a_reacted_advisory_is_drafted_without_what_everyone_should_do() -> None:
+    said = drafted_with(
+        "Advisory is public! CVE-2026-1234: path traversal in the archive upload lets any "
+        "user write files. fixed in 2.4.2, everyone running it should update.",
+        reactions=10,
+    )
+    assert "CVE-2026-1234: path traversal in the archive upload" in said
+    assert "Fixed in 2.4.2" in said
+    assert "should update" not in said
+
+
 def test_a_list_of_prs_is_said_under_its_heading() -> None:
     plan = msg(
         "Loader plan for next week:\n1. land the cache rework (#12)\n2. gang-aware retries\n"
