@@ -166,14 +166,15 @@ _REQUEST_TAIL_RE = re.compile(
     r"(?:[,;]| [—–-])\s+(?:and\s+)?(?:please|pls|plz|kindly|let (?:me|us) know|feel free"
     r"|reach out|dm me|ping me|shout if"
     # (what everyone should do: "fixed in 2.4.2, everyone running it should update")
-    r"|(?:every(?:one|body)|y'?all|folks|you)(?:\s[\w'’-]+){0,3}\s(?:should|must|need to))"
+    r"|(?:every(?:one|body)|y'?all|folks)(?:\s[\w.'’-]+){0,3}\s(?:should|must|need to))"
     r"\b(?:[^,;.!?]|[.!?](?=\S))*(?:[.!]*$|(?=[.!]))",
     re.IGNORECASE,
 )
 _CALLED_RE = re.compile(r"@?[A-Z][\w'’-]*[.,!]?")  # a name alone, left by a request
 _REQUEST_TAIL_HINTS = (
     *("please", "pls", "plz", "kindly", "know", "free"),
-    *("reach out", "dm me", "ping me", "shout if", "should", "must", "need to"),
+    *("reach out", "dm me", "ping me", "shout if", "everyone", "everybody", "y'all", "yall"),
+    "folks",
 )
 _QUESTION_MARK_RE = re.compile(r"\?(?![\w=&])")  # (not a query string's)
 PR_NUMBER_RE = re.compile(r"#\d")  # a PR's number ("please report it in #help" cites none)
