@@ -1703,6 +1703,16 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
                 kept.append(released)
                 recent.append(released)
                 continue
+            if (
+                bullet.signal >= STRONG_SIGNAL
+                and bullet.signal > newer.signal
+                and _FROM_TO_RE.search(newer.picked[0].text)
+            ):
+                # (what people took up is said, and then its move, saying the time it moves
+                # from: "Talk accepted at BSides: ..., Saturday June 27. Update: they moved the
+                # slot from Saturday June 27 to Sunday June 28")
+                stays = _with_move(bullet, newer)
+                kept[_index(kept, newer)] = recent[_index(recent, newer)] = stays
         elif (
             _announced(bullet)
             and bullet.signal > newer.signal
@@ -1718,6 +1728,24 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             stays.prs.update((m.ref, m) for m in lost)
         stays.sources += [s for s in goes.sources if s not in stays.sources]
     return sorted(kept, key=lambda b: b.time)
+
+
+# A move saying what it moves from: "moved our slot from saturday june 27 to SUNDAY june 28".
+_FROM_TO_RE = re.compile(r"\bfrom\b[^.!?]{1,40}?\bto\b", re.IGNORECASE)
+
+
+def _with_move(announced: Bullet, move: Bullet) -> Bullet:
+    """The move's bullet said after the lead of the announcement it moves."""
+    picked = (announced.picked[0], *move.picked)
+    return replace(
+        move,
+        text=None,
+        picked=picked,
+        said=(*announced.said, *move.said),
+        words=frozenset().union(*(f.words for f in picked)),
+        figures=announced.figures | move.figures,
+        signal=announced.signal,
+    )
 
 
 def _released_apart(bullet: Bullet) -> Bullet | None:

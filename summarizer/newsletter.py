@@ -186,9 +186,12 @@ def _weekday(said: re.Match[str], said_at: datetime) -> str:
     return (opening[0].upper() + opening[1:] if at_start else opening) + weekday
 
 
-# "me" as the last of a list of names (after a capitalised name).
+# "me" as the last of a list of names (after a capitalised name), or the first of two
+# ("me + @leni", "me and Leni").
 _LISTED_ME_RE = re.compile(
-    r"(?:(?<=[A-Za-z], )|(?<=[A-Za-z] and )|(?<=[A-Za-z], and ))me\b(?=\s*(?:[)\].,;:]|$))"
+    r"(?:(?<=[A-Za-z], )|(?<=[A-Za-z] and )|(?<=[A-Za-z], and )|(?<=\w [+&] ))me\b"
+    r"(?=\s*(?:[)\].,;:]|$))"
+    r"|\bme(?=\s*[+&]\s*@?\w|\s+and\s+@?[A-Z])"
 )
 
 

@@ -3721,6 +3721,24 @@ def test_an_event_moved_later_is_drafted_at_its_new_time_only() -> None:
     assert "02:00 on Sunday" in text
 
 
+def test_a_reacted_announcement_is_said_with_its_move_from_its_time() -> None:
+    accepted = msg(
+        'talk accepted at PyCon Ljubljana: "One PDF to Rule Them All", 40 min main track, '
+        "saturday june 27",
+        channel="data",
+        author="Rowan",
+        reactions=9,
+    )
+    moved = msg(
+        "pycon update: they moved our slot from saturday june 27 to SUNDAY june 28, 11:30",
+        channel="data",
+        author="Rowan",
+    )
+    text = section(draft([accepted, moved]), "data").markdown
+    assert 'Talk accepted at PyCon Ljubljana: "One PDF to Rule Them All"' in text
+    assert "to SUNDAY june 28, 11:30" in text
+
+
 def test_an_updated_plan_or_an_update_saying_when_replaces_the_plan() -> None:
     """ "UPDATED PLAN: ..." moves what it shares words with; so does a post labelled an
     update that says when, against the plan's sentence after the reason it opens with."""

@@ -414,6 +414,14 @@ def test_me_among_a_list_of_names_is_the_author() -> None:
     assert voiced("Bo reviewed it for me.", "Martin Okafor")[0] == "Bo reviewed it for them."
 
 
+def test_me_paired_with_another_name_is_the_author() -> None:
+    said = voiced("talk accepted at PyCon: me + @leni, 40 min main track", "Rowan Hale")[0]
+    assert "Rowan Hale + leni, 40 min main track" in said
+    assert voiced("credit to me and Ines Carvalho", "Kasia Wolny")[0] == (
+        "Credit to Kasia Wolny and Ines Carvalho"
+    )
+
+
 def test_a_weekday_and_its_month_written_in_lower_case_are_capitalised() -> None:
     said = datetime(2026, 11, 18, tzinfo=UTC)
     assert dated("public release tuesday 24 nov on the forum", said) == (
