@@ -489,12 +489,23 @@ def opens_without_subject(sentence: str) -> bool:
         lower = head.translate(_APOSTROPHES).lower()
     return (
         _is_past(lower)
+        and (lower not in _BASE_AS_PAST or _PAST_CUE_RE.search(rest) is not None)
         and not _is_noun_phrase(rest)
         and not _BY_A_PR_RE.match(rest)
         and not _PASSIVE_RE.match(rest)
         and not _STATE_RE.match(rest)
         and not _is_label(rest)
     )
+
+
+# Verbs whose past is their plain form: opening a sentence, they tell the reader what to do
+# ("Set `compile_sass = true` in cairn.toml", "Put it in writing for the budget meeting")
+# unless the sentence says it was done ("Cut the release last night").
+_BASE_AS_PAST = frozenset(["put", "read", "set", "shut", "split", "cut", "hit", "let"])
+_PAST_CUE_RE = re.compile(
+    r"\b(?:yesterday|last (?:night|week|time)|earlier|already|ago|this (?:morning|afternoon))\b",
+    re.IGNORECASE,
+)
 
 
 _STRESS_OPENING_RE = re.compile(r"(?:\*{1,2}|_{1,2})(?=\w)")

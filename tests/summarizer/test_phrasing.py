@@ -117,6 +117,10 @@ from summarizer.phrasing import (
             "Ana: Wed 13 May, 19:00: maintenance clinic at the co-op",
         ),
         ("Sat down with the maintainers", "Ana sat down with the maintainers"),
+        # a verb whose past is its plain form tells the reader what to do, unless it says when
+        ("Set `compile_sass = true` in the config", "Ana: Set `compile_sass = true` in the config"),
+        ("Put it in writing for Nov 3", "Ana: Put it in writing for Nov 3"),
+        ("Cut the release last night", "Ana cut the release last night"),
         # a verb ending the clause agrees too
         ("I agree.", "Ana agrees."),
         ("I am, as of today!", "Ana is, as of today!"),
