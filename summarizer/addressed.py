@@ -113,7 +113,8 @@ _ADDRESSED = re.compile(
             r"\b(?:ignore|disregard|forget|override) (?:all |any |the |your |my )?"
             r"(?:previous |prior |above |earlier |system |original )?"
             r"(?:instructions|prompts?|rules|guidelines|directions)\b",
-            r"\b(?:system prompt|new instructions|you are now|as an ai language model)\b",
+            r"\bsystem prompt\s*[:\]]"
+            r"|\b(?:new system prompt|new instructions|you are now|as an ai language model)\b",
         ]
     )
 )

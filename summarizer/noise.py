@@ -167,7 +167,9 @@ _INSTRUCTION = (
     r"your|all|the)\b[^.!?\n]{0,20}\b(?:instructions?|prompts?|rules?|guidelines)\b"
     r"|\b(?:summary ?bot|summari[sz]er|the bot|you are an? (?:ai|assistant|language model))\b"
     r"[^.!?\n]{0,80}\b(?:report|say|write|state|claim|announce|include|mention|add)\b"
-    r"|\bsystem prompt\b|\bin (?:the|this week'?s|your) summary,? (?:say|write|report|state)\b"
+    # (a system prompt posed as one, not the words of a benchmark's "2k-token system prompt")
+    r"|\bsystem prompt\s*[:\]]|\bnew system prompt\b"
+    r"|\bin (?:the|this week'?s|your) summary,? (?:say|write|report|state)\b"
 )
 _INSTRUCTION_RE = re.compile(_INSTRUCTION, re.IGNORECASE)
 _INSTRUCTION_FOLDED_RE = re.compile(_INSTRUCTION)  # for lower-cased ASCII text
