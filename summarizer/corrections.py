@@ -754,8 +754,9 @@ _HOUR_ENDS = ("am", " am", "pm", " pm", ":00")
 
 
 def _said(value: str, text: str) -> Iterator[re.Match[str]]:
-    """Where `text` says `value` (not as part of a longer number)."""
-    return re.finditer(rf"(?<![\w.,]){re.escape(value)}(?![\w]|[.,]\d)", text)
+    """Where `text` says `value` (not as part of a longer number, nor as a clock's hour: "4
+    buses, not 3" leaves "3:40 PM" as it is)."""
+    return re.finditer(rf"(?<![\w.,]){re.escape(value)}(?![\w]|[.,:]\d)", text)
 
 
 # A value said as a change, not as what is now: "we removed 9 votes", "threw out 16 subs",

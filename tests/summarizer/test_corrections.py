@@ -1048,3 +1048,9 @@ def test_values_a_correction_says_each_label_is_replace_the_post_s() -> None:
     assert corrected([post, fixed])[0].text == (
         "Breakfast totals. Gross: $5,935 (first reported as $5,860). Expenses: $1,210. NET: $4,725"
     )
+
+
+def test_a_count_s_correction_leaves_a_clock_time_with_that_hour_as_it_is() -> None:
+    post = msg("UPDATE: our performance moved EARLIER to **3:40 PM**. Buses leave at noon", id="u1")
+    fixed = msg("Correction on buses: **we need 4 buses, not 3.**", thread_id="u1")
+    assert corrected([post, fixed])[0].text == post.text
