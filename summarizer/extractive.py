@@ -71,7 +71,8 @@ def draft_sections(
     remaining = max_chars
     candidates: list[Bullet] = []
     intro = introductions_topic(topics)
-    welcomed: Section | None = None  # the newcomers' lines, where no topic is theirs
+    welcomed: list[Section] = []  # the newcomers' lines of each topic, where none is theirs
+    introduced: set[str] = set()  # (each newcomer once, where they first said who they are)
     members = members_by_login(m for messages in grouped.values() for m in messages)
     # (where no topic is the newcomers', a reply's welcome may be in any)
     by_id = {m.id: m for ms in grouped.values() for m in ms} if intro is None else {}
@@ -83,16 +84,19 @@ def draft_sections(
             sections[topic.id] = introductions(topic, messages)
             remaining -= visible_length(sections[topic.id].markdown)
             continue
-        if intro is None and topic is topics[-1]:
-            # (a reply introduces where it answers a welcome, wherever that was placed)
+        if intro is None:
+            # (a reply introduces where it answers a welcome, wherever that was placed; the
+            # newcomers are said where they were welcomed: "our three newest docents")
             newcomers = [
                 m
                 for m in messages
-                if is_self_introduction(m, answered=by_id.get(answered_id(m) or ""))
+                if m.author not in introduced
+                and is_self_introduction(m, answered=by_id.get(answered_id(m) or ""))
             ]
+            introduced.update(m.author for m in newcomers)
             if newcomers:
-                welcomed = introductions(topic, newcomers)
-                remaining -= visible_length(welcomed.markdown)
+                welcomed.append(introductions(topic, newcomers))
+                remaining -= visible_length(welcomed[-1].markdown)
                 messages = [m for m in messages if m not in newcomers]
         candidates += bullets(topic.id, messages, members)
     candidates = settled(candidates)
@@ -107,8 +111,9 @@ def draft_sections(
         if topic is intro or topic.id not in chosen:
             continue
         sections[topic.id] = _section(topic, chosen[topic.id])
-    if welcomed is not None and welcomed.markdown:
-        sections[welcomed.topic] = _with_lines(sections.get(welcomed.topic), welcomed)
+    for lines in welcomed:
+        if lines.markdown:
+            sections[lines.topic] = _with_lines(sections.get(lines.topic), lines)
     return [sections[t.id] for t in topics if t.id in sections and sections[t.id].markdown]
 
 

@@ -375,20 +375,27 @@ def is_self_introduction(
     Tell us about yourself", or one naming them: "new students start today: @Omar")."""
     if message.is_bot:
         return False
+    # (the name as written first: a cheap look at most replies)
+    named_in_answered = (
+        answered is not None
+        and message.author.partition(" ")[0] in answered.text
+        and _names_self(message.author, answered.text.replace("@", " "))
+    )
     if answered_id(message) and not (
         answered is not None
         and (
             answered.is_bot
             or welcomes(answered.text)
             # ("Two new students start today, please say hi: @Omar Farouk and @Mei Lin")
-            # (the name as written first: a cheap look at most replies)
-            or message.author.partition(" ")[0] in answered.text
-            and _names_self(message.author, answered.text.replace("@", " "))
+            or named_in_answered
         )
     ):
         return False
     head = message.text[:400]
-    if channel_key(message.channel) in intro_channels:
+    # (an answer to a welcome naming its author says who they are however they put it:
+    # "I taught 8th grade social studies for 31 years")
+    welcomed = named_in_answered and answered is not None and welcomes(answered.text)
+    if welcomed or channel_key(message.channel) in intro_channels:
         # Newcomers introduce themselves in many ways ("Ximena here. I run ..."); what is a
         # statement about oneself, not a reply, a welcome or a question, counts.
         names_self = bool(_SELF_RE.search(head)) or _names_self(message.author, head)

@@ -71,7 +71,8 @@ _THANKS_RE = re.compile(r"(?:thanks|thank you|thx|ty)\b", re.IGNORECASE)
 # (after a short greeting of its own, "Good morning all! Please welcome ...")
 _WELCOME_RE = re.compile(
     r"^\W*(?:[^.!?\n]{1,25}[.!?]+\s+)?"
-    r"((?:everyone,? )?(?:please )?(?:(?:help|join) (?:me|us) (?:in )?)?)welcom(?:e|ing)\b",
+    r"((?:everyone,? )?(?:please )?(?:(?:help|join) (?:me|us) (?:in )?)?"
+    r"(?:give (?:a )?(?:(?:warm|big|hearty|huge) )?)?)welcom(?:e|ing)\b",
     re.IGNORECASE,
 )
 WELCOME_WORDS = 12  # a welcome this long says who joined ("welcome Jordan!" does not)

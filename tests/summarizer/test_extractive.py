@@ -3041,6 +3041,42 @@ def test_without_an_introductions_topic_newcomers_are_welcomed_in_the_catch_all(
     ]
 
 
+def test_without_an_introductions_topic_newcomers_answering_their_welcome_are_said() -> None:
+    topics = [t for t in TOPICS if t.id != "introductions"]
+    welcome = msg(
+        "Please give a warm welcome to our newest volunteers on the data desk: @Tomás Rivera "
+        "and @Beverly Okafor! Tell us a little about yourselves",
+        channel="data",
+        author="Gloria Fenwick",
+        id="w1",
+        thread_id="w1",
+    )
+    tomas = msg(
+        "Thanks Gloria! I taught 8th grade social studies for 31 years and retired last June.",
+        channel="data",
+        author="Tomás Rivera",
+        thread_id="w1",
+    )
+    bev = msg(
+        "Hello! I was a tour guide at a historic house in German Village for six years.",
+        channel="data",
+        author="Beverly Okafor",
+        thread_id="w1",
+    )
+    later = msg(
+        "Weaving room I think, second floor, from about 1928 to 1940.",
+        channel="data",
+        author="Tomás Rivera",
+        thread_id="w1",
+    )
+    said = "\n".join(
+        s.markdown for s in draft([welcome, tomas, bev, later], topics=topics).sections
+    )
+    assert "- Tomás Rivera taught 8th grade social studies for 31 years" in said
+    assert "- Beverly Okafor was a tour guide at a historic house" in said
+    assert "Weaving room" not in said
+
+
 def test_a_thanked_answer_saying_what_to_expect_is_the_news() -> None:
     question = msg(
         "I'm getting a MemoryError when merging ~400 scans with `tile.merge(files)`. Any tips?",
