@@ -1027,18 +1027,39 @@ def _replies_about(fact: Fact, lead: Fact, announced: bool, asks: bool) -> bool:
     it")."""
     said, message = lead.message, fact.message
     return (
-        message.reply_to_id == said.id
-        and (
-            message.author == said.author
-            or announced
-            and fact.signal >= STRONG_SIGNAL
-            and fact.n_words >= SIGNAL_FACT_WORDS
+        (
+            message.reply_to_id == said.id
+            and (
+                message.author == said.author
+                or announced
+                and fact.signal >= STRONG_SIGNAL
+                and fact.n_words >= SIGNAL_FACT_WORDS
+            )
+            or asks
+            and fact.answers
+            and (message.reply_to_id or message.thread_id) == said.id
+            and message is not said
         )
-        or asks
-        and fact.answers
-        and (message.reply_to_id or message.thread_id) == said.id
-        and message is not said
-    ) and similarity(fact.words, lead.words) >= UPDATE_SIMILARITY
+        and similarity(fact.words, lead.words) >= UPDATE_SIMILARITY
+        or _counts_again(fact, lead)
+    )
+
+
+def _counts_again(fact: Fact, lead: Fact) -> bool:
+    """Whether `fact` is the lead's author, in a reply to its message (in its thread too),
+    counting anew what the lead counts ("71 RSVPs so far" and later "update: 118 RSVPs
+    now!!"): the count the week ended on."""
+    said, message = lead.message, fact.message
+    if message.author != said.author or message is said or not fact.figures:
+        return False  # (most facts)
+    if said.id not in (message.reply_to_id, message.thread_id) or not _RECOUNT_RE.search(fact.text):
+        return False
+    units = {_unit_of(f) for f in lead.figures} - {""}
+    return any(_unit_of(f) in units for f in fact.figures - lead.figures)
+
+
+# What says a count is the one it is at now: "update: 118 RSVPs now!!", "total 48 seats".
+_RECOUNT_RE = re.compile(r"\b(?:now|updated?|total|so far|final)\b", re.IGNORECASE)
 
 
 def _moves_it(fact: Fact, said: SourceMessage) -> bool:

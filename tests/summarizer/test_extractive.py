@@ -3077,6 +3077,26 @@ def test_without_an_introductions_topic_newcomers_answering_their_welcome_are_sa
     assert "Weaving room" not in said
 
 
+def test_a_count_its_author_updates_in_the_thread_is_said_as_it_ended() -> None:
+    preview = msg(
+        "Members' preview, Friday May 15, 6-8pm: 71 RSVPs so far. Catering by Rosie's, wine "
+        "donated by Grand River Cellars",
+        channel="data",
+        author="Marcus Bell",
+        id="p1",
+        thread_id="p1",
+    )
+    asked = msg("can I bring my sister?", channel="data", author="Joan", thread_id="p1")
+    update = msg(
+        "update: 118 RSVPs now!! Rosie's is scaling the food up to 130",
+        channel="data",
+        author="Marcus Bell",
+        thread_id="p1",
+    )
+    text = section(draft([preview, asked, update]), "data").markdown
+    assert "71 RSVPs so far" in text and "118 RSVPs now" in text
+
+
 def test_a_thanked_answer_saying_what_to_expect_is_the_news() -> None:
     question = msg(
         "I'm getting a MemoryError when merging ~400 scans with `tile.merge(files)`. Any tips?",
