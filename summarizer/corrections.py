@@ -257,7 +257,18 @@ def _targets(
             else []
         )
         if post.author_id == message.author_id:
-            return [*mine, (j, False)]
+            # (and what its author said again since, the value it says was "not": "Reminder:
+            # extrication is SATURDAY 0800" before "... is 0900, NOT 0800" under the change)
+            said = {w for w in words(post.text) if len(w) > MIN_WORD and w.isalpha()}
+            since = [
+                (k, True)
+                for k in posts.before(i, message.channel, message.author_id)
+                if k > j
+                and all(k != m for m, _ in mine)
+                # (of the same thing: not "Pump test tomorrow at 0800")
+                and not said.isdisjoint(words(messages[k].text))
+            ]
+            return [*mine, (j, False), *since]
         # (its author agreeing with a remark on their own post: "I think you missed me?" /
         # "you're right, sorry. **8 yes**, 2 no")
         remarked = by_id.get(_replies(post) or "")
@@ -664,7 +675,12 @@ def _with_corrections(
             continue  # (a post saying both values compares them: "31.8 test-shots, 27.4 dev")
         if _NOT_BEFORE_RE.search(text, 0, found[0].start()):
             continue  # (a post saying what it was not: "so *2.4x*, not 3.1x")
-        if old == given_old and old.isdigit() and _in_a_date(text, *found[0].span()):
+        if (
+            old == given_old
+            and old.isdigit()
+            and len(old) <= 2  # (a day of a month: "SATURDAY 0800" is a time)
+            and _in_a_date(text, *found[0].span())
+        ):
             continue  # (a count's "18, not 16" leaves "Saturday 16 May" as it is; "the 16th" not)
         fixed.setdefault(_number(old), set()).add(_unit(old).strip(" ,"))
         start, end = found[0].span()

@@ -1054,3 +1054,29 @@ def test_a_count_s_correction_leaves_a_clock_time_with_that_hour_as_it_is() -> N
     post = msg("UPDATE: our performance moved EARLIER to **3:40 PM**. Buses leave at noon", id="u1")
     fixed = msg("Correction on buses: **we need 4 buses, not 3.**", thread_id="u1")
     assert corrected([post, fixed])[0].text == post.text
+
+
+def test_a_time_of_four_digits_after_its_day_is_corrected_in_each_post_saying_it() -> None:
+    moved = msg("CHANGE: the drill is MOVED to SATURDAY 10/10 at 0800 at Dutch's", author="Kowal")
+    reminder = msg("Reminder: the drill is SATURDAY 0800 at Dutch's.", author="Kowal")
+    fixed = msg(
+        "Correction for tomorrow: the drill is **0900** at Dutch's, NOT 0800.", author="Kowal"
+    )
+    first, second = corrected([moved, reminder, fixed])
+    assert "SATURDAY 10/10 at 0900 (first reported as 0800)" in first.text
+    assert "SATURDAY 0900 (first reported as 0800)" in second.text
+
+
+def test_a_correction_under_its_post_also_fixes_what_its_author_said_again_since() -> None:
+    moved = msg(
+        "CHANGE: the drill is MOVED to SATURDAY at 0800 at Dutch's", id="c1", author="Kowal"
+    )
+    other = msg("Pump test on E2 tomorrow at 0800 sharp, then lunch", author="Kowal")
+    reminder = msg("Reminder: the drill is SATURDAY 0800 at Dutch's.", author="Kowal")
+    fixed = msg(
+        "Correction: the drill is **0900** at Dutch's, NOT 0800.", reply_to_id="c1", author="Kowal"
+    )
+    first, test, second = corrected([moved, other, reminder, fixed])
+    assert "SATURDAY at 0900 (first reported as 0800)" in first.text
+    assert test.text == other.text
+    assert "SATURDAY 0900 (first reported as 0800)" in second.text
