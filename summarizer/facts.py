@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from summarizer.figures import FIGURE_RE, amounts, find_figures
+from summarizer.figures import FIGURE_RE, amounts, find_figures, is_measure
 from summarizer.newsletter import capitalised, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import (
@@ -947,6 +947,9 @@ def _fact(
     if not prs and ("min" in text or "sec" in text) and _COUNTDOWN_RE.search(text):
         return None  # ("Reading group starts in 5 min!": over before anyone reads it)
     figures = frozenset(find_figures(text)) | _table_scores(text)
+    if figures and not (prs or signal) and len(figures) == 1 and is_measure(next(iter(figures))):
+        # (one measure said in passing is no news: "Dry ice is here, 20 lb in the cooler")
+        figures = frozenset()
     if not prs and figures and figures <= amounts(text) and _asks_the_reader(text):
         return None  # ("Would ask you to buy them ... Should be ~$65": a request, priced)
     stressed = _STRESSED_RE.match(text) is not None

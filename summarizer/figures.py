@@ -5,6 +5,12 @@ from __future__ import annotations
 import re
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# What is measured by the metric and imperial systems: "64.8 km", "742 W", "3.38 V", "38°C",
+# "1,250 gpm at 150 psi".
+_MEASURE = (
+    r"(?:k?m/h|kph|mph|m/s|[kKM]?Wh(?:/km|/mi)?|[kKM]?W|mAh|Ah|mA|kV|mV|V|A|[kMG]?Hz|dB"
+    r"|°\s?[CF]|[kMG]?Pa|psi|Nm|gpm|fps|rpm|km|cm|mm|nm|m|mi|miles|ft|feet|yd|kg|lbs?|oz|mL|ml|gal)\b"
+)
 # Longest units first: the regex takes the first alternative that matches.
 _UNIT = (
     r"%"
@@ -15,10 +21,7 @@ _UNIT = (
     r"|x\b|×"
     r"|-?(?:steps?|epochs?)\b"
     r"|(?:ms|s|sec|seconds|min|minutes|h|hours|days)\b"
-    # (what is measured by the metric and imperial systems: "64.8 km", "742 W", "3.38 V",
-    # "38°C", "1,250 gpm at 150 psi")
-    r"|(?:k?m/h|kph|mph|m/s|[kKM]?Wh(?:/km|/mi)?|[kKM]?W|mAh|Ah|mA|kV|mV|V|A|[kMG]?Hz|dB"
-    r"|°\s?[CF]|[kMG]?Pa|psi|Nm|gpm|fps|rpm|km|cm|mm|nm|m|mi|miles|ft|feet|yd|kg|lbs?|oz|mL|ml|gal)\b"
+    rf"|{_MEASURE}"
     r"|[kMBT]\b"
     r"|(?:GPUs?|TPUs?|nodes?|chips?|racks?|ranks?|records|documents|docs|sources|tokens|params)\b"
     # (how many came, signed up, voted or downloaded: a community's figures)
@@ -72,6 +75,15 @@ FIGURE_RE = re.compile(
 def find_figures(text: str) -> list[str]:
     """The figures in `text`, as written, in order."""
     return [figure.strip() for figure in FIGURE_RE.findall(text)]
+
+
+_MEASURED_RE = re.compile(rf"\d[ \u202f]?{_MEASURE}$")
+
+
+def is_measure(figure: str) -> bool:
+    """Whether `figure` (as `find_figures` writes it) measures a length, a weight, a power
+    and the like ("64.8 km", "20 lb"), not a count, a share or a rate of work."""
+    return _MEASURED_RE.search(figure) is not None
 
 
 def count_figures(text: str) -> int:

@@ -2261,6 +2261,18 @@ def test_results_measured_in_metric_units_are_news() -> None:
     assert "27 laps of the 2.4 km course = 64.8 km" in drafted_with(results.text, reactions=15)
 
 
+def test_one_measure_said_in_passing_is_no_news() -> None:
+    passing = msg(
+        "Dry ice delivery is here, 20 lb in the cooler by the freight elevator", channel="data"
+    )
+    shipped = msg(
+        "the 2 kg sample batch shipped to the lab in Leeds, tracking in the sheet", channel="data"
+    )
+    said = section(draft([passing, replace(shipped, reactions=3)]), "data").markdown
+    assert "20 lb" not in said
+    assert "2 kg sample batch shipped" in said
+
+
 def test_a_reacted_advisory_is_drafted_without_what_everyone_should_do() -> None:
     said = drafted_with(
         "Advisory is public! CVE-2026-1234: path traversal in the archive upload lets any "
