@@ -1728,6 +1728,7 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
                 bullet.signal >= STRONG_SIGNAL
                 and bullet.signal > newer.signal
                 and _FROM_TO_RE.search(newer.picked[0].text)
+                and not _names_versions_of(newer.picked[0].text, bullet.picked[0].text)
             ):
                 # (what people took up is said, and then its move, saying the time it moves
                 # from: "Talk accepted at BSides: ..., Saturday June 27. Update: they moved the
@@ -1753,6 +1754,14 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
 
 # A move saying what it moves from: "moved our slot from saturday june 27 to SUNDAY june 28".
 _FROM_TO_RE = re.compile(r"\bfrom\b[^.!?]{1,40}?\bto\b", re.IGNORECASE)
+
+
+def _names_versions_of(move: str, announced: str) -> bool:
+    """Whether `move` names every version `announced` names, one at least ("3.4.0 final
+    moves from Saturday June 13 to Tuesday June 16" of "3.4.0 final ships Saturday June 13"):
+    it says what moves."""
+    versions = {version_key(v) for v in VERSION_RE.findall(announced)}
+    return bool(versions) and versions <= {version_key(v) for v in VERSION_RE.findall(move)}
 
 
 def _with_move(announced: Bullet, move: Bullet) -> Bullet:

@@ -3807,6 +3807,25 @@ def test_a_reacted_announcement_is_said_with_its_move_from_its_time() -> None:
     assert "to SUNDAY june 28, 11:30" in text
 
 
+def test_a_release_plan_its_move_names_gives_way_to_the_move() -> None:
+    plan = msg(
+        "Release plan: if nothing serious turns up, 3.4.0 final ships Saturday June 13. "
+        "Translators, please finish by Friday",
+        channel="data",
+        author="Jana",
+        reactions=20,
+    )
+    moved = msg(
+        "Because of the regression we want a few more days of testing, so 3.4.0 final moves "
+        "from Saturday June 13 to Tuesday June 16",
+        channel="data",
+        author="Jana",
+    )
+    text = section(draft([plan, moved]), "data").markdown
+    assert "ships Saturday June 13" not in text
+    assert "moves from Saturday June 13 to Tuesday June 16" in text
+
+
 def test_an_updated_plan_or_an_update_saying_when_replaces_the_plan() -> None:
     """ "UPDATED PLAN: ..." moves what it shares words with; so does a post labelled an
     update that says when, against the plan's sentence after the reason it opens with."""
