@@ -362,13 +362,39 @@ class _Posts:
 
 def _values_not(plain: str) -> list[re.Match[str]]:
     """Each "NEW, not OLD" of `plain`: its ranges of times, then its other values outside
-    them."""
+    them (not one of several OLD: `_listed_pairs`)."""
     ranges = list(_RANGE_NOT_RE.finditer(plain)) if "–" in plain or "-" in plain else []
     return ranges + [
         m
         for m in _NOT_RE.finditer(plain)
         if not any(r.start() < m.end() and m.start() < r.end() for r in ranges)
+        and not _MORE_OLD_RE.match(plain, m.end())
     ]
+
+
+_MORE_OLD_RE = re.compile(r"\s?/\s?\d")
+# "NEW1 with NEW2 (not OLD1 / OLD2)": several values, each not what it was first reported as.
+_OLD_LIST_RE = re.compile(rf"\((?:not|was)\s(?P<olds>{_VALUE}(?:\s?/\s?{_VALUE})+)\)")
+_ORDINAL_END_RE = re.compile(r"\d(?:st|nd|rd|th)$")
+_VALUE_RE = re.compile(rf"(?<![\w.,]){_VALUE}")
+
+
+def _listed_pairs(plain: str) -> list[tuple[str, str]]:
+    """(NEW, OLD) for each value of "(not OLD1 / OLD2)" and the value said in its place just
+    before it ("we're officially 21st with 4,180 points (not 23rd / 4,215)"), where each is
+    of the same kind (a place, "21st", or a number)."""
+    if "/" not in plain:
+        return []  # (most corrections)
+    pairs: list[tuple[str, str]] = []
+    for listed in _OLD_LIST_RE.finditer(plain):
+        olds = [_value(v) for v in re.split(r"\s?/\s?", listed["olds"])]
+        before = [_value(v) for v in _VALUE_RE.findall(plain, 0, listed.start())][-len(olds) :]
+        if len(before) == len(olds) and all(
+            bool(_ORDINAL_END_RE.search(new)) == bool(_ORDINAL_END_RE.search(old))
+            for new, old in zip(before, olds, strict=True)
+        ):
+            pairs += zip(before, olds, strict=True)
+    return pairs
 
 
 def _opens_with_the_value(text: str) -> bool:
@@ -505,7 +531,8 @@ class _Correction:
                 if m.re is _RANGE_NOT_RE
                 else _pair(_factor(m), m["old"])
                 for m in _values_not(plain)
-            ),
+            )
+            + tuple(_listed_pairs(plain)),
             given=tuple(_without_changes(_counted(plain), plain)),
             emphasised=frozenset(_emphasised(text)),
             named=frozenset(_number(value) for value, _ in wrong),
@@ -776,15 +803,17 @@ def _said(value: str, text: str) -> Iterator[re.Match[str]]:
 
 
 # A value said as a change, not as what is now: "we removed 9 votes", "threw out 16 subs",
-# "we're down to 38 dogs" (what is left after what the correction fixes).
+# "we're down to 38 dogs" (what is left after what the correction fixes), "they disqualified 2
+# teams".
 _CHANGE_RE = re.compile(
-    r"\b(?:removed|added|dropped|deducted|subtracted|threw out|took out|minus|another|down to)"
+    r"\b(?:removed|added|dropped|deducted|subtracted|threw out|took out|minus|another|down to"
+    r"|disqualified)"
     r"(?:\s+(?:another|an extra|extra|the|about|around|~))?\s+[*_]*$",
     re.IGNORECASE,
 )
 _CHANGE_HINTS = (
     *("removed", "added", "dropped", "deducted"),
-    *("subtracted", "out ", "minus", "another", "down to"),
+    *("subtracted", "out ", "minus", "another", "down to", "disqualified"),
 )
 
 

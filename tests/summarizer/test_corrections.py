@@ -1080,3 +1080,15 @@ def test_a_correction_under_its_post_also_fixes_what_its_author_said_again_since
     assert "SATURDAY at 0900 (first reported as 0800)" in first.text
     assert test.text == other.text
     assert "SATURDAY 0900 (first reported as 0800)" in second.text
+
+
+def test_several_values_each_not_what_was_first_reported_are_corrected_each() -> None:
+    post = msg("**CTF results**: we finished **23rd of 611 teams** with **4,215 points**", id="r1")
+    fixed = msg(
+        "**correction on the CTF**: they disqualified 2 teams for flag sharing. we're officially "
+        "**21st with 4,180 points** (not 23rd / 4,215)",
+    )
+    assert corrected([post, fixed])[0].text == (
+        "**CTF results**: we finished **21st (first reported as 23rd) of 611 teams** with "
+        "**4,180 points**"
+    )
