@@ -235,6 +235,12 @@ _ADVERBS = frozenset(
         "first",
         "accidentally",
         "quickly",
+        # (how often: "I never have" -> "Gary never has", not "nevers have")
+        "never",
+        "always",
+        "often",
+        "sometimes",
+        "seldom",
     ]
 )
 # A word in "-ly" that says how ("badly", "gladly", "barely"), not a verb ("apply", "rally").

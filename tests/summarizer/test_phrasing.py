@@ -29,6 +29,9 @@ from summarizer.phrasing import (
         ("We save every 200 steps", "The team saves every 200 steps"),
         # a word in "-ly" says how; "apply" is the verb
         ("We badly need 4 more judges", "The team badly needs 4 more judges"),
+        # ... and one of how often
+        ("I never have", "Ana never has"),
+        ("I always start from the list", "Ana always starts from the list"),
         # the community's, inside a sentence, as "the"; whose it is, where it says so
         ("We picked up 23 of our 30 parts", "The team picked up 23 of the 30 parts"),
         ("We lost our first round on our side", "The team lost their first round on their side"),
