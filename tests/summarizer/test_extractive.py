@@ -2113,12 +2113,13 @@ def test_a_member_whose_name_carries_emoji_pronouns_or_a_role_is_drafted_by_thei
             msg("I'm Mei, a data engineer in Taipei. I build ingestion tools.", author="Mei ✨"),
             msg("Released v1.2 of the plotting lib with dark mode", author="Jo (she/her)"),
             msg("Merged #83: the map tiles cache 3x more", author="Elk | Loader Dev"),
+            msg("Merged #84: raffle totals page lists each prize", author="Gwen - Show Sec"),
         ]
     )
     text = "\n".join(s.markdown for s in d.sections)
     assert "Ana shipped the new loader" in text and "Kofi merged the cache fix" in text
     assert "Jo released v1.2 of the plotting lib" in text  # pronouns are not the name
-    assert "Elk merged" in text  # nor a role
+    assert "Elk merged" in text and "Gwen merged" in text  # nor a role
     assert "Mei (data engineer in Taipei) builds ingestion tools." in text
     assert not chat_voice(text).chat
 
