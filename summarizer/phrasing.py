@@ -97,6 +97,12 @@ _PAST_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*ed$")
 # in the past ("need", "speed", "feed").
 _PAST_OF_EE_VERBS = frozenset(["agreed", "disagreed", "freed", "guaranteed", "decreed"])
 _PAST_PREFIXES = ("re", "over", "under", "out", "mis", "un")
+_HYPHENED_PREFIXES = frozenset([*_PAST_PREFIXES, "co", "pre", "de", "dis", "cross", "double"])
+# What opens a verb's object: "the crash", "it", "12 papers".
+_OBJECT_RE = re.compile(
+    r"(?:the|a|an|it|them|this|that|these|those|my|our|his|her|their|all|both|every|\d)\b",
+    re.IGNORECASE,
+)
 _IRREGULAR_PAST = frozenset(
     [
         "found",
@@ -496,6 +502,13 @@ def opens_without_subject(sentence: str) -> bool:
     return (
         _is_past(lower)
         and (lower not in _BASE_AS_PAST or _PAST_CUE_RE.search(rest) is not None)
+        # (a compound in "-ed" describes what follows: "Interior-qualified members only";
+        # "re-landed", "co-authored", and one with an object, "root-caused the crash", are done)
+        and (
+            "-" not in lower
+            or lower.partition("-")[0] in _HYPHENED_PREFIXES
+            or _OBJECT_RE.match(rest) is not None
+        )
         and not _is_noun_phrase(rest)
         and not _BY_A_PR_RE.match(rest)
         and not _PASSIVE_RE.match(rest)

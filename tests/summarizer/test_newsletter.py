@@ -486,3 +486,13 @@ def test_me_beside_others_said_as_they_is_the_author() -> None:
 def test_an_emoji_before_a_mention_ends_the_sentence_before_it() -> None:
     text, _ = voiced("Some happy news 🎉 @Sam Oko has accepted the invitation to join", "Ines")
     assert text == "Some happy news. Sam Oko has accepted the invitation to join"
+
+
+def test_a_later_sentence_opening_with_a_compound_in_ed_is_not_what_the_author_did() -> None:
+    said = voiced(
+        "The live burn is Sat 10/24. Interior-qualified members only, 8 spots.", "Lt. Kowal"
+    )
+    assert said[0] == "The live burn is Sat 10/24. Interior-qualified members only, 8 spots."
+    assert voiced("The loader was slow. Root-caused it in #12.", "Ana")[0].endswith(
+        "Ana root-caused it in #12."
+    )
