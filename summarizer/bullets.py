@@ -1024,7 +1024,7 @@ def _replies_about(fact: Fact, lead: Fact, announced: bool, asks: bool) -> bool:
     own reply; to an announcement, one many people took up that says something (an
     organiser's "Venue change: the workshop moves to E-118 ..."); to a message asking what to
     do, another person's answer in its thread ("the dean covers the fee, go ahead and book
-    it")."""
+    it"); or the author's reply counting anew what the lead counts (`_counts_again`)."""
     said, message = lead.message, fact.message
     return (
         (
