@@ -73,6 +73,11 @@ INTRODUCTIONS = "introductions"
 # The introductions topic however an admin names it: "intros", "Introduce yourself",
 # "Newcomers", "New members", a #welcome channel.
 _INTRODUCTIONS_RE = re.compile(r"\b(?:intro\w*|newcomers?|new members?|welcome)\b")
+# ... or, as the whole name, the people who are new ("New volunteers", "new-recruits"; not
+# "Station news and new volunteers", whose news is not introductions).
+_NEW_PEOPLE_RE = re.compile(
+    r"(?:our )?new (?:volunteers?|people|folks|faces|players|students|recruits|hires|joiners)"
+)
 # A channel named for chatter (Slack's own #random, #off-topic, #memes): what is said there
 # is news only when someone pinned or announced it or it cites a PR (reactions there are
 # to a joke as often as to news).
@@ -351,7 +356,7 @@ def introductions_topic(topics: Sequence[Topic]) -> Topic | None:
             topic
             for topic in topics[:-1]
             if any(
-                _INTRODUCTIONS_RE.search(_spaced(name))
+                _INTRODUCTIONS_RE.search(_spaced(name)) or _NEW_PEOPLE_RE.fullmatch(_spaced(name))
                 for name in (topic.id, topic.title, *topic.channels)
             )
         ),

@@ -11,6 +11,7 @@ from factories import TOPICS, msg
 
 from summarizer.bullets import bullets, pr_title
 from summarizer.draft import format_title, make_draft, ordinal
+from summarizer.grouping import introductions_topic
 from summarizer.render import to_json, to_markdown
 from summarizer.text import full_stop, visible_length
 from summarizer.types import PRMention, SourceMessage, Topic
@@ -193,6 +194,7 @@ def test_an_answer_in_the_introductions_channel_is_no_introduction() -> None:
         Topic("intros", "Intros"),
         Topic("people", "Newcomers"),
         Topic("hello", "Say hello", channels=("welcome",)),
+        Topic("new-volunteers", "New volunteers"),
     ],
 )
 def test_an_introductions_topic_under_another_name_lists_its_newcomers(
@@ -208,6 +210,12 @@ def test_an_introductions_topic_under_another_name_lists_its_newcomers(
     assert section(draft([said], topics=topics), intro_topic.id).markdown == (
         "- Oluwaseun Adeyemi (sound engineer in Ibadan) builds audio tooling."
     )
+
+
+def test_a_topic_of_news_and_new_people_is_no_introductions_topic() -> None:
+    topics = [t for t in TOPICS if t.id != "introductions"]
+    topics.insert(-1, Topic("news", "Station news and new volunteers"))
+    assert introductions_topic(topics) is None
 
 
 @pytest.mark.parametrize(
