@@ -121,9 +121,13 @@ def dated(text: str, said_at: datetime) -> str:
     """`text`, said at `said_at` (in the community's time zone), with "today", "tonight",
     "tomorrow", "yesterday", "this morning" and "last night" as the weekday they were: a
     newsletter is read days later ("as of today" is "as of Monday"); a weekday chat wrote in
-    lower case is capitalised."""
+    lower case, or shouted in a sentence that is not ("moved to SUNDAY june 28"), is
+    capitalised."""
     if "day" in text and _LOWER_WEEKDAY_RE.search(text):  # ("public release tuesday 24 nov")
         text = _LOWER_WEEKDAY_RE.sub(lambda day: day[0].capitalize(), text)
+        text = _LOWER_MONTH_RE.sub(lambda month: month[0].capitalize(), text)
+    if not text.isupper() and _UPPER_DATE_RE.search(text):  # (most text: one cheap look)
+        text = _UPPER_DATE_RE.sub(lambda day: day[0].capitalize(), text)
         text = _LOWER_MONTH_RE.sub(lambda month: month[0].capitalize(), text)
     if not holds_any(text.lower(), _RELATIVE_DAY_HINTS):
         return text  # (most sentences)
@@ -133,6 +137,13 @@ def dated(text: str, said_at: datetime) -> str:
 # A weekday chat wrote in lower case, not in code, a link or a name ("#friday-demos") ...
 _LOWER_WEEKDAY_RE = re.compile(
     r"(?<![\w/.@#`-])(?:mon|tues|wednes|thurs|fri|satur|sun)day(?![\w/.`-])"
+)
+_UPPER_MONTH = (
+    r"(?:JANUARY|FEBRUARY|MARCH|APRIL|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER)"
+)
+_UPPER_DATE_RE = re.compile(
+    r"(?<![\w/.@#`-])(?:MON|TUES|WEDNES|THURS|FRI|SATUR|SUN)DAY(?![\w/.`-])"
+    rf"|(?<=\d ){_UPPER_MONTH}\b|\b{_UPPER_MONTH}(?= \d)"
 )
 # ... and the month of its date ("tuesday 24 nov", "sunday nov 1"; "may" may be a verb).
 _MONTH = (

@@ -3813,7 +3813,7 @@ def test_a_reacted_announcement_is_said_with_its_move_from_its_time() -> None:
     )
     text = section(draft([accepted, moved]), "data").markdown
     assert 'Talk accepted at PyCon Ljubljana: "One PDF to Rule Them All"' in text
-    assert "to SUNDAY june 28, 11:30" in text
+    assert "to Sunday June 28, 11:30" in text
 
 
 def test_a_release_plan_its_move_names_gives_way_to_the_move() -> None:
@@ -3942,7 +3942,7 @@ def test_a_move_of_an_event_named_in_short_words_replaces_it() -> None:
         reactions=9,
     )
     text = section(draft([plan, moved]), "data").markdown
-    assert "SUNDAY June 14, 1:00pm" in text and "9:30am" not in text
+    assert "Sunday June 14, 1:00pm" in text and "9:30am" not in text
 
 
 def test_an_announcement_given_a_new_venue_under_a_headline_gives_way_to_it() -> None:

@@ -433,6 +433,17 @@ def test_a_weekday_and_its_month_written_in_lower_case_are_capitalised() -> None
     assert dated("version 1 decoder ships monday", said) == "version 1 decoder ships Monday"
 
 
+def test_a_date_shouted_in_a_sentence_that_is_not_is_capitalised() -> None:
+    said = datetime(2026, 11, 18, tzinfo=UTC)
+    assert dated("they moved our slot to SUNDAY june 28, 11:30", said) == (
+        "they moved our slot to Sunday June 28, 11:30"
+    )
+    assert dated("FINAL answer: SATURDAY 7 FEBRUARY at the library", said) == (
+        "FINAL answer: Saturday 7 February at the library"
+    )
+    assert dated("ENGINE 2 IS OUT UNTIL SATURDAY", said) == "ENGINE 2 IS OUT UNTIL SATURDAY"
+
+
 def test_an_emoji_standing_for_a_letter_or_a_number_is_said_as_it() -> None:
     assert voiced("VOTE CLOSED: 🅱️ wins 13–6, the aluminium plate.", "Tyler Brandt")[0] == (
         "VOTE CLOSED: B wins 13–6, the aluminium plate."
