@@ -235,14 +235,22 @@ def as_team(sentence: str, author: str) -> str:
 
 _ME_RE = re.compile(r"\b(?P<by>with|from|to|by|for|at) me\b")
 _THEY_RE = re.compile(r"\b(?:they|them|their)\b", re.IGNORECASE)
+_CONTACT_ME_RE = re.compile(
+    r"\b(?P<verb>(?i:tell|ping|dm|message|email|text|call|ask|contact)) me\b"
+)
 
 
 def _me_named(sentence: str, author: str) -> str:
     """`sentence` with "me" after a preposition as the author where it already speaks of
     others as "they" ("They're with me in flat 16": "them" would be the keys; "older than
-    me", a joke on oneself, is no fact about the author)."""
-    if "me" not in sentence or not _ME_RE.search(sentence) or not _THEY_RE.search(sentence):
+    me", a joke on oneself, is no fact about the author), and "me" whom the reader is told to
+    get in touch with ("Coaches, tell me by Friday" -> "tell Dana Whitlock": "them" would
+    be the coaches)."""
+    if "me" not in sentence:
         return sentence  # (most sentences)
+    sentence = _CONTACT_ME_RE.sub(rf"\g<verb> {author}", sentence)
+    if not _ME_RE.search(sentence) or not _THEY_RE.search(sentence):
+        return sentence
     return _ME_RE.sub(rf"\g<by> {author}", sentence)
 
 

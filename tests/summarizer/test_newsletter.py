@@ -414,6 +414,12 @@ def test_me_among_a_list_of_names_is_the_author() -> None:
     assert voiced("Bo reviewed it for me.", "Martin Okafor")[0] == "Bo reviewed it for them."
 
 
+def test_me_whom_the_reader_is_told_to_get_in_touch_with_is_the_author() -> None:
+    said = voiced("Coaches, tell me by Friday 9/25 if your team is in.", "Dana Whitlock")[0]
+    assert said == "Coaches, tell Dana Whitlock by Friday 9/25 if your team is in."
+    assert "ping Mei Tanaka" in voiced("plenty to do, ping me", "Mei Tanaka")[0]
+
+
 def test_me_paired_with_another_name_is_the_author() -> None:
     said = voiced("talk accepted at PyCon: me + @leni, 40 min main track", "Rowan Hale")[0]
     assert "Rowan Hale + leni, 40 min main track" in said
