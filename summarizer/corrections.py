@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from summarizer.figures import FIGURE_RE, find_figures
+from summarizer.figures import FIGURE_RE, MEASURE, find_figures
 from summarizer.text import EMOJI_CODE_RE, holds_any, words
 from summarizer.types import SourceMessage
 from summarizer.voice import EMOJI_RE
@@ -38,7 +38,7 @@ _VALUE = (  # (a score too: "13-10")
 # taken out first).
 _NOT_RE = re.compile(
     # (not the end of a range: "3–6pm, not 2–5" gives no value of its own)
-    rf"(?<![\d–-])(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|[kKM]?Wh?(?:/[a-z]+)?|[A-Z]{{2,5}}|[^\x00-\x7f\W\d_]{{1,3}}))?"
+    rf"(?<![\d–-])(?P<new>{_VALUE})(?:(?:\s?×\s?|\sx\s)(?P<factor>{_VALUE}))?(?:\s(?:[a-z]+(?:/[a-z]+)?|{MEASURE}|[A-Z]{{2,5}}|[^\x00-\x7f\W\d_]{{1,3}}))?"
     # (a word of what it was measured at may come before the brackets: "27.4 at 96k (not 31.8)";
     # an aside in brackets before ", not": "17:00 UTC (18:00 CET), not 16:00"; or a few words
     # of where it was seen: "1,284,517 rows from the API count, not 1,248,517")

@@ -7,7 +7,7 @@ import re
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # What is measured by the metric and imperial systems: "64.8 km", "742 W", "3.38 V", "38°C",
 # "1,250 gpm at 150 psi".
-_MEASURE = (
+MEASURE = (
     r"(?:k?m/h|kph|mph|m/s|[kKM]?Wh(?:/km|/mi)?|[kKM]?W|mAh|Ah|mA|kV|mV|V|A|[kMG]?Hz|dB"
     r"|°\s?[CF]|[kMG]?Pa|psi|Nm|gpm|fps|rpm|km|cm|mm|nm|m|mi|miles|ft|feet|yd|kg|lbs?|oz|mL|ml|gal)\b"
 )
@@ -21,7 +21,7 @@ _UNIT = (
     r"|x\b|×"
     r"|-?(?:steps?|epochs?)\b"
     r"|(?:ms|s|sec|seconds|min|minutes|h|hours|days)\b"
-    rf"|{_MEASURE}"
+    rf"|{MEASURE}"
     r"|[kMBT]\b"
     r"|(?:GPUs?|TPUs?|nodes?|chips?|racks?|ranks?|records|documents|docs|sources|tokens|params)\b"
     # (how many came, signed up, voted or downloaded: a community's figures)
@@ -77,7 +77,7 @@ def find_figures(text: str) -> list[str]:
     return [figure.strip() for figure in FIGURE_RE.findall(text)]
 
 
-_MEASURED_RE = re.compile(rf"\d[ \u202f]?{_MEASURE}$")
+_MEASURED_RE = re.compile(rf"\d[ \u202f]?{MEASURE}$")
 
 
 def is_measure(figure: str) -> bool:

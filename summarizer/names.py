@@ -28,7 +28,6 @@ _SPACES_RE = re.compile(r"\s+")
 # A role after the name: "Elk | Loader Dev", "Gwen - Show Sec" (one in brackets, "Ben
 # (ETH)", may say where they are from: it stays).
 _ROLE_RE = re.compile(r"\s+[|｜–—-]\s+.*$")
-_ROLE_MARKS = ("|", "｜", " - ", " – ", " — ")
 _CHANNEL_EDGES_RE = re.compile(r"^[\W_]+|[\W_]+$")  # emoji, "・", "┃", "#" around the name
 # A mention right after the name it stands for: "please welcome *Dr. Amara Okafor*
 # @Amara Okafor", "*Ifeoma Okafor* (@Ifeoma Okafor)" (the writer wrote the name, then
@@ -45,12 +44,8 @@ def plain_name(name: str) -> str:
     """`name` without its emoji, pronouns and role ("Ana 🌸" -> "Ana", "Ben (he/him)" ->
     "Ben", "Elk | Loader Dev" -> "Elk", "Gwen - Show Sec" -> "Gwen"); as it is if nothing
     else is left."""
-    if (
-        EMOJI_START_RE.search(name) is None
-        and "/" not in name
-        and not any(mark in name for mark in _ROLE_MARKS)
-    ):
-        return name  # (most names: one cheap look)
+    if EMOJI_START_RE.search(name) is None and "/" not in name and _ROLE_RE.search(name) is None:
+        return name  # (most names: a cheap look)
     plain = _ROLE_RE.sub("", name)
     plain = _SPACES_RE.sub(" ", without_pronouns(EMOJI_RE.sub(" ", plain))).strip()
     return plain if any(c.isalnum() for c in plain) else name
