@@ -827,9 +827,14 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
         and (_joins(f, lead) or f is going_on)
     ]
     # (a lead moving something is said with where and when it moves to, over the reason:
-    # "MEETUP MOVED: no longer Thursday at Sulzer." with "New plan: Saturday March 14, ...")
+    # "MEETUP MOVED: no longer Thursday at Sulzer." with "New plan: Saturday March 14, ...";
+    # an announcement's lead that does not say when, with the line of its post that does:
+    # "Tickets $25, on sale now" with "Saturday, December 12 at the Lodge Hall")
+    when = _when_of(lead, extra)
     if moved is not None and moved in extra:
         picked.append(moved)
+    elif when is not None:
+        picked.append(when)
     elif body is not None and body in extra:
         picked.append(body)
     elif extra:
@@ -839,6 +844,14 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     if picked[1:] and picked[1].message is lead.message:
         picked.sort(key=lambda f: next(i for i, g in enumerate(facts) if g is f))
     return _headed(picked, facts)
+
+
+def _when_of(lead: Fact, extra: Sequence[Fact]) -> Fact | None:
+    """The first of `extra` that says when, from the post of an announcement's lead that
+    does not (`is_announcement`); None for other leads."""
+    if names_day(lead.text) or not is_announcement(lead.message):
+        return None  # (most leads)
+    return next((f for f in extra if f.message is lead.message and names_day(f.text)), None)
 
 
 def _going_on(lead: Fact, facts: Sequence[Fact]) -> Fact | None:

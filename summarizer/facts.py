@@ -41,6 +41,7 @@ from summarizer.text import (
     says_to_the_reader,
     sentences,
     strip_code_blocks,
+    without_asides,
     without_hidden,
     without_list_mark,
     without_mass_mentions,
@@ -324,12 +325,19 @@ def find_facts(
             fact
             # (a list people took up as news, whose items are not news one by one, is said
             # whole: `chat_lines`)
-            for sentence in statements(
-                own, whole_lists=signal >= STRONG_SIGNAL and not (headings or listed)
+            for at, sentence in enumerate(
+                statements(own, whole_lists=signal >= STRONG_SIGNAL and not (headings or listed))
             )
             if (
                 fact := _fact(
-                    sentence, message, time, signal=signal, shows=shows, reply=reply, asking=asking
+                    sentence,
+                    message,
+                    time,
+                    signal=signal,
+                    shows=shows,
+                    reply=reply,
+                    asking=asking,
+                    opening=at == 0,
                 )
             )
             is not None
@@ -922,6 +930,7 @@ def _fact(
     cited: tuple[PRMention, ...] = (),
     reply: bool = False,
     asking: bool = False,
+    opening: bool = False,
 ) -> Fact | None:
     """The sentence as a fact, or None: too short or too long, nothing it cites, measures
     or settles and no sign that people took it as news (`signal`: what people made of its
@@ -930,7 +939,8 @@ def _fact(
     figure. `cited`: the PRs it stands for, where they are not written in it (a link on the
     next line). `asking`: its message opens with a question, which its other sentences
     describe ("can memory depend on the sample? a few libraries are 3x bigger"): only what
-    was done or settled there, or a link or a day it gives, is news."""
+    was done or settled there, or a link or a day it gives, is news. `opening`: it opens its
+    message."""
     text = clean_sentence(sentence)
     prs = tuple(p for p in message.prs if p.raw in text) if message.prs else ()
     if cited:
@@ -938,9 +948,15 @@ def _fact(
     if not prs:  # (one that cites a PR is news whatever it asks)
         text = _without_request_tail(text)
     n_words = len(text.split())
-    # A release names its work item as a PR does: "v2.3.0 is out!" says enough.
+    # A release names its work item as a PR does: "v2.3.0 is out!" says enough; so does the
+    # headline of a post many people took up, set in bold ("**Fernwood Coffee signed!**") or
+    # opening it with a bold name, exclaimed ("**Quiz Night** is happening!").
     released = shows and names_release(text)
-    if not (MIN_PR_FACT_WORDS if prs or released else MIN_FACT_WORDS) <= n_words or (
+    stressed = _STRESSED_RE.match(text) is not None
+    headline = signal >= STRONG_SIGNAL and (
+        stressed or opening and text.endswith("!") and "**" in text
+    )
+    if not (MIN_PR_FACT_WORDS if prs or released or headline else MIN_FACT_WORDS) <= n_words or (
         n_words > MAX_FACT_WORDS and _words_but_figures(text) > MAX_FACT_WORDS
     ):
         return None
@@ -952,8 +968,7 @@ def _fact(
         figures = frozenset()
     if not prs and figures and figures <= amounts(text) and _asks_the_reader(text):
         return None  # ("Would ask you to buy them ... Should be ~$65": a request, priced)
-    stressed = _STRESSED_RE.match(text) is not None
-    decision = released or _is_decision(text) or stressed
+    decision = released or headline or _is_decision(text) or stressed
     if asking and not (prs or decision or shows and shows_something(sentence)):
         return None  # ("working with census data? <url> is a great place to ask" shows one)
     # The sentence's own link or day, and what people made of its message.
@@ -979,8 +994,9 @@ def _fact(
         )
         or _WEAK_OPENER_RE.match(text)
         # (a release is news whatever it asks of its users, "**0.19.1 is out!** Everyone on
-        # 0.19.0 should upgrade.", unless it asks its reader: "please run your test suite")
-        or _is_request(text)
+        # 0.19.0 should upgrade.", unless it asks its reader: "please run your test suite";
+        # a tally asking by the way is news too: "cubbies painted (please don't touch)")
+        or _is_request(without_asides(text))
         and not (released and not says_to_the_reader(text))
         or not strong
         and not released  # ("**3.4.0 is out!** ... the advisory follows later today")
@@ -1062,7 +1078,7 @@ def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision
     # else can.
     pr_gain = PR_GAIN if len(prs) <= RECAP_PRS else RECAP_PR_GAIN
     value = pr_gain * len(prs) + FIGURE_GAIN * len(figures) + decision
-    weak = ANAPHORA_RE.match(text) or _is_request(text)
+    weak = ANAPHORA_RE.match(text) or _is_request(without_asides(text))
     return value - WEAK_PENALTY * bool(weak)
 
 

@@ -82,13 +82,15 @@ REPLY_OPENER_RE = re.compile(
 )
 _EXCLAMATION_RE = re.compile(r"^(?:[^\W\d]+ )?[^\W\d]+[.!]+ +")  # "Nice catch. ", "Oh wow! "
 # Openers that point back at something said before ("That fixed it", "It's a 535B MoE").
-# "This week in Widget", "This Friday we ...": a time, not what was said before.
+# "This week in Widget", "This Friday we ...": a time, not what was said before; nor does
+# the "it" of "It's official: ...", whose colon says what is.
 _NOT_A_TIME = (
     r"(?! (?:week|month|year|quarter|morning|afternoon|evening|weekend|spring|summer|fall"
     r"|autumn|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)"
 )
 ANAPHORA_RE = re.compile(
-    rf"^(?:right now |[a-z]+, )?(?:this|that|it|they|these|those|which)\b{_NOT_A_TIME}",
+    rf"^(?:right now |[a-z]+, )?(?:this|that|it(?!(?:['’]s| is) [a-z]+:)|they|these|those|which)"
+    rf"\b{_NOT_A_TIME}",
     re.IGNORECASE,
 )
 # What a subject-less chat sentence starts with: "Found a bug", "Trying that next".

@@ -283,7 +283,8 @@ def _bold_headings(lines: list[str]) -> list[str]:
     ("*Release plan*" over "• freeze Friday") one ending in a colon (one saying a value
     after its own colon stays a sentence: "**FINAL plant sale total: $3,185!**" over what
     made it up), over prose
-    ("_Weekly update_") a title, not a sentence, unless it holds a number (a day, a time)."""
+    ("_Weekly update_") a title, not a sentence, unless it holds a number (a day, a time) or
+    ends as a sentence does ("**Fernwood Coffee signed!**")."""
     headed: list[str] = []
     for line, after in zip(lines, [*lines[1:], ""], strict=True):
         bold = _BOLD_LINE_RE.fullmatch(line) if after else None
@@ -291,7 +292,7 @@ def _bold_headings(lines: list[str]) -> list[str]:
             headed.append(line)
         elif _BULLET_RE.match(after) and not _SAYS_A_VALUE_RE.search(bold[1] or bold[2]):
             headed.append(f"{(bold[1] or bold[2]).strip().rstrip(':')}:")
-        elif any(c.isdigit() for c in line):
+        elif any(c.isdigit() for c in line) or (bold[1] or bold[2]).endswith((".", "!")):
             headed.append(line)  # (when: "*Thu June 11, 3:00-4:00 pm*" is news, no title)
     return headed
 
@@ -338,8 +339,13 @@ def _said_whole(items: list[str]) -> list[str]:
     sentence, or all of them say more than `WHOLE_LIST_WORDS`."""
     if any(_PR_NUMBER_RE.search(item) or _SENTENCE_END_RE.search(item) for item in items):
         return []
-    told = [_ASIDE_RE.sub("", item) if "(" in item else item for item in items]
+    told = [without_asides(item) for item in items]
     return told if sum(len(item.split()) for item in told) <= WHOLE_LIST_WORDS else []
+
+
+def without_asides(text: str) -> str:
+    """`text` without its asides in brackets of three words or more (`_ASIDE_RE`)."""
+    return _ASIDE_RE.sub("", text) if "(" in text else text
 
 
 # Words that open a list item but not a name: said inside a sentence, in lower case.

@@ -5313,3 +5313,62 @@ def test_an_opening_post_its_author_posted_again_corrected_is_said_as_corrected(
     )
     text = section(draft([first, linux, redone]), "data").markdown
     assert "4.8x" in text and "6.9x" not in text
+
+
+def test_an_announcement_opening_its_official_leads_with_what_is() -> None:
+    """ "It's official: ..." points at nothing said before: its colon says what is, and the
+    post's thanks after it do not lead in its place."""
+    post = (
+        "@channel It's official: **Odile Marchetti** has signed her contract and will be our "
+        "keynote speaker for Harbourfest 2027 🎉\n\nHuge thanks to @Tam Nguyen who has been "
+        "chasing this since April.\n\n**EMBARGO:** please do NOT post this anywhere public until "
+        "**Friday 4 June at 09:00**, when her agency announces it. Jo will have our post ready "
+        "to go at the same time."
+    )
+    line = drafted_with(post, reactions=30)
+    assert line.startswith("- **Odile Marchetti** has signed her contract and will be the keynote")
+
+
+def test_a_bold_headline_ending_as_a_sentence_heads_its_post() -> None:
+    """A post many took up opens with its news set in bold on its own line: it is no title
+    to drop, and a short one still says enough."""
+    post = (
+        ":pen: **Lindqvist Bakery signed!**\n$9,400 total, Mar 1 – May 30. 12 half-page ads "
+        "across the spring issues, plus the banner at the fair on May 2. it's direct, no agency "
+        "fee :tada:\nartwork and copy coming next week. invoices go out Mar 1 (half) and Apr 15 "
+        "(half)"
+    )
+    line = drafted_with(post, reactions=20, pinned=True)
+    assert line.startswith("- **Lindqvist Bakery signed!** $9,400 total, Mar 1 – May 30."), line
+
+
+def test_an_announced_events_lead_is_said_with_the_line_of_its_post_saying_when() -> None:
+    """The tickets line leads (a price, a link), under the post's headline set in bold, but
+    readers need the day and the place the line above it gives more than the description
+    after it."""
+    post = (
+        "@channel **Quiz Night** is happening! :tada:\n\n**Friday, March 6** at the Old Mill "
+        "Hall, 12 River Road.\nDoors 7:00pm, first round 7:30pm.\nTickets $15 ($10 members), on "
+        "sale now: https://tickets.example.org/quiz-night\n\nCapacity is 120. Two rounds of "
+        "music, one of local history and a picture round nobody will get.\n\nWe need "
+        "volunteers for the door, reply in thread"
+    )
+    line = drafted_with(post, reactions=24, pinned=True)
+    assert line.startswith(
+        "- **Quiz Night** is happening! **Friday, March 6** at the Old Mill Hall, 12 River Road. "
+        "Tickets $15"
+    ), line
+    official = drafted_with(post.replace("**Quiz", "It's official: **Quiz"), reactions=24)
+    assert "happening! **Friday, March 6** at the Old Mill Hall" in official, official
+
+
+def test_a_tally_asking_something_in_an_aside_is_still_news() -> None:
+    """A request in brackets is said by the way: the tally around it is what people
+    reacted to."""
+    post = (
+        "**Clean-up day done by 1pm!** Thank you all. By the numbers: 22 volunteers, 40 bags "
+        "of litter, benches sanded, railings painted (2 coats, dry by Sunday, please don't let "
+        "dogs near them), signs replaced, bins emptied. Hours will be logged by Monday."
+    )
+    line = drafted_with(post, reactions=25)
+    assert "22 volunteers, 40 bags of litter" in line, line
