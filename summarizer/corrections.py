@@ -56,6 +56,53 @@ _RANGE_NOT_RE = re.compile(
     rf"(?P<old>{_RANGE})(?![\w:])",
     re.IGNORECASE,
 )
+# "NEW, not OLD" where both are days: "*Thursday Dec 10*, not Wednesday", "15 January 2027,
+# not 31 January", "Monday December 7, NOT Friday December 4" (names spelled out or cut short
+# as people write them; not "Mayor" or "decide").
+_WEEKDAY_WORD = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?"
+)
+_MONTH_WORD = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?"
+)
+_DATE = (
+    rf"(?:{_WEEKDAY_WORD},?\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_WORD}"
+    rf"|{_MONTH_WORD}\s+\d{{1,2}}(?:st|nd|rd|th)?\b)(?:,?\s+\d{{4}}\b)?"
+)
+_DAY = rf"(?:{_DATE}|{_WEEKDAY_WORD})"
+_DATE_NOT_RE = re.compile(
+    rf"(?<!\w)(?P<new>{_DAY}),?\s+(?:not|instead of)\s+(?:the\s+)?(?P<old>{_DAY})", re.IGNORECASE
+)
+# A day as a post gives it, with the weekday it may add in brackets: "Dec 4 (Fri)".
+_WEEKDAY_IN_BRACKETS_RE = re.compile(rf"\s\({_WEEKDAY_WORD}\)", re.IGNORECASE)
+_DAY_IN_POST_RE = re.compile(rf"(?<!\w){_DAY}(?:{_WEEKDAY_IN_BRACKETS_RE.pattern})?", re.IGNORECASE)
+_DAY_NUMBER_RE = re.compile(r"(?<![\d:])\d{1,2}(?![\d:])")
+_NAME_RE = re.compile(r"[a-z]+", re.IGNORECASE)
+_MONTH_ABBRS = tuple(name.lower() for name in calendar.month_abbr[1:])
+_WEEKDAY_ABBRS = tuple(name.lower() for name in calendar.day_abbr)
+
+
+def _day_parts(day: str) -> tuple[str | None, str | None, str | None]:
+    """A day's weekday, month (each as its first three letters) and day of the month, where
+    it gives them ("Friday December 4": ("fri", "dec", "4"))."""
+    names = [name[:3].lower() for name in _NAME_RE.findall(day)]
+    weekday = next((n for n in names if n in _WEEKDAY_ABBRS), None)
+    month = next((n for n in names if n in _MONTH_ABBRS), None)
+    number = _DAY_NUMBER_RE.search(day)
+    return weekday, month, number[0].lstrip("0") if number else None
+
+
+def _same_day(wrong: tuple[str | None, str | None, str | None], day: str) -> bool:
+    """Whether `day` may be the day `wrong` gives: it gives the day of the month where
+    `wrong` does, the weekday where `wrong` gives only that, and nothing else differs."""
+    said = _day_parts(day)
+    if wrong[2] is not None and said[2] is None or wrong[2] is None and said[0] is None:
+        return False
+    return all(a is None or b is None or a == b for a, b in zip(wrong, said, strict=True))
+
+
 # "the OLD was ...", "the OLD figure was ...", opening a clause "(3.1x was a warm run" or
 # "edit: +1.3 was with ...": the value a correction says was wrong.
 _WAS_RE = re.compile(
@@ -71,7 +118,7 @@ _WRONG_RE = re.compile(
 # (opening any line: "**Postmortem** <url>\n\ncorrection to what I posted yesterday: ..."; after
 # a word saying what it corrects: "coverage correction: the +6.3% ... is wrong")
 _OPENS_CORRECTING_RE = re.compile(
-    r"^\W*(?:(?:small|quick|one|a|two)\s+|\w+\s(?=correction:)|\w+\s/\s(?=correction))?"
+    r"^\W*(?:(?:small|quick|one|a|two)\s+|\w+,?\s(?=correction:)|\w+\s/\s(?=correction))?"
     r"(?:(?:corrections?|corrected|erratum|typo)\b|edit\s*:)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -140,13 +187,27 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
             continue  # (most messages)
         correction = _Correction.read(message.text)
         says = correction.says_wrong or bool(message.reactions and correction.measured_pairs)
-        fixed = False
+        fixed = redated = False
         for nearest, (j, explicit_only) in enumerate(_targets(messages, by_id, posts, i, says)):
+            # (a day it says was "not" is its author's, or the post's it answers: the first
+            # that gives that day, nearest first)
+            text = (
+                correction.redated(found[j].text)
+                if correction.days
+                and not redated
+                and (
+                    found[j].author_id == message.author_id
+                    or j == by_id.get(_replies(message) or "")
+                )
+                else found[j].text
+            )
+            moved = text != found[j].text
+            redated = redated or moved
             # (after the post it fixes, others saying what it says was "not": meeting notes)
             explicit = explicit_only or fixed
-            if explicit and not correction.names_any_in(found[j].text):
+            if explicit and not moved and not correction.names_any_in(text):
                 continue  # (most posts it reaches say none of the values it names)
-            text = _with_corrections(found[j].text, correction, explicit, days=nearest == 0)
+            text = _with_corrections(text, correction, explicit, days=nearest == 0)
             if text != found[j].text:
                 # (another's correction says who found what; one citing a PR, what was done)
                 # (one pinned is the news: "Change of meeting point ... we start at 7:15
@@ -505,6 +566,8 @@ class _Correction:
     # the sums and scores it says, stressed or not: one it says again is not what it corrects
     # ("Still over 25, so still the $8 group rate. Total: ... **$384**")
     sums: frozenset[str]
+    # its "NEW, not OLD" of days ("Thursday Dec 10", "Wednesday")
+    days: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def read(cls, text: str) -> _Correction:
@@ -545,7 +608,22 @@ class _Correction:
                 for m in _COUNT_RE.finditer(plain)
                 if (word := _WORD_AFTER_RE.match(plain, m.end()))
             },
+            days=tuple((m["new"], m["old"]) for m in _DATE_NOT_RE.finditer(plain)),
         )
+
+    def redated(self, text: str) -> str:
+        """`text` with the one day it gives that is the OLD of one of its "NEW, not OLD" of
+        days in NEW's place, saying once what it was first reported as ("Dec 4 (Fri): closed"
+        -> "Monday December 7 (first reported as Dec 4): closed"); `text` where it gives
+        none, or several."""
+        for new, old in self.days:
+            wrong = _day_parts(old)
+            found = [m for m in _DAY_IN_POST_RE.finditer(text) if _same_day(wrong, m[0])]
+            if len(found) == 1 and not _same_day(_day_parts(new), found[0][0]):
+                said = _WEEKDAY_IN_BRACKETS_RE.sub("", found[0][0])
+                start, end = found[0].span()
+                return f"{text[:start]}{new} ({FIRST_REPORTED} {said}){text[end:]}"
+        return text
 
     @property
     def measured_pairs(self) -> bool:

@@ -533,7 +533,8 @@ def test_a_correction_saying_not_in_capitals_fixes_the_announcement() -> None:
     post = msg("LIVE SHOW at the Larkspur Room: Saturday June 13, doors 7pm", id="l1", author="T")
     fixed = msg("CORRECTION it's **Saturday June 20**, NOT June 13", author="T", reply_to_id="l1")
     assert corrected([post, fixed])[0].text == (
-        "LIVE SHOW at the Larkspur Room: Saturday June 20 (first reported as June 13), doors 7pm"
+        "LIVE SHOW at the Larkspur Room: Saturday June 20 (first reported as Saturday June 13), "
+        "doors 7pm"
     )
 
 
@@ -1092,3 +1093,54 @@ def test_several_values_each_not_what_was_first_reported_are_corrected_each() ->
         "**CTF results**: we finished **21st (first reported as 23rd) of 611 teams** with "
         "**4,180 points**"
     )
+
+
+def test_a_day_corrected_later_is_read_in_the_post_however_the_post_wrote_it() -> None:
+    """ "Monday December 7, NOT Friday December 4" fixes "Dec 4 (Fri)"; "*Thursday Mar 12*,
+    not Wednesday" fixes "Wednesday Mar 11"; "15 January 2027, not 31 January" fixes "31
+    January": the day is replaced whole, once, saying what it was first reported as."""
+    calendar = msg(
+        "March calendar is up.\nMar 4 (Wed): closed, staff training day.\nMar 17, 4:30pm: "
+        "spring concert.\nBack after the break on Apr 4.",
+        author="Mara Lind",
+    )
+    fixed = msg(
+        "**Correction** The training day closure is **Monday March 9**, NOT Wednesday March 4. "
+        "Mar 4 is a regular day.",
+        author="Mara Lind",
+    )
+    assert [m.text for m in corrected([calendar, fixed])] == [
+        "March calendar is up.\nMonday March 9 (first reported as Mar 4): closed, staff training "
+        "day.\nMar 17, 4:30pm: spring concert.\nBack after the break on Apr 4."
+    ]
+    call = msg("Community call: **Wednesday Mar 11, 11:00 ET**. Agenda in the doc.", author="Ruth")
+    moved = msg(
+        "sorry, correction: the call is *Thursday Mar 12*, not Wednesday. same time", author="Ruth"
+    )
+    assert corrected([call, moved])[0].text == (
+        "Community call: **Thursday Mar 12 (first reported as Wednesday Mar 11), 11:00 ET**. "
+        "Agenda in the doc."
+    )
+    block = msg("Block cut-off is 31 January, after which rooms go back on sale.", author="Gus")
+    misread = msg(
+        "Correction to yesterday: I misread the contract. The release date is *15 January "
+        "2027*, not 31 January.",
+        author="Gus",
+    )
+    assert corrected([block, misread])[0].text == (
+        "Block cut-off is 15 January 2027 (first reported as 31 January), after which rooms go "
+        "back on sale."
+    )
+
+
+def test_a_day_said_not_to_be_is_left_where_another_day_or_several_match() -> None:
+    """Only the one day that can be the wrong one changes: not another month's 4th, not a
+    post giving two Wednesdays, not a post of someone else's."""
+    notes = msg("Closed Jan 4. Open again Feb 4.", author="Mara Lind")
+    fixed = msg("Correction: the closure is March 9, not March 4.", author="Mara Lind")
+    assert corrected([notes, fixed])[0].text == notes.text
+    two = msg("Rehearsal Wednesday 7pm, and the gig is next Wednesday at 9.", author="Ruth")
+    moved = msg("correction: rehearsal is Thursday Mar 12, not Wednesday", author="Ruth")
+    assert corrected([two, moved])[0].text == two.text
+    other = msg("Community call Wednesday Mar 11 at 11:00", author="Ben Ode")
+    assert corrected([other, moved])[0].text == other.text
