@@ -1129,9 +1129,14 @@ def _headed(picked: list[Fact], facts: Sequence[Fact], most: int = BULLET_WORDS)
     for kept in (picked, picked[:1]):
         if headline.n_words + sum(f.n_words for f in kept) <= most:
             return [headline, *kept]
-    # A headline saying when, or what was released, is the news a long list goes under.
+    # A headline saying when, or what was released, is the news a long list goes under; one
+    # the post opens with in bold is what it is about, said with the lead's link:
+    # "**Route change for Saturday's long run**: the trail is closed ..." over "Strava route
+    # here: <url>".
     day = names_day(headline.text) and not names_day(lead.text)
-    return [headline] if day or names_release(headline.text) else picked
+    if day or names_release(headline.text):
+        return [headline]
+    return [headline, lead] if headline.text.startswith("**") and "://" in lead.text else picked
 
 
 def _heading_unsaid(sentence: str, parts: Sequence[str]) -> str:

@@ -5372,3 +5372,45 @@ def test_a_tally_asking_something_in_an_aside_is_still_news() -> None:
     )
     line = drafted_with(post, reactions=25)
     assert "22 volunteers, 40 bags of litter" in line, line
+
+
+def test_a_bold_headline_too_long_to_join_its_link_still_heads_it() -> None:
+    """The link leads (a preview, figures), but the post is about what its bold opening
+    says: both are said, however long."""
+    post = (
+        "**Detour for Saturday's long ride**: the River Trail is closed between the old Mill "
+        "Lane footbridge and the Weir Falls car park for bridge works until mid-January. New "
+        "route heads up the Ridge Road instead: 30K turnaround at Quarry Rd, 45K at Lake Hill, "
+        "add the Pine Creek loop for 60K. Strava route here: https://www.strava.com/routes/88120451"
+    )
+    preview = (
+        "Club Long Ride: ridge detour (45.3 km)\nCycling route · 45.3 km · 610 m elevation gain"
+    )
+    thread = [
+        replace(
+            msg(
+                f"{post}\n{preview}", channel="data", id="r1", thread_id="r1", author="Kerry Vance"
+            ),
+            reactions=10,
+            preview=preview,
+        ),
+        replace(
+            msg(
+                "the ridge is hillier than the river. my legs say no",
+                channel="data",
+                thread_id="r1",
+                author="Dave Kim",
+            ),
+            reactions=5,
+        ),
+        msg("is there water on the new route?", channel="data", thread_id="r1", author="Tom Bell"),
+        msg(
+            "taps at Quarry Rd and at Lake Hill, both working as of last week",
+            channel="data",
+            thread_id="r1",
+            author="Kerry Vance",
+        ),
+    ]
+    line = section(draft(thread), "data").markdown.splitlines()[0]
+    assert line.startswith("- Detour for Saturday's long ride: the River Trail is closed"), line
+    assert "(<https://www.strava.com/routes/88120451>)" in line, line
