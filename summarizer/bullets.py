@@ -1906,10 +1906,13 @@ def _moved(later: Bullet, earlier: Bullet) -> bool:
         # (an announcement's headline says what, the sentence after it when)
         and any(_when(f.text) for f in earlier.picked)
         # (an update that only says the time again moves nothing: "Meetup update: the café
-        # gives us the back room. Still Sat 28th, 14:00")
+        # gives us the back room. Still Sat 28th, 14:00"; nor does one saying again where
+        # the earlier moved it: "Wed 11 Nov track is the postponed 6 x 800" after "Tonight's
+        # track session is CANCELLED ... The 6 x 800 moves to next Wednesday 11 Nov")
         and (
-            _MOVED_RE.search(lead.text) is not None
-            or not _dates_and_times(lead.text) <= _dates_and_times(announced)
+            not _dates_and_times(lead.text) <= _dates_and_times(announced)
+            or _MOVED_RE.search(lead.text) is not None
+            and _MOVED_RE.search(announced) is None
         )
     )
 

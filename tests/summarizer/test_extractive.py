@@ -5414,3 +5414,30 @@ def test_a_bold_headline_too_long_to_join_its_link_still_heads_it() -> None:
     line = section(draft(thread), "data").markdown.splitlines()[0]
     assert line.startswith("- Detour for Saturday's long ride: the River Trail is closed"), line
     assert "(<https://www.strava.com/routes/88120451>)" in line, line
+
+
+def test_a_later_post_saying_again_where_a_cancellation_moved_it_does_not_replace_it() -> None:
+    """ "the postponed drill is Thu 12 Mar" repeats where the cancellation moved it: the
+    cancellation many took up is the news, not a move of it."""
+    cancelled = replace(
+        msg(
+            "@everyone **Tonight's squad session is CANCELLED** ⛈️\nThe council closed the pool "
+            "for a chlorine leak from 3pm and nobody gets in until it is tested. Not worth the "
+            "trip.\nIf you want to do something: 20 min of stretching, or just rest. The 10 x "
+            "100 set moves to next Thursday 12 Mar.",
+            channel="data",
+            author="Coach Fenn",
+            minutes=0,
+        ),
+        reactions=17,
+        pinned=True,
+    )
+    plan = msg(
+        "next week's plan: Thu 12 Mar squad is the postponed 10 x 100. Saturday open water as "
+        "normal. I'll post the full week on Monday",
+        channel="data",
+        author="Coach Fenn",
+        minutes=2000,
+    )
+    text = section(draft([cancelled, plan]), "data").markdown
+    assert "squad session is CANCELLED" in text, text
