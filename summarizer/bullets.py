@@ -848,10 +848,18 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
 
 def _when_of(lead: Fact, extra: Sequence[Fact]) -> Fact | None:
     """The first of `extra` that says when, from the post of an announcement's lead that
-    does not (`is_announcement`); None for other leads."""
+    does not (`is_announcement`): a day with its weekday or a time, as an event is given
+    ("**Saturday, December 12** at the Lodge Hall", not the span a dataset covers); None
+    for other leads."""
     if names_day(lead.text) or not is_announcement(lead.message):
         return None  # (most leads)
-    return next((f for f in extra if f.message is lead.message and names_day(f.text)), None)
+    return next((f for f in extra if f.message is lead.message and _event_day(f.text)), None)
+
+
+def _event_day(text: str) -> bool:
+    """Whether `text` names a day with its weekday or a time of day."""
+    weekday = _WEEKDAY_OR_DATE_RE.search(text) or CLOCK_RE.search(text)
+    return weekday is not None and names_day(text)
 
 
 def _going_on(lead: Fact, facts: Sequence[Fact]) -> Fact | None:

@@ -950,11 +950,12 @@ def _fact(
     n_words = len(text.split())
     # A release names its work item as a PR does: "v2.3.0 is out!" says enough; so does the
     # headline of a post many people took up, set in bold ("**Fernwood Coffee signed!**") or
-    # opening it with a bold name, exclaimed ("**Quiz Night** is happening!").
+    # opening it: with a bold name, exclaimed ("**Quiz Night** is happening!"), or saying
+    # what was done ("Nets closed at 09:15.").
     released = shows and names_release(text)
     stressed = _STRESSED_RE.match(text) is not None
     headline = signal >= STRONG_SIGNAL and (
-        stressed or opening and text.endswith("!") and "**" in text
+        stressed or opening and (text.endswith("!") and "**" in text or _is_decision(text))
     )
     if not (MIN_PR_FACT_WORDS if prs or released or headline else MIN_FACT_WORDS) <= n_words or (
         n_words > MAX_FACT_WORDS and _words_but_figures(text) > MAX_FACT_WORDS

@@ -5441,3 +5441,41 @@ def test_a_later_post_saying_again_where_a_cancellation_moved_it_does_not_replac
     )
     text = section(draft([cancelled, plan]), "data").markdown
     assert "squad session is CANCELLED" in text, text
+
+
+def test_a_short_opening_saying_what_was_done_heads_a_post_many_took_up() -> None:
+    """A post's opening "Gates closed at 16:40." is four words, but it is what the post
+    reports."""
+    post = replace(
+        msg(
+            "Gates **closed at 16:40**. Wind picked up faster than forecast: 7 Bft NW, gusts to "
+            "70 km/h measured at the hut at 16:15, the marquee was lifting. Only 3 heats.\n"
+            "**Sat 7 Mar results**: 42 finishers, 5 DNF. Harriers 14, Striders 6, Pacers 5, "
+            "Joggers 3, Flyers 2, Rovers 1",
+            channel="data",
+            id="g1",
+            thread_id="g1",
+            author="Tom Hale",
+        ),
+        reactions=11,
+        replies=1,
+    )
+    reply = msg("good call Tom", channel="data", thread_id="g1", author="Mae Vos")
+    line = section(draft([post, reply]), "data").markdown
+    assert line.startswith("- Gates **closed at 16:40**. Wind picked up faster"), line
+
+
+def test_a_span_of_dates_is_not_when_an_announcement_happens() -> None:
+    """What a dataset covers is no day to attend: the announcement keeps its figures."""
+    post = (
+        "@channel :package: **Street Trees (2010–present)** is live: data.example.gov/d/trees\n"
+        "• 84,312 rows, 31 columns, one row per inspection\n"
+        "• covers Jan 2, 2010 through Nov 27, 2026\n"
+        "• species, trunk width, condition, parcel ID, lat/long, planting & removal dates\n"
+        "• refreshes nightly at 2:00 AM\n"
+        "• data dictionary and known issues are on the page\n"
+        "Huge thanks to @Tom Reed for geocoding the 9,210 trees the old system had without "
+        "coordinates, and to @Rosa Diaz for beta testing."
+    )
+    line = drafted_with(post, reactions=42)
+    assert "84,312 rows" in line and "covers Jan 2" not in line.lower(), line
