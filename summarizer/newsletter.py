@@ -254,6 +254,11 @@ def _me_named(sentence: str, author: str) -> str:
     return _ME_RE.sub(rf"\g<by> {author}", sentence)
 
 
+# "I" opening a sentence; "us" after a word taking an object ("stays with us", "gave us").
+_I_OPENING_RE = re.compile(r"I(?:['’](?:m|ve|ll|d))?\s")
+_US_OBJECT_RE = re.compile(r"\b(?P<by>with|from|to|by|for|at|of|gave|give|gives|sent|told) us\b")
+
+
 def voiced(text: str, author: str) -> tuple[str, bool]:
     """`text`, said by `author`, tidied, with the author as the first sentence's subject
     where it can be ("I fixed X" -> "Ana fixed X"), or else as the subject of the first
@@ -262,6 +267,9 @@ def voiced(text: str, author: str) -> tuple[str, bool]:
     if "me" in text:  # ("(Leila Haddad, Yuxin Chen, me)": the author, among names)
         text = _LISTED_ME_RE.sub(author, text)
     said = [_me_named(s, author) for s in _sentences(text)]
+    others = _THEY_RE.search(text) is not None  # (a post saying "they" speaks of others)
+    if others and " us" in text:  # ("IP stays with us, they said": not "with them")
+        said = [_US_OBJECT_RE.sub(rf"\g<by> {TEAM.lower()}", s) for s in said]
     if not said:
         return "", False
     if said[0].startswith(f"{author} "):  # a message naming its own author says who did it
@@ -279,6 +287,11 @@ def voiced(text: str, author: str) -> tuple[str, bool]:
         )
         for s in said[1:]
     ]
+    if not ours and others:
+        # ("... they came back at $16k. I countered at $19,500": not "They countered")
+        for at, sentence in enumerate(said[1:]):
+            if _I_OPENING_RE.match(sentence) and any(_THEY_RE.search(s) for s in said[: at + 1]):
+                rest[at] = _tidy_sentence(third_person(sentence, author), third=True)
     if not subject and author[:1].isupper():
         # "The size argument is in bytes. Documented that in #308": the later sentence
         # says what the author did ("Ana Ruiz documented that in #308").

@@ -513,3 +513,23 @@ def test_a_later_sentence_opening_with_a_compound_in_ed_is_not_what_the_author_d
     assert voiced("The loader was slow. Root-caused it in #12.", "Ana")[0].endswith(
         "Ana root-caused it in #12."
     )
+
+
+def test_a_post_speaking_of_others_as_they_names_its_author_and_the_team() -> None:
+    """Where "they" are the sponsor, "They countered" and "stays with them" would say the
+    sponsor did it: the author and the team are named instead."""
+    assert voiced(
+        "Harbor Tea update: they came back at $9k for spring. I countered at $11,000 with the "
+        "fair banner thrown in.",
+        "Kay Moss",
+    )[0] == (
+        "Harbor Tea update: they came back at $9k for spring. Kay Moss countered at $11,000 with "
+        "the fair banner thrown in."
+    )
+    assert voiced("Rights stay with us, they said it unprompted.", "Eli Lund")[0] == (
+        "Rights stay with the team, they said it unprompted."
+    )
+    # (with no others, a later "I" is the author's "they" as before)
+    assert voiced("I fixed the flaky test. I also bumped the timeout.", "Ana Ruiz")[0] == (
+        "Ana Ruiz fixed the flaky test. They also bumped the timeout."
+    )
