@@ -1766,11 +1766,14 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             and bullet.signal > newer.signal
             and not _settles(newer, bullet)
             and not _taken_up_more(newer, bullet)
+            and not _counted_again(newer, bullet)  # (the count the week ended on stays)
         ):
             # ("TERRA-km v1.0 is released!" stays, not the small correction of one of its
             # figures two days later)
             stays, goes = bullet, newer
             kept[_index(kept, newer)] = recent[_index(recent, newer)] = bullet
+        if stays is newer and _counted_again(stays, goes):
+            _counted_from(stays, goes)
         lost = [m for ref, m in goes.prs.items() if ref not in stays.prs]
         if lost:  # cited after the other bullet's sentences when it is written
             stays.prs.update((m.ref, m) for m in lost)
@@ -1962,11 +1965,68 @@ def _same_subject(newer: Bullet, older: Bullet) -> bool:
     different versions ("0.9.0 is out!" and, days later, "0.9.1 is out")."""
     if similarity(newer.words, older.words) >= STALE:
         return not _other_releases(newer, older)
-    if _expected_again(newer, older):
+    if _expected_again(newer, older) or _counted_again(newer, older):
         return True
     if not newer.figures & older.figures:
         return False
     return any(len(w) >= 5 and w.isalpha() for w in newer.words & older.words)
+
+
+# A count and what it counts: "23 failing", "141 registered".
+_COUNTED_RE = re.compile(r"(?<![\w.,/:])(\d[\d,]*) ([a-z]{4,})\b")
+# Words of one day's report ("today's catch: 45 birds"), which each day gives anew.
+_DAILY_RE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.IGNORECASE)
+
+
+def _counted_again(newer: Bullet, older: Bullet) -> bool:
+    """Whether both bullets' leads count the same thing anew: the same word after another
+    number, under a label both give before it (a long word or a version), on no two
+    different days and neither as a day's report: a running count ("Python 3.14 status:
+    ... 23 failing" and later "3.14: 12 failing"), the latest of which is the news."""
+    leads = [b.picked[0].text for b in (newer, older) if b.picked]
+    if len(leads) < 2 or not all(_DIGIT_RE.search(lead) for lead in leads):
+        return False  # (most bullets)
+    counts = [{m[2]: m for m in _COUNTED_RE.finditer(lead)} for lead in leads]
+    units = [
+        w
+        for w in counts[0].keys() & counts[1].keys()
+        if counts[0][w][1] != counts[1][w][1] and w not in STOPWORDS
+    ]
+    if not units or any(_DAILY_RE.search(lead) for lead in leads):
+        return False
+    days = [_dates_and_times(lead) for lead in leads]
+    if all(days) and days[0] != days[1]:
+        return False  # (each day's totals: "Mon 2 Nov totals: 187 new", "Tue 3 Nov ...")
+    labels = [
+        words(lead[: count[units[0]].start()]) for lead, count in zip(leads, counts, strict=True)
+    ]
+    shared = labels[0] & labels[1] - STOPWORDS - _CALENDAR_WORDS
+    return any(len(w) > MIN_SHARED and w.isalpha() or "." in w for w in shared)
+
+
+_FROM_COUNT_RE = re.compile(r" \((?:down|up) from [\d,]+\)")
+
+
+def _counted_from(newer: Bullet, older: Bullet) -> None:
+    """Say in the newer bullet's lead the count the older gave first, after its own:
+    "3.14: 12 failing (down from 23)" (over the note of a later count it replaced)."""
+    lead, first = newer.picked[0], older.picked[0].text
+    olds = {m[2]: m[1] for m in _COUNTED_RE.finditer(first)}
+    for count in _COUNTED_RE.finditer(lead.text):
+        old = olds.get(count[2])
+        if old is None or old == count[1] or count[2] in STOPWORDS:
+            continue
+        change = "down" if _as_int(count[1]) < _as_int(old) else "up"
+        end = count.end()
+        noted = _FROM_COUNT_RE.match(lead.text, end)
+        after = lead.text[noted.end() if noted else end :]
+        text = f"{lead.text[:end]} ({change} from {old}){after}"
+        newer.picked = (replace(lead, text=text), *newer.picked[1:])
+        return
+
+
+def _as_int(count: str) -> int:
+    return int(count.replace(",", ""))
 
 
 # When something is expected: "New ETA is Friday 3/6", "realistic ETA is Tuesday 3/10".

@@ -5479,3 +5479,55 @@ def test_a_span_of_dates_is_not_when_an_announcement_happens() -> None:
     )
     line = drafted_with(post, reactions=42)
     assert "84,312 rows" in line and "covers Jan 2" not in line.lower(), line
+
+
+def test_a_running_count_is_said_once_at_its_latest_with_where_it_started() -> None:
+    """Four statuses counting the same thing under the same label are one item: the count
+    the week ended on, saying where it started; each day's own totals stay apart."""
+    statuses = [
+        replace(
+            msg(
+                "Ruby 3.4 status: the staging rebuild is at 312/468, 23 failing. Most of it is "
+                "native addon fallout",
+                channel="data",
+                author="Oskar Lind",
+                minutes=0,
+            ),
+            reactions=6,
+        ),
+        msg(
+            "3.4 update: 341/468 built, 19 failing",
+            channel="data",
+            author="Oskar Lind",
+            minutes=900,
+        ),
+        msg(
+            "3.4: 14 failing now. the addon fixes landed upstream on Thursday",
+            channel="data",
+            author="Oskar Lind",
+            minutes=2000,
+        ),
+        msg(
+            "3.4: 12 failing. nokogiri is fixed, took the upstream patch",
+            channel="data",
+            author="Oskar Lind",
+            minutes=3000,
+        ),
+    ]
+    text = section(draft(statuses), "data").markdown
+    assert text.count("failing") == 1, text
+    assert "12 failing (down from 23)" in text, text
+    totals = [
+        msg(
+            "Mon 16 Nov totals: 187 new, 14 retraps. Goldcrest 61, Robin 24, Blackbird 23",
+            channel="data",
+            author="Fen Bakker",
+        ),
+        msg(
+            "Tue 17 Nov totals: 132 new, 9 retraps. Redwing 40, Wren 12, Great Tit 9",
+            channel="data",
+            author="Fen Bakker",
+        ),
+    ]
+    text = section(draft(totals), "data").markdown
+    assert "187 new" in text and "132 new" in text, text
