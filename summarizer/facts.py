@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from summarizer.figures import FIGURE_RE, amounts, find_figures, is_measure
+from summarizer.introductions import welcomes
 from summarizer.newsletter import capitalised, voiced
 from summarizer.noise import is_acknowledgement, is_review_chatter
 from summarizer.phrasing import (
@@ -138,12 +139,13 @@ _COUNTDOWN_RE = re.compile(
     r"|\b\d+ ?(?:min|mins|minutes) late\b",
     re.IGNORECASE,
 )
-# ... unless it says when a change took effect ("as of today they are maintainers") or what
+# ... unless it says when a change took effect ("as of today they are maintainers", "Amir
+# starts today") or what
 # was done ("the plumber replaced the pump this morning", "Maria defended her thesis today"):
 # a verb in the past, not a state ("is booked", "so excited"), a plan ("will be fixed") or
 # the quip "today I learned".
 _TOOK_EFFECT_RE = re.compile(
-    r"\b(?:as of|from|since|starting) today\b"
+    r"\b(?:as of|from|since|starting|starts|joins) today\b"
     r"|(?<!\bis )(?<!\bare )(?<!\bam )(?<!'m )(?<!'re )(?<!\bbe )(?<!\bso )(?<!\bvery )(?<!\bget )"
     r"(?<!\bgot )(?<!\bfeel )(?<!\bbeen )(?<!\btoday I )"
     r"\b(?:[a-z]{2,}(?<!e)ed|came|went|won|made|gave|ran|took|found|broke"
@@ -153,7 +155,7 @@ _TOOK_EFFECT_RE = re.compile(
 # Requests and suggestions: someone asking, not something done.
 _is_request = any_phrase((
     "could (?:you|someone|somebody|anyone|we|i)", "should(?! be )", "would you",
-    "please(?! welcome)",
+    "please(?! welcome| give (?:a )?(?:\\w+ )?welcome)",
     # ("a recommendation for anyone learning Polish" offers, "glasses on when anyone is
     # cutting" says when: they ask nothing)
     "can someone", "anyone(?<!for anyone)(?<!when anyone)", "use your eyes", "let me know",
@@ -180,8 +182,8 @@ _REQUEST_TAIL_HINTS = (
 _QUESTION_MARK_RE = re.compile(r"\?(?![\w=&])")  # (not a query string's)
 PR_NUMBER_RE = re.compile(r"#\d")  # a PR's number ("please report it in #help" cites none)
 _ASKS_RE = re.compile(
-    r"(?:please(?! welcome)|let (?:me|us) know|(?:can|could|would) (?:you|someone|anyone)"
-    r"|any(?:one|body)\b)",
+    r"(?:please(?! welcome| give (?:a )?(?:\w+ )?welcome)|let (?:me|us) know"
+    r"|(?:can|could|would) (?:you|someone|anyone)|any(?:one|body)\b)",
     re.IGNORECASE,
 )
 # Chat also starts sentences with an emoji where the stop would be: "there was a footgun 😬
@@ -296,7 +298,11 @@ def find_facts(
             facts.append(how_to)
             continue
         if not message.prs and (
-            _MEME_RE.match(message.text) or _is_poll(message.text) or _banter(message.text)
+            _MEME_RE.match(message.text)
+            or _is_poll(message.text)
+            # (a welcome may close on a joke: "Be nice, he hasn't seen our codebase yet 😂")
+            or _banter(message.text)
+            and not welcomes(message.text)
         ):
             continue  # ("nobody:\nthe CI runner: let me reinstall CUDA")
         shows = shows_something(message.text)  # a link, a day, a release somewhere in it

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from summarizer.names import stated_pronoun, without_pronouns
-from summarizer.newsletter import capitalised, dated, tidy
+from summarizer.newsletter import capitalised, dated, plain_welcome, tidy
 from summarizer.noise import is_acknowledgement
 from summarizer.phrasing import (
     STATES,
@@ -131,7 +131,12 @@ def introductions(topic: Topic, messages: Sequence[SourceMessage]) -> Section:
 
 def welcomes(text: str) -> bool:
     """Whether `text` opens welcoming someone ("@channel Please welcome ...")."""
-    return _WELCOME_RE.match(without_mass_mentions(text)) is not None
+    return _WELCOME_RE.match(_welcome_said(text)) is not None
+
+
+def _welcome_said(text: str) -> str:
+    """`text` without its mass mentions, a welcome "to" someone said as "welcome" someone."""
+    return plain_welcome(without_mass_mentions(text))
 
 
 def is_welcome(message: SourceMessage) -> bool:
@@ -139,7 +144,7 @@ def is_welcome(message: SourceMessage) -> bool:
     Pak, our fall data intern! Jordan is a senior at ..."), not in reply to anything."""
     if message.reply_to_id or message.thread_id not in (None, message.id):
         return False
-    opening = _WELCOME_RE.match(without_mass_mentions(message.text))
+    opening = _WELCOME_RE.match(_welcome_said(message.text))
     return (
         opening is not None
         # (asking the community: "Welcome Fatima! Hana's PR needs a reviewer" answers her)
@@ -153,7 +158,7 @@ def welcome(message: SourceMessage) -> str:
     """ "@channel Please welcome @Jordan Pak, our fall data intern! Jordan is with us through
     December. Say hi" -> "Aisha Karimi welcomed Jordan Pak, the fall data intern! Jordan is
     with the team through December."; its first sentences that fit `INTRO_WORDS`."""
-    text = _without_emoji(without_mass_mentions(message.text)).strip()
+    text = _without_emoji(_welcome_said(message.text)).strip()
     opening = _WELCOME_RE.match(text)
     said = [
         clean_sentence(s)

@@ -324,34 +324,51 @@ def _with_subject(sentence: str, author: str) -> str | None:
     return plural_pronouns(sentence[: pronoun.start()]) + plural_pronouns(clause)
 
 
+# Welcomes said as what to give or say to someone: "give a big welcome to X", "say hi to X".
+_WELCOME_TO_RE = re.compile(
+    r"\b(?:give (?:a )?(?:(?:warm|big|hearty|huge) )?welcome|say (?:hi|hello)) to\b(?= )",
+    re.IGNORECASE,
+)
+
+
+def plain_welcome(text: str) -> str:
+    """`text` with a welcome "to" someone said as "welcome" someone ("Please give a big
+    welcome to Inês" -> "Please welcome Inês")."""
+    return _WELCOME_TO_RE.sub("welcome", text, 1) if " to " in text else text
+
+
 def _welcomed(sentence: str) -> str:
     """A welcome to a new member as a newsletter says it: "Please welcome Hana Kim, who joins
     us as a PhD student." -> "Hana Kim joins as a PhD student." ("who starts her PhD with
     us" -> "Hana Kim starts her PhD with us"); "Please welcome Hana Kim to
-    the lab!" -> "Hana Kim joins the lab!"; "Please welcome Hana Kim!" -> "Welcome to Hana
-    Kim!"."""
-    if "elcom" not in sentence:
+    the lab!" -> "Hana Kim joins the lab!"; "Say hi to Amir, our new intern!" -> "Amir joins
+    as the new intern!"; "Please welcome Hana Kim!" -> "Welcome to Hana Kim!"."""
+    if "elcom" not in sentence and " hi" not in sentence:
         return sentence  # (most sentences)
-    welcome = _WELCOMED_RE.match(sentence)
+    welcome = _WELCOMED_RE.match(plain_welcome(sentence))
     if welcome is None:
         return sentence
-    who, end = welcome["who"], welcome["end"]
+    who, end = welcome["who"].rstrip(" —–-"), welcome["end"]  # (an emoji's dash: "Inês 🎉 who")
     if welcome["rest"] is not None:
         aux = " is" if welcome["aux"] == "'s" else welcome["aux"] or ""
         rest = _US_RE.sub(TEAM.lower(), welcome["rest"])  # ("his PhD with us": the community)
         return f"{who}{aux} {welcome['joins']}{rest}{end}"
     if welcome["where"] is not None:
         return f"{who} joins {welcome['where']}{end}"
+    if welcome["role"] is not None:
+        return f"{who} joins as the {welcome['role']}{end}"
     return f"Welcome to {who}{end}"
 
 
 _US_RE = re.compile(r"\bus\b")
 _WELCOMED_RE = re.compile(
     r"(?:everyone,? )?(?:please |let'?s all )?(?:(?:help (?:me|us)|join (?:me|us) in) )?"
-    r"welcom(?:e|ing) (?P<who>(?-i:[A-Z])[^,.!?:]{0,40}?)"
+    r"welcom(?:e|ing) (?P<who>[*_]{0,2}(?-i:[A-Z])[^,.!?:]{0,40}?)"
     r"(?:,? who(?P<aux>'s| is| has)? (?P<joins>join(?:s|ed|ing) |[a-z]+(?:s|ed) )(?:us )?"
     r"(?P<rest>[^.!?]+)"
-    r"| to (?P<where>[^.!?]+))?(?P<end>[.!?]*)$",
+    r"| to (?P<where>[^.!?]+)"
+    # ("..., our new tech-art intern!")
+    r"|, (?:our|the) (?P<role>new [^.!?]+))?(?P<end>[.!?]*)$",
     re.IGNORECASE,
 )
 

@@ -5531,3 +5531,36 @@ def test_a_running_count_is_said_once_at_its_latest_with_where_it_started() -> N
     ]
     text = section(draft(totals), "data").markdown
     assert "187 new" in text and "132 new" in text, text
+
+
+def test_a_newcomer_welcomed_however_it_is_put_is_news_where_no_topic_is_theirs() -> None:
+    """ "Please give a big welcome to X who starts today as our new producer" and "Everyone
+    say hi to X, our new intern! ... 😂" say who joined: neither is a request or banter."""
+    topics = [t for t in TOPICS if t.id != "introductions"]
+    post = replace(
+        msg(
+            "@channel Good morning! Please give a big welcome to **Rosa Lindahl** :tada: who "
+            "starts today as our new editor.\n\nRosa spent four years editing a weekly paper "
+            "in Malmö, and before that she ran a zine none of us are allowed to name. She'll "
+            "be editing the arts pages, taking those over from Ben.\n\nShe'll be in the office "
+            "Tuesdays and Thursdays.",
+            channel="data",
+            author="Hana Cole",
+            minutes=0,  # (Tuesday morning)
+        ),
+        reactions=20,
+        pinned=True,
+    )
+    text = section(draft([post], topics=topics), "data").markdown
+    assert "**Rosa Lindahl** starts on Tuesday as the new editor." in text, text
+    hi = replace(
+        msg(
+            "Everyone say hi to @Omar Haddad, our new data intern! Omar starts today and will "
+            "be on maps, charts and everything shiny. Be nice, he hasn't seen our codebase yet 😂",
+            channel="data",
+            author="Ebba Lind",
+        ),
+        reactions=11,
+    )
+    text = section(draft([hi], topics=topics), "data").markdown
+    assert text.startswith("- Omar Haddad joins as the new data intern!"), text
