@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from summarizer.figures import FIGURE_RE, MEASURE, find_figures
+from summarizer.termmodel import STOPWORDS
 from summarizer.text import EMOJI_CODE_RE, holds_any, words
 from summarizer.types import SourceMessage
 from summarizer.voice import EMOJI_RE
@@ -72,10 +73,14 @@ _DATE = (
     rf"|{_MONTH_WORD}\s+\d{{1,2}}(?:st|nd|rd|th)?\b)(?:,?\s+\d{{4}}\b)?"
 )
 _DAY = rf"(?:{_DATE}|{_WEEKDAY_WORD})"
+# (a few words may come between: "*Saturday 7 November*, so *this Saturday*, not the 15th")
 _DATE_NOT_RE = re.compile(
-    rf"(?<!\w)(?P<new>{_DAY}),?\s+(?:not|instead of)\s+(?:the\s+)?(?P<old>{_DAY})", re.IGNORECASE
+    rf"(?<!\w)(?P<new>{_DAY})(?:,?(?:\s[\w'’-]+){{1,4}})?,?\s+(?:not|instead of)\s+(?:the\s+)?"
+    rf"(?P<old>{_DAY}|\d{{1,2}}(?:st|nd|rd|th)\b)",
+    re.IGNORECASE,
 )
 # A day as a post gives it, with the weekday it may add in brackets: "Dec 4 (Fri)".
+_WEEKDAY_OPENING_RE = re.compile(rf"^{_WEEKDAY_WORD},?\s+(?=\S)", re.IGNORECASE)
 _WEEKDAY_IN_BRACKETS_RE = re.compile(rf"\s\({_WEEKDAY_WORD}\)", re.IGNORECASE)
 _DAY_IN_POST_RE = re.compile(rf"(?<!\w){_DAY}(?:{_WEEKDAY_IN_BRACKETS_RE.pattern})?", re.IGNORECASE)
 _DAY_NUMBER_RE = re.compile(r"(?<![\d:])\d{1,2}(?![\d:])")
@@ -188,7 +193,10 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
         correction = _Correction.read(message.text)
         says = correction.says_wrong or bool(message.reactions and correction.measured_pairs)
         fixed = redated = False
-        for nearest, (j, explicit_only) in enumerate(_targets(messages, by_id, posts, i, says)):
+        targets = _on_its_subject(
+            _targets(messages, by_id, posts, i, says), found, message, correction, by_id, posts, i
+        )
+        for nearest, (j, explicit_only) in enumerate(targets):
             # (a day it says was "not" is its author's, or the post's it answers: the first
             # that gives that day, nearest first)
             text = (
@@ -219,6 +227,54 @@ def corrected(messages: Sequence[SourceMessage]) -> list[SourceMessage]:
         if not fixed and not message.prs and _restates(found, by_id, message, correction):
             dropped.add(i)  # ("my mistake: it's 10 TB ... I've edited the post")
     return [m for i, m in enumerate(found) if i not in dropped]
+
+
+def _on_its_subject(
+    targets: list[tuple[int, bool]],
+    found: Sequence[SourceMessage],
+    message: SourceMessage,
+    correction: _Correction,
+    by_id: dict[str, int],
+    posts: _Posts,
+    i: int,
+) -> list[tuple[int, bool]]:
+    """`targets`, or, where some of them speak of what the correction speaks of (a long word
+    in common) and say a value it says was not, those and the posts of its conversation:
+    "the concert starts at 7:30 PM, not 7:00" fixes the concert's post, not the make-up
+    rehearsal's "7:00-9:00 PM" nearer to it."""
+    about = _subject_words(message.text)
+    on_it = [
+        (j, explicit)
+        for j, explicit in targets
+        if not about.isdisjoint(_subject_words(found[j].text))
+        and (
+            correction.names_any_in(found[j].text)
+            or bool(correction.days)
+            and correction.redated(found[j].text) != found[j].text
+        )
+    ]
+    if not on_it:
+        return targets  # (most corrections: the post it fixes is the nearest)
+    near = {by_id.get(_replies(message) or ""), *posts.before_in_conversation(i)}
+    return [(j, explicit) for j, explicit in targets if j in near or (j, explicit) in on_it]
+
+
+_CALENDAR_NAMES = frozenset(name.lower() for name in (*calendar.day_name, *calendar.month_name[1:]))
+
+
+def _subject_words(text: str) -> set[str]:
+    """The words of `text` that may say what it is about: its long words (no days' or months'
+    names, no common words) and its versions ("2.6.0")."""
+    return {
+        w
+        for w in words(text)
+        if len(w) >= MIN_WORD
+        and w.isalpha()
+        and w not in _CALENDAR_NAMES
+        and w not in STOPWORDS
+        or "." in w
+        and w[0].isdigit()
+    }
 
 
 def opens_as_correction(text: str) -> bool:
@@ -612,7 +668,7 @@ class _Correction:
         )
 
     def redated(self, text: str) -> str:
-        """`text` with the one day it gives that is the OLD of one of its "NEW, not OLD" of
+        """`text` with each day it gives once that is the OLD of one of its "NEW, not OLD" of
         days in NEW's place, saying once what it was first reported as ("Dec 4 (Fri): closed"
         -> "Monday December 7 (first reported as Dec 4): closed"); `text` where it gives
         none, or several."""
@@ -621,8 +677,11 @@ class _Correction:
             found = [m for m in _DAY_IN_POST_RE.finditer(text) if _same_day(wrong, m[0])]
             if len(found) == 1 and not _same_day(_day_parts(new), found[0][0]):
                 said = _WEEKDAY_IN_BRACKETS_RE.sub("", found[0][0])
+                # (its weekday said once: "Friday 27 November (first reported as 20 November)")
+                if _day_parts(said)[0] == _day_parts(new)[0]:
+                    said = _WEEKDAY_OPENING_RE.sub("", said)
                 start, end = found[0].span()
-                return f"{text[:start]}{new} ({FIRST_REPORTED} {said}){text[end:]}"
+                text = f"{text[:start]}{new} ({FIRST_REPORTED} {said}){text[end:]}"
         return text
 
     @property

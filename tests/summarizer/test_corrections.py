@@ -533,8 +533,7 @@ def test_a_correction_saying_not_in_capitals_fixes_the_announcement() -> None:
     post = msg("LIVE SHOW at the Larkspur Room: Saturday June 13, doors 7pm", id="l1", author="T")
     fixed = msg("CORRECTION it's **Saturday June 20**, NOT June 13", author="T", reply_to_id="l1")
     assert corrected([post, fixed])[0].text == (
-        "LIVE SHOW at the Larkspur Room: Saturday June 20 (first reported as Saturday June 13), "
-        "doors 7pm"
+        "LIVE SHOW at the Larkspur Room: Saturday June 20 (first reported as June 13), doors 7pm"
     )
 
 
@@ -1144,3 +1143,48 @@ def test_a_day_said_not_to_be_is_left_where_another_day_or_several_match() -> No
     assert corrected([two, moved])[0].text == two.text
     other = msg("Community call Wednesday Mar 11 at 11:00", author="Ben Ode")
     assert corrected([other, moved])[0].text == other.text
+
+
+def test_a_correction_fixes_the_post_on_its_subject_not_a_nearer_one_on_another() -> None:
+    """ "the recital starts at 7:30 PM, not 7:00" is about the recital: the extra rehearsal
+    posted since, also at 7:00, stays as it is."""
+    recital = msg(
+        "**Spring recital: Saturday, March 14, 7:00 PM** at **St. Anne's Church**. Tickets "
+        "**$12**, under 12 free.",
+        author="Elena Voss",
+        minutes=0,
+    )
+    rehearsal = msg(
+        "**Extra rehearsal: Thursday, March 5, 7:00–9:00 PM** at the fellowship hall. Bring all "
+        "your music and a pencil",
+        author="Elena Voss",
+        minutes=100,
+    )
+    fixed = msg(
+        "**CORRECTION on the recital time: the spring recital starts at 7:30 PM**, not 7:00 as "
+        "I wrote on Monday. Doors open at 7:00 PM.",
+        author="Elena Voss",
+        minutes=200,
+    )
+    texts = [m.text for m in corrected([recital, rehearsal, fixed])]
+    assert texts[0].startswith("**Spring recital: Saturday, March 14, 7:30 PM (first reported")
+    assert texts[1] == rehearsal.text
+
+
+def test_days_a_correction_gives_with_words_between_are_each_read_in_the_post() -> None:
+    """ "*Saturday 29 August*, not 5 September ... *Saturday 7 November*, so *this Saturday*,
+    not the 15th": both days of the post change."""
+    post = msg(
+        "Strips out: they went in on Sat 5 Sept, so 10 weeks takes them to **Sunday 15 November**",
+        author="Gwen Price",
+    )
+    fixed = msg(
+        "*Correction on the strip date*, sorry all. The log book says they went in on *Saturday "
+        "29 August*, not 5 September. 10 weeks from then is *Saturday 7 November*, so *this "
+        "Saturday*, not the 15th.",
+        author="Gwen Price",
+    )
+    assert corrected([post, fixed])[0].text == (
+        "Strips out: they went in on Saturday 29 August (first reported as 5 Sept), so 10 weeks "
+        "takes them to **Saturday 7 November (first reported as Sunday 15 November)**"
+    )
