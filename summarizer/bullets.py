@@ -2000,6 +2000,9 @@ def _counted_again(newer: Bullet, older: Bullet) -> bool:
     labels = [
         words(lead[: count[units[0]].start()]) for lead, count in zip(leads, counts, strict=True)
     ]
+    numbers = [{w for w in label if _DIGIT_RE.search(w)} for label in labels]
+    if all(numbers) and numbers[0].isdisjoint(numbers[1]):
+        return False  # (two things counted: "0419 reference check: 52 references", "0421 ...")
     shared = labels[0] & labels[1] - STOPWORDS - _CALENDAR_WORDS
     return any(len(w) > MIN_SHARED and w.isalpha() or "." in w for w in shared)
 

@@ -343,7 +343,7 @@ def find_facts(
                     shows=shows,
                     reply=reply,
                     asking=asking,
-                    opening=at == 0,
+                    opening=at == 0 and _on_first_line(sentence, own),
                 )
             )
             is not None
@@ -378,6 +378,16 @@ def find_facts(
                 found.insert(0, fact)
         facts += found
     return facts
+
+
+_FIRST_WORD_RE = re.compile(r"[^\w\n]*(\w+)")
+
+
+def _on_first_line(sentence: str, text: str) -> bool:
+    """Whether `sentence` opens on the first line of `text` (not after a list's heading:
+    "Reviewer assignments this week:" over its items, then "Still need a third reviewer")."""
+    first = _FIRST_WORD_RE.match(sentence)
+    return first is not None and first[1] in text.split("\n", 1)[0]
 
 
 def _is_poll(text: str) -> bool:

@@ -5531,6 +5531,27 @@ def test_a_running_count_is_said_once_at_its_latest_with_where_it_started() -> N
     ]
     text = section(draft(totals), "data").markdown
     assert "187 new" in text and "132 new" in text, text
+    checks = [
+        replace(
+            msg(
+                "0419 reference check done: 52 references, 3 DOIs broken, 2 missing page numbers",
+                channel="data",
+                author="Marta Sz",
+            ),
+            reactions=4,
+        ),
+        replace(
+            msg(
+                "Reference check on 0421 done, clean except 4 references with no DOI that have "
+                "one. I'm starting to enjoy this",
+                channel="data",
+                author="Marta Sz",
+            ),
+            reactions=4,
+        ),
+    ]
+    text = section(draft(checks), "data").markdown
+    assert "52 references" in text and "down from" not in text, text
 
 
 def test_a_newcomer_welcomed_however_it_is_put_is_news_where_no_topic_is_theirs() -> None:
@@ -5564,3 +5585,22 @@ def test_a_newcomer_welcomed_however_it_is_put_is_news_where_no_topic_is_theirs(
     )
     text = section(draft([hi], topics=topics), "data").markdown
     assert text.startswith("- Omar Haddad joins as the new data intern!"), text
+
+
+def test_a_line_after_a_lists_heading_is_no_headline() -> None:
+    """ "Still need a third reviewer ... Ideas welcome!" comes after the list its first line
+    heads: a request, not what the post is there to say."""
+    post = (
+        "Reviewer assignments this week:\n"
+        '• **TT-0388** "Curb space pricing in Lisbon\'s old town" (handling: Sunniva) → Dr. '
+        "Elif Kara + Prof. Dirk Hahn, both accepted, due 11 Jan\n"
+        '• **TT-0394** "Informal minibus networks in Lagos: a GTFS mapping" (handling: Rafa, '
+        "I'm out, I know two of the authors) → Dr. Hana Novak accepted, second invite out to "
+        "Dr. Joaquin Ferro\n"
+        '• **TT-0401** "Women\'s night-time travel on the Lagos BRT" (handling: Rafa) → Dr. '
+        "Priya Seth + Dr. Lorenz Haas, invitations sent today\n"
+        "Still need a **third reviewer for TT-0377** (split: one accept, one reject). Ideas "
+        "welcome!"
+    )
+    text = drafted_with(post, reactions=7, replies=3)
+    assert "Still need" not in text, text
