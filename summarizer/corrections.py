@@ -912,8 +912,11 @@ def _forms(value: str, new: str = "") -> list[str]:
     if _CLOCK_RE.fullmatch(new) and value.isdigit() and len(value) <= 2:
         # ("we start at 9:30, not 9" over "same time 9am")
         return [value, *(value + end for end in _HOUR_ENDS)]
-    if new[-2:].lower() in ("am", "pm") and value[-1:].isdigit() and _RANGE_RE.fullmatch(value):
-        return [value, value + new[-2:]]  # ("3–6pm, not 2–5" over "Tuesdays 2–5pm")
+    if new[-2:].lower() in ("am", "pm") and (
+        _RANGE_RE.fullmatch(value) or _CLOCK_RE.fullmatch(value)
+    ):
+        # ("3–6pm, not 2–5" over "Tuesdays 2–5pm"; "6:30am, not 6:00" over "from 6:00am")
+        return [value, value + new[-2:]]
     unit = _unit(new)
     if unit.isalpha() and not _unit(value):
         return [value, value + unit]

@@ -1188,3 +1188,20 @@ def test_days_a_correction_gives_with_words_between_are_each_read_in_the_post() 
         "Strips out: they went in on Saturday 29 August (first reported as 5 Sept), so 10 weeks "
         "takes them to **Saturday 7 November (first reported as Sunday 15 November)**"
     )
+
+
+def test_a_time_corrected_with_its_am_fixes_the_post_that_wrote_it_on() -> None:
+    """ "6:30am, not 6:00" fixes "from **6:00am**": the post wrote its am onto the time."""
+    post = msg(
+        "@everyone **Market is THIS SATURDAY, 14 Mar**\nLoad-in from **6:00am**, cars off the "
+        "grass by 8:15, stalls ready 8:45\n31 stalls this month.",
+        author="Bron Kaye",
+    )
+    fixed = msg(
+        "**Correction to the pinned post: load-in starts at 6:30am, not 6:00.** The contractor "
+        "only unlocks the gate at 6:25.",
+        author="Bron Kaye",
+    )
+    assert corrected([post, fixed])[0].text == post.text.replace(
+        "**6:00am**", "**6:30am (first reported as 6:00am)**"
+    )
