@@ -1100,7 +1100,13 @@ def _body(lead: Fact, facts: Sequence[Fact]) -> Fact | None:
     highlights): a lead this short tells little of what it announces; nor does an
     announcement's lead citing no PR ("Venue change for tomorrow: the library is closed for
     repairs." over "We're moving to The Foundry, 41 Canal Street"). None for other leads."""
-    if lead.n_words >= MIN_FACT_WORDS and (lead.prs or not is_announcement(lead.message)):
+    if (
+        lead.n_words >= MIN_FACT_WORDS
+        and (lead.prs or not is_announcement(lead.message))
+        # (an exclaimed lead over prose, what the recap it heads goes on to say: "Thank you
+        # to the 17 people who came out! We spread all 5 yards of compost ...")
+        and not (lead.text.endswith("!") and not LIST_LINE_RE.search(lead.message.text))
+    ):
         return None  # (most leads)
     after = False
     for fact in facts:

@@ -5604,3 +5604,16 @@ def test_a_line_after_a_lists_heading_is_no_headline() -> None:
     )
     text = drafted_with(post, reactions=7, replies=3)
     assert "Still need" not in text, text
+
+
+def test_an_exclaimed_thanks_heading_a_recap_is_said_with_what_was_done() -> None:
+    """ "Thank you to the 21 people who came out!" leads, and the recap's next sentence says
+    what they did: both are the news many people reacted to."""
+    post = (
+        "Thank you to the **21 people** who came out this morning! 🙌 We spread all 6 yards of "
+        "mulch across the 30 beds, collected 44 bags of leaves, and stacked 52 bean poles behind "
+        "the shed. Hoses are drained and in the shed. The new tumbler is set up next to the left "
+        "bin. Special thanks to Ray for the wheelbarrow repair and Lola for the coffee."
+    )
+    text = drafted_with(post, reactions=27)
+    assert "21 people** who came out" in text and "spread all 6 yards of mulch" in text, text
