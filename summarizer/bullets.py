@@ -1063,6 +1063,21 @@ def _replies_about(fact: Fact, lead: Fact, announced: bool, asks: bool) -> bool:
         )
         and similarity(fact.words, lead.words) >= UPDATE_SIMILARITY
         or _counts_again(fact, lead)
+        or _settles_thread(fact, lead)
+    )
+
+
+def _settles_thread(fact: Fact, lead: Fact) -> bool:
+    """Whether `fact`, in the thread of the lead's message, says what was decided and was
+    taken up more than the lead ("**Decision on the appeal:** unbanned with a final warning.
+    Final vote: B 6, A 2", 6 reactions, under the case's evidence): the thread's outcome."""
+    said, message = lead.message, fact.message
+    return (
+        fact.decision
+        and message is not said
+        and message.thread_id == said.id
+        and fact.signal > lead.signal
+        and fact.n_words >= SIGNAL_FACT_WORDS
     )
 
 

@@ -5617,3 +5617,38 @@ def test_an_exclaimed_thanks_heading_a_recap_is_said_with_what_was_done() -> Non
     )
     text = drafted_with(post, reactions=27)
     assert "21 people** who came out" in text and "spread all 6 yards of mulch" in text, text
+
+
+def test_a_decision_taken_up_in_a_thread_is_said_with_what_opened_it() -> None:
+    """The thread's evidence leads (figures), its interim tally is no news once the decision
+    many took up is posted in it."""
+    thread = [
+        msg(
+            "Thread for the ghostly_42 appeal. Evidence: banned 30 Oct for x-ray. The logs show "
+            "1,900 gold ore mined in about 2 hours, straight tunnels from vein to vein.",
+            channel="data",
+            id="a1",
+            thread_id="a1",
+            author="Kasia Nowak",
+        ),
+        msg("B. first offence and he was honest", channel="data", thread_id="a1", author="Theo"),
+        msg(
+            "tally so far: B (unban w/ final warning) 3 · A (keep perma) 1 · C (60 days) 0",
+            channel="data",
+            thread_id="a1",
+            author="Kasia Nowak",
+        ),
+        replace(
+            msg(
+                "**Decision on ghostly_42:** unbanned with a **final warning**. Final vote: B 6, "
+                "A 2, C 0. Any x-ray from now on means a permanent ban.",
+                channel="data",
+                thread_id="a1",
+                author="Helene Roux",
+            ),
+            reactions=6,
+        ),
+    ]
+    text = section(draft(thread), "data").markdown
+    assert "unbanned with a **final warning**. Final vote: B 6, A 2, C 0" in text, text
+    assert "tally so far" not in text.lower(), text
