@@ -23,6 +23,7 @@ from summarizer.phrasing import (
     REPLY_OPENER_RE,
     clean_sentence,
     is_laugh,
+    points_back,
     without_pointing_label,
 )
 from summarizer.previews import LINK_RE, page_title, with_titles, written
@@ -838,15 +839,22 @@ def _short_question(asked: SourceMessage) -> str:
     """What `asked` asks, said with who asked it ('Grace Park asked "Can we accept
     home-cooked meals?"'), where its whole text is one short question, or it closes with one
     that needs none of what came before ("Licensed in Romania since 2009. Question for the
-    VE team: does my Romanian license count for any element?"); "" otherwise."""
+    VE team: does my Romanian license count for any element?"), or opens with one that
+    names what it asks of ("Can someone cover my Beginner B class next Tuesday, 17 Nov? I
+    have to fly to Manila ..."); "" otherwise."""
     text = " ".join(written(asked).split())
     if text.startswith("(") and text.endswith(")"):
         text = text[1:-1]  # (a message said as an aside: "(also, what do you use for ...?)")
+    if "?" not in text:
+        return ""  # (most messages)
+    said = sentences(text)
     # (a few words may follow it, "... back after half term? Ayaan's asking and I don't
     # know", but not a figure the question needs: "Who owns the evals? They score 0")
-    if "?" not in text or not _is_aside(text.rpartition("?")[2]):
-        return ""  # (most messages: no question, or much after it)
-    said = sentences(text)
+    if not _is_aside(text.rpartition("?")[2]):
+        # (much after the question: one opening the post, unless what follows speaks of it)
+        if len(said) < 2 or not said[0].endswith("?") or points_back(said[1]):
+            return ""
+        said = said[:1]
     while said and not said[-1].endswith("?"):
         said.pop()
     if len(said) > 1 or said and said[-1] != text:

@@ -5652,3 +5652,28 @@ def test_a_decision_taken_up_in_a_thread_is_said_with_what_opened_it() -> None:
     text = section(draft(thread), "data").markdown
     assert "unbanned with a **final warning**. Final vote: B 6, A 2, C 0" in text, text
     assert "tally so far" not in text.lower(), text
+
+
+def test_an_answer_is_said_with_the_question_its_post_opened_with() -> None:
+    """ "Can someone cover my class next Tuesday? I have to fly ..." asks in its first
+    sentence: the answer says what it answers."""
+    asked = msg(
+        "Can someone cover my **Beginner B class next Tuesday, 17 Nov** (19:00–20:30)? I have "
+        "to fly to Lisbon for my cousin's wedding, back Thursday. We'll be on lesson 14, the "
+        "plan and worksheets are in the Drive.",
+        channel="data",
+        id="q1",
+        thread_id="q1",
+        author="Maria Lopes",
+    )
+    answer = replace(
+        msg(
+            "I can do it! I'm free on Tuesday evenings. Beginner B is Room 3, right?",
+            channel="data",
+            thread_id="q1",
+            author="Mei Tan",
+        ),
+        reactions=9,
+    )
+    text = section(draft([asked, answer]), "data").markdown
+    assert 'Maria Lopes asked "Can someone cover my **Beginner B class next Tuesday' in text, text
