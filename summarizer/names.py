@@ -25,9 +25,10 @@ from summarizer.types import SourceMessage
 from summarizer.voice import EMOJI_RE, EMOJI_START_RE
 
 _SPACES_RE = re.compile(r"\s+")
-# A role after the name: "Elk | Loader Dev", "Gwen - Show Sec" (one in brackets, "Ben
-# (ETH)", may say where they are from: it stays).
-_ROLE_RE = re.compile(r"\s+[|｜–—-]\s+.*$")
+# A role after the name: "Elk | Loader Dev", "Gwen - Show Sec", or in brackets in words of
+# its own, "Tony G (timing)", "Kofi (Ama's dad)" (a name in brackets, "Ben (ETH)", "Maria
+# (Director)", may say where they are from or what they are: it stays).
+_ROLE_RE = re.compile(r"\s+[|｜–—-]\s+.*$|\s+\((?=[^()]*\b[a-z])[^()/]{1,30}\)$")
 _CHANNEL_EDGES_RE = re.compile(r"^[\W_]+|[\W_]+$")  # emoji, "・", "┃", "#" around the name
 # A mention right after the name it stands for: "please welcome *Dr. Amara Okafor*
 # @Amara Okafor", "*Ifeoma Okafor* (@Ifeoma Okafor)" (the writer wrote the name, then
@@ -42,8 +43,8 @@ _PRONOUNS_RE = re.compile(
 
 def plain_name(name: str) -> str:
     """`name` without its emoji, pronouns and role ("Ana 🌸" -> "Ana", "Ben (he/him)" ->
-    "Ben", "Elk | Loader Dev" -> "Elk", "Gwen - Show Sec" -> "Gwen"); as it is if nothing
-    else is left."""
+    "Ben", "Elk | Loader Dev" -> "Elk", "Gwen - Show Sec" -> "Gwen", "Tony G (timing)" ->
+    "Tony G"); as it is if nothing else is left."""
     if EMOJI_START_RE.search(name) is None and "/" not in name and _ROLE_RE.search(name) is None:
         return name  # (most names: a cheap look)
     plain = _ROLE_RE.sub("", name)

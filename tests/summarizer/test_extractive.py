@@ -2122,12 +2122,15 @@ def test_a_member_whose_name_carries_emoji_pronouns_or_a_role_is_drafted_by_thei
             msg("Released v1.2 of the plotting lib with dark mode", author="Jo (she/her)"),
             msg("Merged #83: the map tiles cache 3x more", author="Elk | Loader Dev"),
             msg("Merged #84: raffle totals page lists each prize", author="Gwen - Show Sec"),
+            msg("Merged #85: the results sheet sorts by time", author="Tony G (timing)"),
+            msg("Merged #86: the rota page shows next week", author="Nana (Ama's dad)"),
         ]
     )
     text = "\n".join(s.markdown for s in d.sections)
     assert "Ana shipped the new loader" in text and "Kofi merged the cache fix" in text
     assert "Jo released v1.2 of the plotting lib" in text  # pronouns are not the name
     assert "Elk merged" in text and "Gwen merged" in text  # nor a role
+    assert "Tony G merged" in text and "Nana merged" in text
     assert "Mei (data engineer in Taipei) builds ingestion tools." in text
     assert not chat_voice(text).chat
 
