@@ -830,7 +830,7 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     # "MEETUP MOVED: no longer Thursday at Sulzer." with "New plan: Saturday March 14, ...";
     # an announcement's lead that does not say when, with the line of its post that does:
     # "Tickets $25, on sale now" with "Saturday, December 12 at the Lodge Hall")
-    when = _when_of(lead, extra)
+    when = _when_of(lead, extra, facts)
     if moved is not None and moved in extra:
         picked.append(moved)
     elif when is not None:
@@ -846,14 +846,19 @@ def _pick(facts: Sequence[Fact]) -> list[Fact]:
     return _headed(picked, facts)
 
 
-def _when_of(lead: Fact, extra: Sequence[Fact]) -> Fact | None:
+def _when_of(lead: Fact, extra: Sequence[Fact], facts: Sequence[Fact]) -> Fact | None:
     """The first of `extra` that says when, from the post of an announcement's lead that
     does not (`is_announcement`): a day with its weekday or a time, as an event is given
-    ("**Saturday, December 12** at the Lodge Hall", not the span a dataset covers); None
-    for other leads."""
+    ("**Saturday, December 12** at the Lodge Hall", not the span a dataset covers), other
+    than the post's headline where `_headed` says it; None for other leads."""
     if names_day(lead.text) or not is_announcement(lead.message):
         return None  # (most leads)
-    return next((f for f in extra if f.message is lead.message and _event_day(f.text)), None)
+    headline = next(f for f in facts if f.message is lead.message)
+    headed = headline if lead.signal >= STRONG_SIGNAL else None
+    return next(
+        (f for f in extra if f.message is lead.message and f is not headed and _event_day(f.text)),
+        None,
+    )
 
 
 def _event_day(text: str) -> bool:
@@ -2001,7 +2006,7 @@ _DAILY_RE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\
 
 def _counted_again(newer: Bullet, older: Bullet) -> bool:
     """Whether both bullets' leads count the same thing anew: the same word after another
-    number, under a label both give before it (a long word or a version), on no two
+    number, under a label both give before it (two long words or a version), on no two
     different days and neither as a day's report: a running count ("Python 3.14 status:
     ... 23 failing" and later "3.14: 12 failing"), the latest of which is the news."""
     leads = [b.picked[0].text for b in (newer, older) if b.picked]
@@ -2025,7 +2030,10 @@ def _counted_again(newer: Bullet, older: Bullet) -> bool:
     if all(numbers) and numbers[0].isdisjoint(numbers[1]):
         return False  # (two things counted: "0419 reference check: 52 references", "0421 ...")
     shared = labels[0] & labels[1] - STOPWORDS - _CALENDAR_WORDS
-    return any(len(w) > MIN_SHARED and w.isalpha() or "." in w for w in shared)
+    # (a version, or two long words: not "story" alone, "Bridge vote story did 6,480
+    # pageviews" and "Recount story at 4,100 pageviews")
+    long = [w for w in shared if len(w) > MIN_SHARED and w.isalpha()]
+    return len(long) >= 2 or any("." in w and w[0].isdigit() for w in shared)
 
 
 _FROM_COUNT_RE = re.compile(r" \((?:down|up) from [\d,]+\)")

@@ -238,10 +238,14 @@ def _on_its_subject(
     posts: _Posts,
     i: int,
 ) -> list[tuple[int, bool]]:
-    """`targets`, or, where some of them speak of what the correction speaks of (a long word
-    in common) and say a value it says was not, those and the posts of its conversation:
-    "the concert starts at 7:30 PM, not 7:00" fixes the concert's post, not the make-up
-    rehearsal's "7:00-9:00 PM" nearer to it."""
+    """`targets`, or, where the values the correction says were not are times or days
+    (which many events share) and some targets speak of what it speaks of (a long word in
+    common) and say one, those and the posts of its conversation: "the concert starts at
+    7:30 PM, not 7:00" fixes the concert's post, not the make-up rehearsal's "7:00-9:00 PM"
+    nearer to it."""
+    olds = [old for _, old in correction.pairs] + [old for _, old in correction.days]
+    if not olds or not all(_WHEN_VALUE_RE.search(old) for old in olds):
+        return targets  # (a score or a sum is that post's: "5-2, not 6-1")
     about = _subject_words(message.text)
     on_it = [
         (j, explicit)
@@ -259,6 +263,10 @@ def _on_its_subject(
     return [(j, explicit) for j, explicit in targets if j in near or (j, explicit) in on_it]
 
 
+# A time of day or a day: "7:00", "6pm", "Nov 19", "Friday", "the 15th".
+_WHEN_VALUE_RE = re.compile(
+    rf"\d:\d\d|\d\s?[ap]\.?m\b|{_MONTH_WORD}|{_WEEKDAY_WORD}|\d(?:st|nd|rd|th)\b", re.IGNORECASE
+)
 _CALENDAR_NAMES = frozenset(name.lower() for name in (*calendar.day_name, *calendar.month_name[1:]))
 
 

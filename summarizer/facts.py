@@ -140,13 +140,12 @@ _COUNTDOWN_RE = re.compile(
     r"|\b\d+ ?(?:min|mins|minutes) late\b",
     re.IGNORECASE,
 )
-# ... unless it says when a change took effect ("as of today they are maintainers", "Amir
-# starts today") or what
+# ... unless it says when a change took effect ("as of today they are maintainers") or what
 # was done ("the plumber replaced the pump this morning", "Maria defended her thesis today"):
 # a verb in the past, not a state ("is booked", "so excited"), a plan ("will be fixed") or
 # the quip "today I learned".
 _TOOK_EFFECT_RE = re.compile(
-    r"\b(?:as of|from|since|starting|starts|joins) today\b"
+    r"\b(?:as of|from|since|starting) today\b"
     r"|(?<!\bis )(?<!\bare )(?<!\bam )(?<!'m )(?<!'re )(?<!\bbe )(?<!\bso )(?<!\bvery )(?<!\bget )"
     r"(?<!\bgot )(?<!\bfeel )(?<!\bbeen )(?<!\btoday I )"
     r"\b(?:[a-z]{2,}(?<!e)ed|came|went|won|made|gave|ran|took|found|broke"
@@ -1021,12 +1020,13 @@ def _fact(
         # (a release is news whatever it asks of its users, "**0.19.1 is out!** Everyone on
         # 0.19.0 should upgrade.", unless it asks its reader: "please run your test suite";
         # a tally asking by the way is news too: "cubbies painted (please don't touch)")
-        or _is_request(without_asides(text))
+        or _requests(text)
         and not (released and not says_to_the_reader(text))
         or not strong
         and not released  # ("**3.4.0 is out!** ... the advisory follows later today")
         and _is_of_the_moment(text)
         and not _TOOK_EFFECT_RE.search(text)
+        and not welcomes(text)  # ("say hi to Amir, our new intern! Amir starts today")
         and not names_day(text)  # ("today's office hours are postponed to Tuesday 27 Oct")
     ):
         return None
@@ -1047,6 +1047,16 @@ _QUESTION_LABEL_RE = re.compile(
 # A sentence its author set in bold whole, among others: what the message is there to say
 # ("**Rosa Delgado is taking over as captain, effective now.**").
 _STRESSED_RE = re.compile(r"\*\*(?=\S)[^*\n]{20,}(?<=\S)\*\*[.!]?$")
+
+
+def _requests(text: str) -> bool:
+    """Whether `text` asks something of its reader (`_is_request`), other than in an aside
+    of a tally: "cubbies painted (2 coats, please don't let kids touch), 31 bags of leaves"
+    is news, "temp password on the sticky note (change it please)" is not."""
+    if not _is_request(text):
+        return False  # (most sentences)
+    plain = without_asides(text)
+    return plain == text or _is_request(plain) or not any(c.isdigit() for c in plain)
 
 
 def _asks_the_reader(text: str) -> bool:
@@ -1103,7 +1113,7 @@ def _gain(text: str, prs: Sequence[PRMention], figures: frozenset[str], decision
     # else can.
     pr_gain = PR_GAIN if len(prs) <= RECAP_PRS else RECAP_PR_GAIN
     value = pr_gain * len(prs) + FIGURE_GAIN * len(figures) + decision
-    weak = ANAPHORA_RE.match(text) or _is_request(without_asides(text))
+    weak = ANAPHORA_RE.match(text) or _requests(text)
     return value - WEAK_PENALTY * bool(weak)
 
 

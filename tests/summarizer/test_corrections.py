@@ -1205,3 +1205,21 @@ def test_a_time_corrected_with_its_am_fixes_the_post_that_wrote_it_on() -> None:
     assert corrected([post, fixed])[0].text == post.text.replace(
         "**6:00am**", "**6:30am (first reported as 6:00am)**"
     )
+
+
+def test_a_score_said_not_to_be_is_fixed_in_its_authors_post_on_any_subject() -> None:
+    """A score is that vote's wherever it is said: unlike a time or a day, which many events
+    share, its author's post is fixed though another post on the story's words says it too."""
+    filed = msg("bond PASSED 6-1. Ostrowski the lone no. filing now", author="Priya Ram")
+    story = msg("Bridge vote story is up: council approved the bridge bond 6-1", author="Ben Ade")
+    fixed = replace(
+        msg(
+            "ugh. correction needed on the bridge story. *Councilor Pruitt voted NO too*. "
+            "official minutes: *5-2, not 6-1*. can you do the correction?",
+            author="Priya Ram",
+        ),
+        reactions=3,
+    )
+    assert corrected([filed, story, fixed])[0].text == (
+        "bond PASSED 5-2 (first reported as 6-1). Ostrowski the lone no. filing now"
+    )

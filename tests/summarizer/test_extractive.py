@@ -5555,6 +5555,22 @@ def test_a_running_count_is_said_once_at_its_latest_with_where_it_started() -> N
     ]
     text = section(draft(checks), "data").markdown
     assert "52 references" in text and "down from" not in text, text
+    views = [
+        replace(
+            msg("Bridge vote story did 6,480 pageviews overnight", channel="data", author="Ben"),
+            reactions=3,
+        ),
+        replace(
+            msg(
+                "Recount story at 4,100 pageviews. Bridge story now 9,870",
+                channel="data",
+                author="Ben",
+            ),
+            reactions=3,
+        ),
+    ]
+    text = section(draft(views), "data").markdown
+    assert "6,480 pageviews" in text and "down from" not in text, text
 
 
 def test_a_newcomer_welcomed_however_it_is_put_is_news_where_no_topic_is_theirs() -> None:
@@ -5680,3 +5696,31 @@ def test_an_answer_is_said_with_the_question_its_post_opened_with() -> None:
     )
     text = section(draft([asked, answer]), "data").markdown
     assert 'Maria Lopes asked "Can someone cover my **Beginner B class next Tuesday' in text, text
+
+
+def test_what_a_greeting_or_a_note_to_one_person_says_by_the_way_is_no_news() -> None:
+    """A greeting listing the week ("Ana starts today") and a note to a newcomer whose
+    request is in brackets ask or chat, however their words look."""
+    greeting = replace(
+        msg(
+            "Hope everyone had a good break — big week: Owen starts today, the 0.9 rollout "
+            "ramps, and the design review is Thursday",
+            channel="data",
+            author="Dana Whit",
+        ),
+        reactions=4,
+    )
+    note = replace(
+        msg(
+            "@Owen Park laptop is on your desk, temp password on the sticky note (change it "
+            "please). building badge at the front desk, parking is lot B and the hangtag is in "
+            "your top drawer",
+            channel="data",
+            author="Ken Mori",
+            id="n1",
+            thread_id="n1",
+        ),
+        replies=2,
+    )
+    text = "\n".join(s.markdown for s in draft([greeting, note]).sections)
+    assert "Hope everyone" not in text and "building badge" not in text.lower(), text
