@@ -851,7 +851,12 @@ def _when_of(lead: Fact, extra: Sequence[Fact], facts: Sequence[Fact]) -> Fact |
     does not (`is_announcement`): a day with its weekday or a time, as an event is given
     ("**Saturday, December 12** at the Lodge Hall", not the span a dataset covers), other
     than the post's headline where `_headed` says it; None for other leads."""
-    if names_day(lead.text) or not is_announcement(lead.message):
+    # (a weekday or a date such as "Transport Tuesday (11/24)" says when too)
+    if (
+        not is_announcement(lead.message)
+        or names_day(lead.text)
+        or _WEEKDAY_OR_DATE_RE.search(lead.text) is not None
+    ):
         return None  # (most leads)
     headline = next(f for f in facts if f.message is lead.message)
     headed = headline if lead.signal >= STRONG_SIGNAL else None

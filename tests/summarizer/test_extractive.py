@@ -5724,3 +5724,19 @@ def test_what_a_greeting_or_a_note_to_one_person_says_by_the_way_is_no_news() ->
     )
     text = "\n".join(s.markdown for s in draft([greeting, note]).sections)
     assert "Hope everyone" not in text and "building badge" not in text.lower(), text
+
+
+def test_an_announcement_whose_lead_gives_its_weekday_takes_no_deadline_for_its_day() -> None:
+    """ "**Transport Tuesday (3/10):** ..." says when already: the line after it on what is
+    needed stays, not a later deadline that names a day."""
+    post = (
+        "@everyone Busy week! 🦃 Lots going on:\n🚐 **Transport Tuesday (3/10):** Gary and "
+        "Tasha are driving to the county shelter in Grand Island. They leave at **7:00am from "
+        "the lot at 72nd & Pacific**. We're pulling **5 dogs**.\n🏠 **Foster needs:** we still "
+        "need **2 foster homes** for the transport dogs, and one of them has to be a large-dog "
+        "home with no cats.\n✈️ **Spring break coverage:** if you're traveling Wed–Sun and need "
+        "someone to cover your foster, post here by Tuesday night.\n🐶 **Adoption event "
+        "Saturday:** Maria will post the details."
+    )
+    text = drafted_with(post, reactions=25, pinned=True)
+    assert "2 foster homes" in text and "post here by Tuesday night" not in text, text
