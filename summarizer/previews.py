@@ -9,9 +9,9 @@ theirs.
 
 from __future__ import annotations
 
-import html
 import re
 
+from summarizer.text import with_entities_decoded
 from summarizer.types import SourceMessage
 
 MAX_TITLE_WORDS = 12  # a page's title is a name; a longer first line is its blurb
@@ -54,7 +54,7 @@ def page_blurb(message: SourceMessage) -> str | None:
     """The first sentence the page says of itself under its title, when it is short, whole
     and holds no quote of its own; None without one."""
     # (a page's HTML entities, "&nbsp;" and such, are spaces and letters here)
-    rest = " ".join(html.unescape(" ".join(message.preview.splitlines()[1:])).split())
+    rest = " ".join(with_entities_decoded(" ".join(message.preview.splitlines()[1:])).split())
     first = _SENTENCE_END_RE.split(rest, maxsplit=1)[0]
     if (
         not first

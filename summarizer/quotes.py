@@ -8,12 +8,12 @@ took it up, a sign of news (`summarizer.signals`).
 
 from __future__ import annotations
 
-import html
 import re
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 
+from summarizer.text import with_entities_decoded
 from summarizer.types import SourceMessage
 
 LOOKBACK = 200  # earlier messages of the channel a quote is looked for in
@@ -63,4 +63,4 @@ def _opening_quote(text: str) -> str:
 
 
 def _normal(text: str) -> str:
-    return " ".join(_NOT_WORD_RE.sub(" ", html.unescape(text).casefold()).split())
+    return " ".join(_NOT_WORD_RE.sub(" ", with_entities_decoded(text).casefold()).split())

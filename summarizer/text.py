@@ -227,7 +227,7 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
     standing for a letter or number said (`said_symbols`). A short
     list under a heading is a line (`_short_lists_inline`; with `whole_lists`, any list
     citing no PR that fits one sentence)."""
-    text = without_mass_mentions(without_hidden(html.unescape(strip_code_blocks(text))))
+    text = without_mass_mentions(without_hidden(with_entities_decoded(strip_code_blocks(text))))
     text = said_symbols(text)
     if ":" in text and EMOJI_CODE_RE.search(text):  # (the gap's pattern is the slower)
         text = EMOJI_CODE_RE.sub("", _EMOJI_CODE_GAP_RE.sub(_emoji_code_gap, text))
@@ -253,6 +253,18 @@ def chat_lines(text: str, *, whole_lists: bool = False) -> list[str]:
         for line, after in zip(lines, following, strict=True)
         if not _NOT_PROSE_RE.match(line) and not _heads_a_list(line, after)
     ]
+
+
+# An HTML entity written whole, with its closing semicolon: "&amp;", "&#39;", "&#x27;".
+_ENTITY_RE = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def with_entities_decoded(text: str) -> str:
+    """`text` with its HTML entities decoded, only those written whole: "&amp;parallel_nml"
+    is "&parallel_nml" once an importer has decoded it, and must not become "¶llel_nml"."""
+    if "&" not in text:
+        return text  # (most text)
+    return _ENTITY_RE.sub(lambda entity: html.unescape(entity[0]), text)
 
 
 def without_mass_mentions(text: str) -> str:

@@ -5740,3 +5740,13 @@ def test_an_announcement_whose_lead_gives_its_weekday_takes_no_deadline_for_its_
     )
     text = drafted_with(post, reactions=25, pinned=True)
     assert "2 foster homes" in text and "post here by Tuesday night" not in text, text
+
+
+def test_an_ampersand_an_importer_decoded_is_not_decoded_again() -> None:
+    """Slack writes "&amp;parallel_nml"; once the importer has made it "&parallel_nml", the
+    drafter must not read "&para" as an entity ("¶llel_nml")."""
+    line = drafted_with(
+        "Merged #1842: the `&parallel_nml` namelist gains `nproc_io`, default 4 &amp; docs",
+        reactions=3,
+    )
+    assert "`&parallel_nml`" in line and "¶" not in line and "4 & docs" in line, line
