@@ -1748,11 +1748,20 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
     days, not hundreds of items later."""
     kept: list[Bullet] = []
     by_author: dict[str, list[Bullet]] = {}
-    # (the few bullets that move an event, found once: most compare with none of them)
+    # (the few bullets that move an event, found once: most compare with none of them; and
+    # the counts each lead gives, most none)
     moving = {id(b) for b in bullets if _moves_something(b)}
+    counted = {id(b): counts for b in bullets if (counts := _counts(b))}
 
     def moves(later: Bullet, earlier: Bullet) -> bool:
         return id(later) in moving and _moved(later, earlier)
+
+    def recounts(newer: Bullet, older: Bullet) -> bool:
+        return (
+            id(newer) in counted
+            and id(older) in counted
+            and _counted_again(newer, older, counted[id(newer)], counted[id(older)])
+        )
 
     for bullet in sorted(bullets, key=lambda b: -b.time):
         recent = by_author.setdefault(bullet.author, []) if bullet.author else []
@@ -1760,7 +1769,10 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             (
                 k
                 for k in reversed(recent[-STALE_WINDOW:])
-                if _same_subject(k, bullet) or moves(k, bullet) or moves(bullet, k)
+                if _same_subject(k, bullet)
+                or recounts(k, bullet)
+                or moves(k, bullet)
+                or moves(bullet, k)
             ),
             None,
         )
@@ -1797,13 +1809,13 @@ def _drop_stale(bullets: list[Bullet]) -> list[Bullet]:
             and bullet.signal > newer.signal
             and not _settles(newer, bullet)
             and not _taken_up_more(newer, bullet)
-            and not _counted_again(newer, bullet)  # (the count the week ended on stays)
+            and not recounts(newer, bullet)  # (the count the week ended on stays)
         ):
             # ("TERRA-km v1.0 is released!" stays, not the small correction of one of its
             # figures two days later)
             stays, goes = bullet, newer
             kept[_index(kept, newer)] = recent[_index(recent, newer)] = bullet
-        if stays is newer and _counted_again(stays, goes):
+        if stays is newer and recounts(stays, goes):
             _counted_from(stays, goes)
         lost = [m for ref, m in goes.prs.items() if ref not in stays.prs]
         if lost:  # cited after the other bullet's sentences when it is written
@@ -1996,7 +2008,7 @@ def _same_subject(newer: Bullet, older: Bullet) -> bool:
     different versions ("0.9.0 is out!" and, days later, "0.9.1 is out")."""
     if similarity(newer.words, older.words) >= STALE:
         return not _other_releases(newer, older)
-    if _expected_again(newer, older) or _counted_again(newer, older):
+    if _expected_again(newer, older):
         return True
     if not newer.figures & older.figures:
         return False
@@ -2009,15 +2021,25 @@ _COUNTED_RE = re.compile(r"(?<![\w.,/:])(\d[\d,]*) ([a-z]{4,})\b")
 _DAILY_RE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.IGNORECASE)
 
 
-def _counted_again(newer: Bullet, older: Bullet) -> bool:
+def _counts(bullet: Bullet) -> dict[str, re.Match[str]]:
+    """The counts the bullet's lead gives ("23 failing"), by the word after each."""
+    lead = bullet.picked[0].text if bullet.picked else ""
+    return {m[2]: m for m in _COUNTED_RE.finditer(lead)} if _DIGIT_RE.search(lead) else {}
+
+
+def _counted_again(
+    newer: Bullet,
+    older: Bullet,
+    newer_counts: dict[str, re.Match[str]],
+    older_counts: dict[str, re.Match[str]],
+) -> bool:
     """Whether both bullets' leads count the same thing anew: the same word after another
     number, under a label both give before it (two long words or a version), on no two
     different days and neither as a day's report: a running count ("Python 3.14 status:
-    ... 23 failing" and later "3.14: 12 failing"), the latest of which is the news."""
-    leads = [b.picked[0].text for b in (newer, older) if b.picked]
-    if len(leads) < 2 or not all(_DIGIT_RE.search(lead) for lead in leads):
-        return False  # (most bullets)
-    counts = [{m[2]: m for m in _COUNTED_RE.finditer(lead)} for lead in leads]
+    ... 23 failing" and later "3.14: 12 failing"), the latest of which is the news.
+    `newer_counts`, `older_counts`: the counts their leads give (`_counts`)."""
+    leads = [newer.picked[0].text, older.picked[0].text]
+    counts = [newer_counts, older_counts]
     units = [
         w
         for w in counts[0].keys() & counts[1].keys()

@@ -334,7 +334,9 @@ _WELCOME_TO_RE = re.compile(
 def plain_welcome(text: str) -> str:
     """`text` with a welcome "to" someone said as "welcome" someone ("Please give a big
     welcome to Inês" -> "Please welcome Inês")."""
-    return _WELCOME_TO_RE.sub("welcome", text, 1) if " to " in text else text
+    if "elcome to " not in text and " hi to " not in text and " hello to " not in text:
+        return text  # (most text: a cheap look before the pattern)
+    return _WELCOME_TO_RE.sub("welcome", text, 1)
 
 
 def _welcomed(sentence: str) -> str:
